@@ -1,0 +1,11 @@
+import m001 from "./001-workspaces.ts";
+
+export interface Migration {
+  /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
+  version: number;
+  name: string;
+  /** One script, run in the migrating transaction. */
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [m001];

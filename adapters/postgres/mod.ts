@@ -1,0 +1,67 @@
+/**
+ * The PostgreSQL adapter: one SQL implementation of every store port, over postgres.js for a
+ * PostgreSQL server or PGlite for an embedded database. Both open functions apply the migrations
+ * before they return.
+ */
+import type { Stores, StoreStatus } from "../../core/stores.ts";
+import { PostgresApiKeyStore } from "./api-key-store.ts";
+import { PostgresAreaStore } from "./area-store.ts";
+import type { SqlDriver } from "./driver.ts";
+import { PostgresIdentityStore } from "./identity-store.ts";
+import { PostgresMemberStore } from "./member-store.ts";
+import { migrate } from "./migrate.ts";
+import { pgliteDriver } from "./pglite-driver.ts";
+import { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
+import { PostgresRepoStore } from "./repo-store.ts";
+import { PostgresWorkspaceStore } from "./workspace-store.ts";
+
+export type { SqlDriver } from "./driver.ts";
+export { migrate } from "./migrate.ts";
+export { MIGRATIONS, type Migration } from "./migrations/mod.ts";
+export { pgliteDriver } from "./pglite-driver.ts";
+export { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
+
+/** Every store over one driver. The schema must be migrated already (see `migrate`). */
+export function createSqlStores(driver: SqlDriver): Stores {
+  return {
+    workspaces: new PostgresWorkspaceStore(driver),
+    identities: new PostgresIdentityStore(driver),
+    members: new PostgresMemberStore(driver),
+    apiKeys: new PostgresApiKeyStore(driver),
+    areas: new PostgresAreaStore(driver),
+    repos: new PostgresRepoStore(driver),
+    status: () => status(driver),
+    close: () => driver.close(),
+  };
+}
+
+async function status(driver: SqlDriver): Promise<StoreStatus> {
+  const start = performance.now();
+  let ok = true;
+  try {
+    await driver.query("select 1");
+  } catch {
+    ok = false;
+  }
+  return { kind: driver.kind, ok, latency_ms: Math.round((performance.now() - start) * 100) / 100 };
+}
+
+/** Connects to a PostgreSQL server (`postgres://user@host:port/db`), migrates, returns the stores. */
+export async function openPostgresStores(url: string, opts: PostgresJsOptions = {}): Promise<Stores> {
+  return open(postgresJsDriver(url, opts));
+}
+
+/** Opens PGlite in `dataDir` (in memory when undefined), migrates, returns the stores. */
+export async function openPgliteStores(dataDir?: string): Promise<Stores> {
+  return open(await pgliteDriver(dataDir));
+}
+
+async function open(driver: SqlDriver): Promise<Stores> {
+  try {
+    await migrate(driver);
+  } catch (e) {
+    await driver.close().catch(() => {});
+    throw e;
+  }
+  return createSqlStores(driver);
+}

@@ -1,0 +1,47 @@
+import postgres from "postgres";
+import type { SqlDriver } from "./driver.ts";
+
+export interface PostgresJsOptions {
+  /** Connections in the pool; default 10. */
+  max?: number;
+}
+
+type Client = postgres.Sql | postgres.TransactionSql;
+
+/** A driver over postgres.js: a pool for plain queries, `sql.begin` for transactions. */
+export function postgresJsDriver(url: string, opts: PostgresJsOptions = {}): SqlDriver {
+  const sql = postgres(url, {
+    max: opts.max ?? 10,
+    // `create table if not exists` and friends raise notices; they are not worth a log line.
+    onnotice: () => {},
+    // Every timestamp is timestamptz and read as UTC; the stores turn Dates into ISO strings.
+    connection: { TimeZone: "UTC" },
+  });
+  return wrap(sql, sql);
+}
+
+function wrap(client: Client, root: postgres.Sql): SqlDriver {
+  const driver: SqlDriver = {
+    kind: "postgres",
+    async query<T>(text: string, params: unknown[] = []): Promise<T[]> {
+      // Prepared (named) statements: parsed once per connection, typed by the server, so an
+      // object passed for a jsonb parameter is serialised as JSON and a string for a
+      // timestamptz parameter as a timestamp.
+      const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+      return rows as unknown as T[];
+    },
+    async exec(text: string): Promise<void> {
+      // No parameters and no preparing: the simple protocol, which runs several statements.
+      await client.unsafe(text);
+    },
+    async transaction<T>(fn: (tx: SqlDriver) => Promise<T>): Promise<T> {
+      if (client !== root) return fn(driver);
+      const result = await root.begin((tx) => fn(wrap(tx, root)));
+      return result as T;
+    },
+    async close(): Promise<void> {
+      if (client === root) await root.end({ timeout: 5 });
+    },
+  };
+  return driver;
+}

@@ -1,0 +1,120 @@
+/**
+ * Column lists and row mappers shared by the stores: rows come back with Dates for timestamptz
+ * and objects for jsonb; the models want ISO strings and typed unions.
+ */
+import type { ApiKeyRecord } from "../../core/access/api-key.ts";
+import type { Area, Identity, Member, MemberView, Plan, Repo, RepoProvider, Role, Workspace, WorkspaceSettings } from "../../core/workspaces/model.ts";
+import { iso, isoOrNull } from "./driver.ts";
+
+export type Row = Record<string, unknown>;
+
+const str = (v: unknown): string => v as string;
+const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
+
+/** `select` list of a workspace, optionally with every column renamed `<prefix><column>`. */
+export function workspaceColumns(alias: string, prefix = ""): string {
+  return ["id", "slug", "name", "plan", "settings", "created_at", "updated_at"]
+    .map((c) => `${alias}.${c} as ${prefix}${c}`)
+    .join(", ");
+}
+
+export function toWorkspace(r: Row, prefix = ""): Workspace {
+  return {
+    id: str(r[`${prefix}id`]),
+    slug: str(r[`${prefix}slug`]),
+    name: str(r[`${prefix}name`]),
+    plan: r[`${prefix}plan`] as Plan,
+    settings: r[`${prefix}settings`] as WorkspaceSettings,
+    created_at: iso(r[`${prefix}created_at`]),
+    updated_at: iso(r[`${prefix}updated_at`]),
+  };
+}
+
+export const IDENTITY_COLUMNS = "id, email, name, created_at";
+
+export function toIdentity(r: Row): Identity {
+  return { id: str(r.id), email: str(r.email), name: strOrNull(r.name), created_at: iso(r.created_at) };
+}
+
+export function memberColumns(alias: string, prefix = ""): string {
+  return ["id", "workspace_id", "identity_id", "role", "created_at", "updated_at"]
+    .map((c) => `${alias}.${c} as ${prefix}${c}`)
+    .join(", ");
+}
+
+export function toMember(r: Row, prefix = ""): Member {
+  return {
+    id: str(r[`${prefix}id`]),
+    workspace_id: str(r[`${prefix}workspace_id`]),
+    identity_id: str(r[`${prefix}identity_id`]),
+    role: r[`${prefix}role`] as Role,
+    created_at: iso(r[`${prefix}created_at`]),
+    updated_at: iso(r[`${prefix}updated_at`]),
+  };
+}
+
+/** Member columns plus the person's `email` and `name` (alias `i` for identities). */
+export const MEMBER_VIEW_COLUMNS = `${memberColumns("m")}, i.email as email, i.name as name`;
+
+export function toMemberView(r: Row): MemberView {
+  return { ...toMember(r), email: str(r.email), name: strOrNull(r.name) };
+}
+
+export function apiKeyColumns(alias: string, prefix = ""): string {
+  return [
+    "id",
+    "workspace_id",
+    "name",
+    "prefix",
+    "identity_id",
+    "created_by",
+    "key_hash",
+    "key_ciphertext",
+    "created_at",
+    "last_used_at",
+  ]
+    .map((c) => `${alias}.${c} as ${prefix}${c}`)
+    .join(", ");
+}
+
+export function toApiKey(r: Row, prefix = ""): ApiKeyRecord {
+  return {
+    id: str(r[`${prefix}id`]),
+    workspace_id: str(r[`${prefix}workspace_id`]),
+    name: str(r[`${prefix}name`]),
+    prefix: str(r[`${prefix}prefix`]),
+    identity_id: strOrNull(r[`${prefix}identity_id`]),
+    created_by: strOrNull(r[`${prefix}created_by`]),
+    key_hash: str(r[`${prefix}key_hash`]),
+    key_ciphertext: str(r[`${prefix}key_ciphertext`]),
+    created_at: iso(r[`${prefix}created_at`]),
+    last_used_at: isoOrNull(r[`${prefix}last_used_at`]),
+  };
+}
+
+export const AREA_COLUMNS = "id, workspace_id, name, description, created_at, updated_at";
+
+export function toArea(r: Row): Area {
+  return {
+    id: str(r.id),
+    workspace_id: str(r.workspace_id),
+    name: str(r.name),
+    description: strOrNull(r.description),
+    created_at: iso(r.created_at),
+    updated_at: iso(r.updated_at),
+  };
+}
+
+export const REPO_COLUMNS = "id, workspace_id, provider, full_name, default_branch, clone_url, created_at";
+
+export function toRepo(r: Row): Repo {
+  return {
+    id: str(r.id),
+    workspace_id: str(r.workspace_id),
+    provider: r.provider as RepoProvider,
+    full_name: str(r.full_name),
+    default_branch: str(r.default_branch),
+    clone_url: strOrNull(r.clone_url),
+    created_at: iso(r.created_at),
+  };
+}

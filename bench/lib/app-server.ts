@@ -1,0 +1,106 @@
+/**
+ * Starts the real HTTP server (`bun server/main.ts`) as a child process and
+ * bootstraps a workspace on it.
+ *
+ * The store is either embedded (a fresh temporary DATA_DIR, removed on stop)
+ * or the PostgreSQL server at `databaseUrl`.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { spawnChild, type Child } from "./process.ts";
+import { freePort, waitForHttp } from "./net.ts";
+
+export const PROJECT_ROOT = resolve(import.meta.dir, "../..");
+export const SERVER_ENTRY = join(PROJECT_ROOT, "server/main.ts");
+
+export interface AppServerOptions {
+  /** Label used in messages and as the child's name. */
+  name?: string;
+  /** Use this PostgreSQL server instead of the embedded store. */
+  databaseUrl?: string;
+  /** Extra environment for the server (LOG_LEVEL, SECRET_KEY, ...). */
+  env?: Record<string, string | undefined>;
+  /** Echo the server's output to ours. */
+  echo?: boolean;
+  startTimeoutMs?: number;
+}
+
+export interface AppServer {
+  /** `http://127.0.0.1:PORT` without a trailing slash. */
+  readonly origin: string;
+  readonly child: Child;
+  /** Temporary DATA_DIR of the embedded store, when one is used. */
+  readonly dataDir: string | null;
+  stop(): Promise<void>;
+}
+
+export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
+  if (!(await Bun.file(SERVER_ENTRY).exists())) {
+    throw new Error(`Cannot start the server: ${SERVER_ENTRY} does not exist`);
+  }
+  const name = options.name ?? "server";
+  const port = freePort();
+  const dataDir = options.databaseUrl ? null : await mkdtemp(join(tmpdir(), "wks-data-"));
+  // `undefined` removes the variable: an inherited DATABASE_URL must not
+  // redirect an embedded-store server to some other database.
+  const env: Record<string, string | undefined> = {
+    ...options.env,
+    PORT: String(port),
+    DATA_DIR: dataDir ?? undefined,
+    DATABASE_URL: options.databaseUrl,
+  };
+  const child = spawnChild(name, [process.execPath, SERVER_ENTRY], { cwd: PROJECT_ROOT, env, echo: options.echo });
+  const origin = `http://127.0.0.1:${port}`;
+  const cleanup = async () => {
+    await child.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    // Ready means the health route answers 200. The `listening` line is not
+    // awaited: the server prints it at LOG_LEVEL info and below only.
+    const timeout = options.startTimeoutMs ?? 60_000;
+    await Promise.race([
+      waitForHttp(`${origin}/api/v1/health`, timeout),
+      child.exited.then((code) => {
+        throw new Error(`${name} exited with code ${code} before answering GET /api/v1/health`);
+      }),
+    ]);
+  } catch (error) {
+    await cleanup();
+    throw new Error(`${(error as Error).message}\n--- ${name} output ---\n${child.tail()}`);
+  }
+  return { origin, child, dataDir, stop: cleanup };
+}
+
+export interface BootstrappedWorkspace {
+  slug: string;
+  /** The raw API key, sent as `x-api-key`. */
+  apiKey: string;
+  /** The whole 201 body. */
+  body: Record<string, unknown>;
+}
+
+/** `POST /api/v1/workspaces` (no auth) and returns the owner's raw API key. */
+export async function bootstrapWorkspace(
+  origin: string,
+  slug: string,
+  ownerEmail = "owner@example.com",
+): Promise<BootstrappedWorkspace> {
+  const response = await fetch(`${origin}/api/v1/workspaces`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ slug, owner_email: ownerEmail }),
+  });
+  const text = await response.text();
+  if (response.status !== 201) {
+    throw new Error(`Cannot bootstrap workspace ${slug}: POST /api/v1/workspaces answered ${response.status}: ${text}`);
+  }
+  const body = JSON.parse(text) as Record<string, any>;
+  const apiKey = body?.api_key?.key;
+  if (typeof apiKey !== "string" || apiKey.length === 0) {
+    throw new Error(`Cannot bootstrap workspace ${slug}: no api_key.key in the 201 body: ${text}`);
+  }
+  const realSlug = typeof body?.workspace?.slug === "string" ? body.workspace.slug : slug;
+  return { slug: realSlug, apiKey, body };
+}

@@ -1,0 +1,154 @@
+/**
+ * The benchmark: every scenario of `scenarios.ts` loaded by wrk with the
+ * same settings, after a warm-up, then one Markdown table.
+ *
+ * Environment:
+ *   BENCH_DURATION     seconds measured per scenario (default 10)
+ *   BENCH_WARMUP       seconds of discarded load before each measurement (default 3, 0 = none)
+ *   BENCH_THREADS      wrk threads (default 1: on a 2-core machine wrk competes with the server)
+ *   BENCH_CONNECTIONS  open connections (default 32)
+ *   BENCH_TIMEOUT      seconds after which wrk counts a request as timed out (default 5)
+ *   BENCH_ONLY         only scenarios whose name contains this text (case-insensitive);
+ *                      the baseline always runs
+ *   BENCH_JSON         also write the results as JSON to this file
+ *   BENCH_LOG_LEVEL    LOG_LEVEL of the real server during the load (default warn)
+ *
+ * Any scenario that cannot start, answers a non-2xx status, or has wrk errors
+ * (status >= 400, timeouts, socket errors) fails the run with exit code 1:
+ * a benchmark of error responses measures nothing.
+ */
+import os from "node:os";
+import { scenarios } from "./scenarios.ts";
+import { ResourcePool, type Target } from "./scenario.ts";
+import { ensureWrk, runWrk, type WrkResult } from "./wrk.ts";
+import { markdownTable, type Row } from "./report.ts";
+import { stopAllChildren } from "./lib/process.ts";
+
+interface Settings {
+  durationSeconds: number;
+  warmupSeconds: number;
+  threads: number;
+  connections: number;
+  timeoutSeconds: number;
+  only: string | undefined;
+  jsonPath: string | undefined;
+}
+
+function readSettings(env = process.env): Settings {
+  return {
+    durationSeconds: seconds("BENCH_DURATION", env.BENCH_DURATION, 10, 1),
+    warmupSeconds: seconds("BENCH_WARMUP", env.BENCH_WARMUP, 3, 0),
+    threads: integer("BENCH_THREADS", env.BENCH_THREADS, 1, 1),
+    connections: integer("BENCH_CONNECTIONS", env.BENCH_CONNECTIONS, 32, 1),
+    timeoutSeconds: seconds("BENCH_TIMEOUT", env.BENCH_TIMEOUT, 5, 1),
+    only: env.BENCH_ONLY || undefined,
+    jsonPath: env.BENCH_JSON || undefined,
+  };
+}
+
+function seconds(name: string, raw: string | undefined, fallback: number, min: number): number {
+  return integer(name, raw?.replace(/s$/, ""), fallback, min);
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) throw new Error(`Invalid ${name}: expected an integer >= ${min}, got ${raw}`);
+  return value;
+}
+
+/** One request outside the load: the target must answer a 2xx status. */
+async function checkTarget(target: Target, when: string): Promise<void> {
+  const response = await fetch(target.url, { headers: target.headers, signal: AbortSignal.timeout(10_000) });
+  const body = await response.text();
+  if (response.status < 200 || response.status > 299) {
+    throw new Error(`${when}: GET ${target.url} answered ${response.status}: ${body.slice(0, 500)}`);
+  }
+}
+
+function describeErrors(result: WrkResult): string {
+  const kinds = Object.entries(result.errors)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${kind === "status" ? "status >= 400" : kind} ${count}`);
+  return `${result.totalErrors} errors in ${result.requests} requests (${kinds.join(", ")})`;
+}
+
+async function main(): Promise<number> {
+  const settings = readSettings();
+  await ensureWrk();
+  const selected = scenarios.filter(
+    (scenario) => scenario.baseline || !settings.only || scenario.name.toLowerCase().includes(settings.only.toLowerCase()),
+  );
+  console.log(
+    `Benchmark: ${selected.length} scenarios, wrk -t${settings.threads} -c${settings.connections} ` +
+      `-d${settings.durationSeconds}s after ${settings.warmupSeconds}s warm-up; ` +
+      `bun ${Bun.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"})\n`,
+  );
+
+  const pool = new ResourcePool();
+  const rows: Row[] = [];
+  const shutdown = async (signal: string) => {
+    console.error(`\n${signal}: stopping every process the benchmark started...`);
+    await pool.close();
+    await stopAllChildren();
+    process.exit(130);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  try {
+    for (const scenario of selected) {
+      const row: Row = { name: scenario.name, baseline: scenario.baseline ?? false };
+      rows.push(row);
+      console.log(`▶ ${scenario.name}`);
+      try {
+        const target = await scenario.prepare(pool);
+        await checkTarget(target, "Before the load");
+        const load = {
+          url: target.url,
+          headers: target.headers,
+          threads: settings.threads,
+          connections: settings.connections,
+          timeoutSeconds: settings.timeoutSeconds,
+        };
+        if (settings.warmupSeconds > 0) await runWrk({ ...load, durationSeconds: settings.warmupSeconds });
+        const result = await runWrk({ ...load, durationSeconds: settings.durationSeconds });
+        row.result = result;
+        if (result.totalErrors > 0) throw new Error(`Under load: ${describeErrors(result)}`);
+        if (result.requests === 0) throw new Error("Under load: wrk completed no request");
+        await checkTarget(target, "After the load");
+        console.log(
+          `  ${Math.round(result.requestsPerSecond)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms`,
+        );
+      } catch (error) {
+        row.failure = (error as Error).message;
+        console.error(`  FAILED: ${row.failure}`);
+      }
+    }
+  } finally {
+    const stopFailures = await pool.close();
+    await stopAllChildren();
+    for (const failure of stopFailures) console.error(failure.message);
+  }
+
+  console.log(`\n${markdownTable(rows)}\n`);
+  if (settings.jsonPath) {
+    await Bun.write(settings.jsonPath, JSON.stringify({ settings, bun: Bun.version, rows }, null, 2));
+    console.log(`Results written to ${settings.jsonPath}`);
+  }
+  const failed = rows.filter((row) => row.failure);
+  if (failed.length > 0) {
+    console.error(`Benchmark FAILED: ${failed.length} of ${rows.length} scenarios have no valid measurement:`);
+    for (const row of failed) console.error(`- ${row.name}: ${row.failure}`);
+    return 1;
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`Benchmark FAILED: ${(error as Error).message}`);
+  await stopAllChildren();
+  process.exitCode = 1;
+}

@@ -1,0 +1,70 @@
+/**
+ * What a benchmark scenario is, and the context the runner gives it.
+ *
+ * A scenario prepares a target (starting what it needs through shared
+ * resources) and returns the request wrk should repeat. Adding a scenario
+ * means adding one object to the list in `scenarios.ts`.
+ */
+
+/** One HTTP request that wrk repeats. */
+export interface Target {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface Scenario {
+  /** The row label in the results table. */
+  name: string;
+  /** Marks the scenario every ratio is computed against. */
+  baseline?: boolean;
+  /** Starts (or reuses) what the target needs and returns the request to load. */
+  prepare(ctx: BenchContext): Promise<Target>;
+}
+
+/** A started thing (process, database, dataset) and how to end it. */
+export interface Resource<T> {
+  value: T;
+  stop(): Promise<void>;
+}
+
+export interface BenchContext {
+  /**
+   * Returns the resource under `key`, starting it with `start` on first use.
+   * Resources are shared between scenarios and stopped at the end of the run,
+   * in reverse order of start (a server before the database it uses).
+   */
+  use<T>(key: string, start: () => Promise<Resource<T>>): Promise<T>;
+}
+
+/** The runner's implementation of `BenchContext`. */
+export class ResourcePool implements BenchContext {
+  readonly #pending = new Map<string, Promise<unknown>>();
+  readonly #started: { key: string; stop: () => Promise<void> }[] = [];
+
+  use<T>(key: string, start: () => Promise<Resource<T>>): Promise<T> {
+    let pending = this.#pending.get(key) as Promise<T> | undefined;
+    if (!pending) {
+      pending = start().then((resource) => {
+        // Registered once started, so dependencies started inside `start` stop after it.
+        this.#started.push({ key, stop: resource.stop });
+        return resource.value;
+      });
+      this.#pending.set(key, pending);
+    }
+    return pending;
+  }
+
+  /** Stops every started resource, newest first; never throws, returns the failures. */
+  async close(): Promise<Error[]> {
+    const failures: Error[] = [];
+    for (const { key, stop } of this.#started.splice(0).reverse()) {
+      try {
+        await stop();
+      } catch (error) {
+        failures.push(new Error(`Cannot stop ${key}: ${(error as Error).message}`));
+      }
+    }
+    this.#pending.clear();
+    return failures;
+  }
+}

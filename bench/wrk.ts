@@ -1,0 +1,110 @@
+/**
+ * Runs the `wrk` load generator and parses the line printed by
+ * `wrk-report.lua`.
+ */
+import { join } from "node:path";
+import { spawnChild } from "./lib/process.ts";
+
+const REPORT_SCRIPT = join(import.meta.dir, "wrk-report.lua");
+
+export interface WrkOptions {
+  url: string;
+  headers?: Record<string, string>;
+  durationSeconds: number;
+  threads: number;
+  connections: number;
+  /** Per-request timeout in seconds; slower responses count as errors. */
+  timeoutSeconds: number;
+}
+
+export interface WrkResult {
+  requests: number;
+  durationSeconds: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  errors: { connect: number; read: number; write: number; status: number; timeout: number };
+  /** Sum of all error kinds: a non-zero value means the run measured failures. */
+  totalErrors: number;
+}
+
+/** Makes sure `wrk` is on PATH, installing the Debian package when running as root on Debian. */
+export async function ensureWrk(): Promise<string> {
+  const found = Bun.which("wrk");
+  if (found) return found;
+  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
+  const isDebian = await Bun.file("/etc/debian_version").exists();
+  if (!isRoot || !isDebian || !Bun.which("apt-get")) {
+    throw new Error(
+      "Cannot run the benchmark: wrk is not installed. Install it (Debian/Ubuntu: `apt-get install -y wrk`, " +
+        "macOS: `brew install wrk`) and run again.",
+    );
+  }
+  console.log("wrk is missing: installing the Debian package (apt-get install -y wrk)...");
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  if ((await aptGet(["install", "-y", "wrk"], env)) !== 0) {
+    // A fresh container often has no package lists yet.
+    if ((await aptGet(["update"], env)) !== 0 || (await aptGet(["install", "-y", "wrk"], env)) !== 0) {
+      throw new Error("Cannot run the benchmark: `apt-get install -y wrk` failed (see the output above)");
+    }
+  }
+  const installed = Bun.which("wrk");
+  if (!installed) throw new Error("Cannot run the benchmark: wrk is still not on PATH after apt-get install");
+  return installed;
+}
+
+async function aptGet(args: string[], env: Record<string, string>): Promise<number> {
+  const child = spawnChild("apt-get", ["apt-get", ...args], { env, echo: false });
+  const code = await child.exited;
+  if (code !== 0) console.error(child.tail(20));
+  return code;
+}
+
+export async function runWrk(options: WrkOptions): Promise<WrkResult> {
+  const cmd = [
+    "wrk",
+    `-t${options.threads}`,
+    `-c${options.connections}`,
+    `-d${options.durationSeconds}s`,
+    `--timeout`,
+    `${options.timeoutSeconds}s`,
+    "-s",
+    REPORT_SCRIPT,
+  ];
+  for (const [name, value] of Object.entries(options.headers ?? {})) cmd.push("-H", `${name}: ${value}`);
+  cmd.push(options.url);
+  const child = spawnChild("wrk", cmd);
+  const code = await child.exited;
+  const output = child.tail(200);
+  if (code !== 0) throw new Error(`wrk exited with code ${code}:\n${output}`);
+  return parseWrkOutput(output);
+}
+
+export function parseWrkOutput(output: string): WrkResult {
+  const line = output.split("\n").find((candidate) => candidate.startsWith("WRK_RESULT "));
+  if (!line) throw new Error(`wrk printed no WRK_RESULT line (is wrk-report.lua loaded?):\n${output}`);
+  const raw = JSON.parse(line.slice("WRK_RESULT ".length)) as {
+    requests: number;
+    duration_us: number;
+    p50_us: number;
+    p90_us: number;
+    p99_us: number;
+    max_us: number;
+    errors: WrkResult["errors"];
+  };
+  const durationSeconds = raw.duration_us / 1e6;
+  const totalErrors = Object.values(raw.errors).reduce((sum, count) => sum + count, 0);
+  return {
+    requests: raw.requests,
+    durationSeconds,
+    requestsPerSecond: durationSeconds > 0 ? raw.requests / durationSeconds : 0,
+    p50Ms: raw.p50_us / 1000,
+    p90Ms: raw.p90_us / 1000,
+    p99Ms: raw.p99_us / 1000,
+    maxMs: raw.max_us / 1000,
+    errors: raw.errors,
+    totalErrors,
+  };
+}

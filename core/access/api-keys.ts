@@ -1,0 +1,97 @@
+import type { CoreDeps } from "../deps.ts";
+import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import type { Workspace } from "../workspaces/model.ts";
+import {
+  type ApiKeyRecord,
+  type ApiKeyView,
+  type CreateApiKeyDto,
+  displayPrefix,
+  generateRawKey,
+  hashRawKey,
+  toApiKeyView,
+} from "./api-key.ts";
+import { assertOwnerOrAdmin, isOwnerOrAdmin } from "./policy.ts";
+import type { Principal } from "./principal.ts";
+
+export interface IssuedKey {
+  record: ApiKeyRecord;
+  /** The raw key: returned to the caller once, never stored in clear. */
+  raw: string;
+}
+
+/** Builds a key record: hash for lookup, ciphertext for rest. Pure but for randomness and crypto. */
+export async function issueKey(
+  deps: CoreDeps,
+  input: { workspaceId: string; name: string; identityId: string | null; createdBy: string | null },
+): Promise<IssuedKey> {
+  const raw = generateRawKey();
+  const record: ApiKeyRecord = {
+    id: uuidv7(),
+    workspace_id: input.workspaceId,
+    name: input.name,
+    prefix: displayPrefix(raw),
+    identity_id: input.identityId,
+    created_by: input.createdBy,
+    key_hash: await hashRawKey(raw),
+    key_ciphertext: await deps.secretBox.seal(raw),
+    created_at: deps.clock.now().toISOString(),
+    last_used_at: null,
+  };
+  return { record, raw };
+}
+
+export async function createApiKey(
+  deps: CoreDeps,
+  p: Principal,
+  workspace: Workspace,
+  dto: CreateApiKeyDto,
+): Promise<ApiKeyView & { key: string }> {
+  if (dto.member_id && dto.service) {
+    throw validationFailed("Invalid API key request: member_id and service are exclusive", [
+      { path: "/member_id", message: "cannot be combined with service" },
+    ]);
+  }
+  if (p.kind === "service") throw forbidden("Cannot create an API key: a service key cannot mint keys");
+  let identityId: string | null = p.identityId;
+  if (dto.service) {
+    assertOwnerOrAdmin(p, "create a service key");
+    identityId = null;
+  } else if (dto.member_id && dto.member_id !== p.memberId) {
+    assertOwnerOrAdmin(p, "create a key for another member");
+    const member = await deps.stores.members.get(workspace.id, dto.member_id);
+    if (!member) throw notFound("Member");
+    identityId = member.identity_id;
+  }
+  const name = dto.name ?? (identityId ? "personal key" : "service key");
+  const issued = await issueKey(deps, { workspaceId: workspace.id, name, identityId, createdBy: p.identityId });
+  await deps.stores.apiKeys.insert(issued.record);
+  return { ...toApiKeyView(issued.record), key: issued.raw };
+}
+
+/** Owner/admin see every key; a member sees the keys that act as them. */
+export async function listApiKeys(
+  deps: CoreDeps,
+  p: Principal,
+  workspace: Workspace,
+  page: OffsetPage,
+): Promise<OffsetResult<ApiKeyView>> {
+  if (p.kind === "service") throw forbidden("Cannot list API keys: a service key cannot manage keys");
+  if (isOwnerOrAdmin(p)) {
+    const { items, total } = await deps.stores.apiKeys.list(workspace.id, page);
+    return toOffsetResult(items.map(toApiKeyView), total, page);
+  }
+  const { items, total } = await deps.stores.apiKeys.list(workspace.id, page, p.identityId);
+  return toOffsetResult(items.map(toApiKeyView), total, page);
+}
+
+export async function revokeApiKey(deps: CoreDeps, p: Principal, workspace: Workspace, keyId: string): Promise<void> {
+  if (p.kind === "service") throw forbidden("Cannot revoke an API key: a service key cannot manage keys");
+  if (!isOwnerOrAdmin(p)) {
+    // A member may revoke only keys acting as themselves; others' keys read as absent.
+    const own = await deps.stores.apiKeys.list(workspace.id, { limit: 1, offset: 0 }, p.identityId, keyId);
+    if (own.items.length === 0) throw notFound("API key");
+  }
+  if (!(await deps.stores.apiKeys.revoke(workspace.id, keyId))) throw notFound("API key");
+}

@@ -1,0 +1,42 @@
+import { forbidden, notFound } from "../kernel/errors.ts";
+import type { Role, Workspace } from "../workspaces/model.ts";
+import type { Principal } from "./principal.ts";
+
+/**
+ * Policies: small predicates, one place. Tenancy first: a principal of another workspace is told
+ * the workspace does not exist, never that it is forbidden.
+ */
+export function assertInWorkspace(p: Principal, workspace: Workspace | null): asserts workspace is Workspace {
+  if (!workspace || workspace.id !== p.workspaceId) throw notFound("Workspace");
+}
+
+export function isOwnerOrAdmin(p: Principal): boolean {
+  return p.kind === "identity" && (p.role === "owner" || p.role === "admin");
+}
+
+export function isOwner(p: Principal): boolean {
+  return p.kind === "identity" && p.role === "owner";
+}
+
+export function assertOwnerOrAdmin(p: Principal, action: string): void {
+  if (!isOwnerOrAdmin(p)) throw forbidden(`Cannot ${action}: owner or admin authority is required`);
+}
+
+export function assertOwner(p: Principal, action: string): void {
+  if (!isOwner(p)) throw forbidden(`Cannot ${action}: owner authority is required`);
+}
+
+/**
+ * Whether an actor may move a member from one role to another. Only owners grant or withdraw the
+ * owner role, so an admin cannot promote themselves past the people who appointed them.
+ */
+export function canAssignRole(actor: Principal, from: Role, to: Role): boolean {
+  if (!isOwnerOrAdmin(actor)) return false;
+  if (from === "owner" || to === "owner") return isOwner(actor);
+  return true;
+}
+
+/** `agent` when a program acts (OAuth client, faceless key); `human` when a person does. */
+export function actorKind(p: Principal): "human" | "agent" {
+  return p.kind === "service" || p.via === "oauth" ? "agent" : "human";
+}

@@ -1,0 +1,10 @@
+import type { SecretBox } from "./access/secret-box.ts";
+import type { Clock } from "./kernel/clock.ts";
+import type { Stores } from "./stores.ts";
+
+/** What every use case is given: the stores, the clock, and the box that seals secrets. */
+export interface CoreDeps {
+  stores: Stores;
+  clock: Clock;
+  secretBox: SecretBox;
+}

@@ -1,0 +1,23 @@
+/**
+ * The service's domain as a runtime-neutral library (Deno, Bun, Node): models, rules, use cases
+ * and the ports an embedding app implements (or takes from `adapters/`).
+ */
+export * from "./kernel/mod.ts";
+export * from "./stores.ts";
+export * from "./deps.ts";
+
+export * from "./workspaces/model.ts";
+export * from "./workspaces/ports.ts";
+export * from "./workspaces/bootstrap.ts";
+export * from "./workspaces/workspace.ts";
+export * from "./workspaces/members.ts";
+export * from "./workspaces/areas.ts";
+export * from "./workspaces/repos.ts";
+
+export * from "./access/principal.ts";
+export * from "./access/policy.ts";
+export * from "./access/api-key.ts";
+export * from "./access/api-keys.ts";
+export * from "./access/authenticate.ts";
+export * from "./access/ports.ts";
+export * from "./access/secret-box.ts";

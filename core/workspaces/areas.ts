@@ -1,0 +1,57 @@
+import { assertOwnerOrAdmin } from "../access/policy.ts";
+import type { Principal } from "../access/principal.ts";
+import type { CoreDeps } from "../deps.ts";
+import { conflict, notFound } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import type { Area, CreateAreaDto, UpdateAreaDto, Workspace } from "./model.ts";
+
+const nameTaken = (name: string) => conflict(`Area name is taken: ${name}`);
+
+export async function listAreas(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<Area>> {
+  const { items, total } = await deps.stores.areas.list(ws.id, page);
+  return toOffsetResult(items, total, page);
+}
+
+/** Areas shape how the whole workspace is organised, so changing them takes owner/admin. */
+export async function createArea(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateAreaDto): Promise<Area> {
+  assertOwnerOrAdmin(p, "create an area");
+  const now = deps.clock.now().toISOString();
+  const area: Area = {
+    id: uuidv7(),
+    workspace_id: ws.id,
+    name: dto.name,
+    description: dto.description ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  if ((await deps.stores.areas.insert(area)) === "name_taken") throw nameTaken(dto.name);
+  return area;
+}
+
+export async function updateArea(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  areaId: string,
+  dto: UpdateAreaDto,
+): Promise<Area> {
+  assertOwnerOrAdmin(p, "update an area");
+  const current = await deps.stores.areas.get(ws.id, areaId);
+  if (!current) throw notFound("Area");
+  const next: Area = {
+    ...current,
+    name: dto.name ?? current.name,
+    description: dto.description === undefined ? current.description : dto.description,
+    updated_at: deps.clock.now().toISOString(),
+  };
+  const result = await deps.stores.areas.update(next);
+  if (result === "name_taken") throw nameTaken(next.name);
+  if (result === "not_found") throw notFound("Area");
+  return next;
+}
+
+export async function deleteArea(deps: CoreDeps, p: Principal, ws: Workspace, areaId: string): Promise<void> {
+  assertOwnerOrAdmin(p, "delete an area");
+  if (!(await deps.stores.areas.delete(ws.id, areaId))) throw notFound("Area");
+}

@@ -1,0 +1,70 @@
+import { assertOwnerOrAdmin, canAssignRole } from "../access/policy.ts";
+import type { Principal } from "../access/principal.ts";
+import type { CoreDeps } from "../deps.ts";
+import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import type { AddMemberDto, MemberView, SetRoleDto, Workspace } from "./model.ts";
+
+const lastOwner = () =>
+  new AppError("LAST_OWNER", "Cannot remove or demote the last owner: promote another member to owner first");
+
+export async function listMembers(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<MemberView>> {
+  const { items, total } = await deps.stores.members.list(ws.id, page);
+  return toOffsetResult(items, total, page);
+}
+
+export async function getMember(deps: CoreDeps, ws: Workspace, memberId: string): Promise<MemberView> {
+  const m = await deps.stores.members.get(ws.id, memberId);
+  if (!m) throw notFound("Member");
+  return m;
+}
+
+export async function addMember(deps: CoreDeps, p: Principal, ws: Workspace, dto: AddMemberDto): Promise<MemberView> {
+  assertOwnerOrAdmin(p, "add a member");
+  const role = dto.role ?? "member";
+  if (role === "owner" && !canAssignRole(p, "member", "owner")) {
+    throw forbidden("Cannot add an owner: only an owner can grant the owner role");
+  }
+  const now = deps.clock.now().toISOString();
+  const result = await deps.stores.members.add(
+    { id: uuidv7(), email: dto.email.toLowerCase(), name: dto.name ?? null, created_at: now },
+    { id: uuidv7(), workspace_id: ws.id, role, created_at: now, updated_at: now },
+  );
+  if (result === "already_member") throw conflict("Cannot add member: this person is already a member");
+  return result;
+}
+
+export async function setMemberRole(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  memberId: string,
+  dto: SetRoleDto,
+): Promise<MemberView> {
+  assertOwnerOrAdmin(p, "change a member's role");
+  const current = await getMember(deps, ws, memberId);
+  if (!canAssignRole(p, current.role, dto.role)) {
+    throw forbidden("Cannot change role: only an owner can grant or withdraw the owner role");
+  }
+  if (current.role === dto.role) return current;
+  const result = await deps.stores.members.setRole(ws.id, memberId, dto.role, deps.clock.now().toISOString());
+  if (result === "last_owner") throw lastOwner();
+  if (!result) throw notFound("Member");
+  return result;
+}
+
+/** Owner/admin remove members; anyone may leave (remove their own membership). */
+export async function removeMember(deps: CoreDeps, p: Principal, ws: Workspace, memberId: string): Promise<void> {
+  const leaving = p.memberId === memberId;
+  if (!leaving) {
+    assertOwnerOrAdmin(p, "remove a member");
+    const current = await getMember(deps, ws, memberId);
+    if (current.role === "owner" && p.role !== "owner") {
+      throw forbidden("Cannot remove an owner: owner authority is required");
+    }
+  }
+  const result = await deps.stores.members.remove(ws.id, memberId);
+  if (result === "last_owner") throw lastOwner();
+  if (result === "not_found") throw notFound("Member");
+}

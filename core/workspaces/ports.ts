@@ -1,0 +1,80 @@
+import type { OffsetPage } from "../kernel/paging.ts";
+import type { ApiKeyRecord } from "../access/api-key.ts";
+import type {
+  Area,
+  Identity,
+  Member,
+  MemberView,
+  Repo,
+  Role,
+  Workspace,
+  WorkspaceCounts,
+} from "./model.ts";
+
+/**
+ * Store ports of the workspaces module. Absence is `null`, `false` or `[]`, never a throw; an
+ * expected refusal (a taken slug, the last owner) is a returned string, so every adapter reports
+ * it the same way. Each method is atomic on its own: adapters without multi-document
+ * transactions must still keep the invariants each method states.
+ */
+export interface Listed<T> {
+  items: T[];
+  total: number;
+}
+
+export interface BootstrapBundle {
+  workspace: Workspace;
+  /** `isNew`: the identity is inserted; otherwise it exists and only gains the membership. */
+  owner: { identity: Identity; isNew: boolean };
+  member: Member;
+  apiKey: ApiKeyRecord;
+}
+
+export interface WorkspaceStore {
+  /** Creates the workspace, a new owner identity if asked, the owner membership and the first key, all or nothing. */
+  bootstrap(bundle: BootstrapBundle): Promise<"ok" | "slug_taken" | "email_taken">;
+  getBySlug(slug: string): Promise<Workspace | null>;
+  /** Writes name, plan, settings and updated_at of an existing workspace. */
+  update(workspace: Workspace): Promise<void>;
+  /** Deletes the workspace and every row of its tenant data. */
+  delete(workspaceId: string): Promise<boolean>;
+  counts(workspaceId: string): Promise<WorkspaceCounts>;
+}
+
+export interface IdentityStore {
+  getById(identityId: string): Promise<Identity | null>;
+  getByEmail(email: string): Promise<Identity | null>;
+  /** The identity's memberships, oldest first, at most `limit`. */
+  memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>>;
+}
+
+export interface MemberStore {
+  list(workspaceId: string, page: OffsetPage): Promise<Listed<MemberView>>;
+  get(workspaceId: string, memberId: string): Promise<MemberView | null>;
+  /**
+   * Links the identity with this e-mail to the workspace, inserting `identity` when no identity
+   * has the e-mail yet (an existing one is reused and keeps its name).
+   */
+  add(identity: Identity, member: Omit<Member, "identity_id">): Promise<MemberView | "already_member">;
+  /** Refuses ("last_owner") to demote the workspace's only owner, also under concurrent calls. */
+  setRole(workspaceId: string, memberId: string, role: Role, at: string): Promise<MemberView | "last_owner" | null>;
+  /** Removes the membership and the API keys it owns. Refuses to remove the only owner. */
+  remove(workspaceId: string, memberId: string): Promise<"ok" | "last_owner" | "not_found">;
+}
+
+export interface AreaStore {
+  list(workspaceId: string, page: OffsetPage): Promise<Listed<Area>>;
+  get(workspaceId: string, areaId: string): Promise<Area | null>;
+  /** Area names are unique within a workspace. */
+  insert(area: Area): Promise<"ok" | "name_taken">;
+  update(area: Area): Promise<"ok" | "name_taken" | "not_found">;
+  delete(workspaceId: string, areaId: string): Promise<boolean>;
+}
+
+export interface RepoStore {
+  list(workspaceId: string, page: OffsetPage): Promise<Listed<Repo>>;
+  get(workspaceId: string, repoId: string): Promise<Repo | null>;
+  /** (provider, full_name) is unique within a workspace. */
+  insert(repo: Repo): Promise<"ok" | "taken">;
+  delete(workspaceId: string, repoId: string): Promise<boolean>;
+}

@@ -1,0 +1,41 @@
+import { assertOwnerOrAdmin } from "../access/policy.ts";
+import type { Principal } from "../access/principal.ts";
+import type { CoreDeps } from "../deps.ts";
+import { conflict, notFound } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import type { CreateRepoDto, Repo, Workspace } from "./model.ts";
+
+export async function listRepos(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<Repo>> {
+  const { items, total } = await deps.stores.repos.list(ws.id, page);
+  return toOffsetResult(items, total, page);
+}
+
+export async function getRepo(deps: CoreDeps, ws: Workspace, repoId: string): Promise<Repo> {
+  const repo = await deps.stores.repos.get(ws.id, repoId);
+  if (!repo) throw notFound("Repo");
+  return repo;
+}
+
+/** Linking a repository exposes its code to the workspace's agents: owner/admin only. */
+export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateRepoDto): Promise<Repo> {
+  assertOwnerOrAdmin(p, "link a repo");
+  const repo: Repo = {
+    id: uuidv7(),
+    workspace_id: ws.id,
+    provider: dto.provider,
+    full_name: dto.full_name,
+    default_branch: dto.default_branch ?? "main",
+    clone_url: dto.clone_url ?? null,
+    created_at: deps.clock.now().toISOString(),
+  };
+  if ((await deps.stores.repos.insert(repo)) === "taken") {
+    throw conflict(`Repo is already linked: ${dto.provider}:${dto.full_name}`);
+  }
+  return repo;
+}
+
+export async function deleteRepo(deps: CoreDeps, p: Principal, ws: Workspace, repoId: string): Promise<void> {
+  assertOwnerOrAdmin(p, "remove a repo");
+  if (!(await deps.stores.repos.delete(ws.id, repoId))) throw notFound("Repo");
+}

@@ -1,0 +1,77 @@
+import { assertOwner, assertOwnerOrAdmin } from "../access/policy.ts";
+import type { Principal } from "../access/principal.ts";
+import type { CoreDeps } from "../deps.ts";
+import type { StoreStatus } from "../stores.ts";
+import type { Identity, Member, SetPlanDto, UpdateWorkspaceDto, Workspace, WorkspaceCounts, WorkspaceSettings } from "./model.ts";
+
+export const DEFAULT_SETTINGS: WorkspaceSettings = { review_interval_days: 90 };
+
+/** Resolves the workspace a route names, refusing principals of any other workspace with 404. */
+export { assertInWorkspace } from "../access/policy.ts";
+
+export async function updateWorkspace(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  dto: UpdateWorkspaceDto,
+): Promise<Workspace> {
+  assertOwnerOrAdmin(p, "update the workspace");
+  const next: Workspace = {
+    ...ws,
+    name: dto.name ?? ws.name,
+    settings: { ...ws.settings, ...dto.settings },
+    updated_at: deps.clock.now().toISOString(),
+  };
+  await deps.stores.workspaces.update(next);
+  return next;
+}
+
+export async function setPlan(deps: CoreDeps, p: Principal, ws: Workspace, dto: SetPlanDto): Promise<Workspace> {
+  assertOwnerOrAdmin(p, "set the plan");
+  const next: Workspace = { ...ws, plan: dto.plan, updated_at: deps.clock.now().toISOString() };
+  await deps.stores.workspaces.update(next);
+  return next;
+}
+
+/** Deleting a workspace destroys every team's data in it, so it takes an owner, not an admin. */
+export async function deleteWorkspace(deps: CoreDeps, p: Principal, ws: Workspace): Promise<void> {
+  assertOwner(p, "delete the workspace");
+  await deps.stores.workspaces.delete(ws.id);
+}
+
+export interface WorkspaceHealth {
+  workspace: { id: string; slug: string; plan: string };
+  counts: WorkspaceCounts;
+  store: StoreStatus;
+}
+
+export async function workspaceHealth(deps: CoreDeps, ws: Workspace): Promise<WorkspaceHealth> {
+  const [counts, store] = await Promise.all([deps.stores.workspaces.counts(ws.id), deps.stores.status()]);
+  return { workspace: { id: ws.id, slug: ws.slug, plan: ws.plan }, counts, store };
+}
+
+export interface MeView {
+  principal: { kind: Principal["kind"]; via: Principal["via"]; credential_id: string };
+  identity: Identity | null;
+  workspace: Workspace;
+  role: Member["role"] | null;
+  memberships: Array<{ workspace: { id: string; slug: string; name: string }; role: Member["role"] }>;
+}
+
+/** The caller, the workspace its credential is scoped to, and the person's other memberships. */
+export const MAX_MEMBERSHIPS_SHOWN = 100;
+
+export async function me(deps: CoreDeps, p: Principal, ws: Workspace): Promise<MeView> {
+  const identity = p.identityId ? await deps.stores.identities.getById(p.identityId) : null;
+  const memberships = identity ? await deps.stores.identities.memberships(identity.id, MAX_MEMBERSHIPS_SHOWN) : [];
+  return {
+    principal: { kind: p.kind, via: p.via, credential_id: p.credentialId },
+    identity,
+    workspace: ws,
+    role: p.role,
+    memberships: memberships.map((m) => ({
+      workspace: { id: m.workspace.id, slug: m.workspace.slug, name: m.workspace.name },
+      role: m.member.role,
+    })),
+  };
+}

@@ -1,0 +1,93 @@
+import { cors } from "@elysiajs/cors";
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import { AppError } from "../core/kernel/errors.ts";
+import type { ServerDeps } from "./deps.ts";
+import { errorResponse } from "./http/error-envelope.ts";
+import { STATUS_OF } from "./http/error-status.ts";
+import { toAppError } from "./http/elysia-errors.ts";
+import { beginRequest, requestFacts } from "./http/request-context.ts";
+import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { areaRoutes } from "./routes/areas.ts";
+import { memberRoutes } from "./routes/members.ts";
+import { repoRoutes } from "./routes/repos.ts";
+import { systemRoutes } from "./routes/system.ts";
+import { workspaceRoutes } from "./routes/workspaces.ts";
+
+export const API_PREFIX = "/api/v1";
+
+/**
+ * Builds the HTTP app from its dependencies, so tests build it in-process and `main.ts` serves
+ * it. The chain for each request: request id and body limit → (controller) authenticate →
+ * validate → handler; every failure leaves through one error envelope.
+ */
+export function buildApp(deps: ServerDeps) {
+  const { logger, config } = deps;
+  const corsOrigin = config.corsOrigins.includes("*") ? true : config.corsOrigins;
+
+  const api = new Elysia({ prefix: API_PREFIX })
+    .use(
+      openapi({
+        path: "/docs",
+        specPath: "/openapi.json",
+        documentation: {
+          info: {
+            title: "Workspace Knowledge, Collections and Radar API",
+            version: deps.build.version,
+            description:
+              "Multi-tenant API. Authenticate with an API key in the `x-api-key` header. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`).",
+          },
+          components: {
+            securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
+          },
+        },
+      }),
+    )
+    .use(systemRoutes(deps))
+    .use(workspaceRoutes(deps))
+    .use(apiKeyRoutes(deps))
+    .use(memberRoutes(deps))
+    .use(areaRoutes(deps))
+    .use(repoRoutes(deps));
+
+  return new Elysia({ normalize: false })
+    .use(cors({ origin: corsOrigin, exposeHeaders: ["x-request-id"], allowedHeaders: ["content-type", "x-api-key", "if-match", "x-request-id"] }))
+    .onRequest(({ request, set }) => {
+      const facts = beginRequest(request);
+      set.headers["x-request-id"] = facts.id;
+      const length = Number(request.headers.get("content-length") ?? 0);
+      if (length > config.bodyLimitBytes) {
+        return errorResponse(
+          new AppError("PAYLOAD_TOO_LARGE", `Request body too large: the limit is ${config.bodyLimitBytes} bytes`),
+          facts.id,
+        );
+      }
+    })
+    .onError({ as: "global" }, ({ code, error, request, set }) => {
+      const facts = requestFacts(request);
+      const appError = toAppError(code, error);
+      set.status = STATUS_OF[appError.code];
+      if (appError.code === "INTERNAL") {
+        logger.log("error", "unhandled error", {
+          request_id: facts.id,
+          error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          stack: error instanceof Error ? error.stack : undefined,
+        });
+      }
+      return errorResponse(appError, facts.id);
+    })
+    .onAfterResponse({ as: "global" }, ({ request, route, set }) => {
+      if (!logger.enabled("info")) return;
+      const facts = requestFacts(request);
+      logger.log("info", "request", {
+        request_id: facts.id,
+        method: request.method,
+        route,
+        status: typeof set.status === "number" ? set.status : 200,
+        duration_ms: Math.round((performance.now() - facts.start) * 100) / 100,
+      });
+    })
+    .use(api);
+}
+
+export type App = ReturnType<typeof buildApp>;

@@ -1,0 +1,40 @@
+import type { LogLevel } from "./http/logger.ts";
+
+/** Everything the server reads from its environment, parsed and checked once at start-up. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  secretKey: string | null;
+  corsOrigins: string[];
+  bodyLimitBytes: number;
+  logLevel: LogLevel;
+  dbPoolSize: number;
+}
+
+const LEVELS = ["debug", "info", "warn", "error", "silent"];
+
+function int(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`Invalid ${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
+  return n;
+}
+
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  const logLevel = (env.LOG_LEVEL ?? "info") as LogLevel;
+  if (!LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: expected one of ${LEVELS.join(", ")}`);
+  return {
+    port: int(env, "PORT", 3000, 0, 65535),
+    host: env.HOST || "0.0.0.0",
+    dataDir: env.DATA_DIR || "./data",
+    databaseUrl: env.DATABASE_URL || null,
+    secretKey: env.SECRET_KEY || null,
+    corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
+    logLevel,
+    dbPoolSize: int(env, "DB_POOL_SIZE", 10, 1, 200),
+  };
+}

@@ -1,0 +1,23 @@
+import type { CoreDeps } from "../core/deps.ts";
+import type { Logger } from "./http/logger.ts";
+
+export interface BuildInfo {
+  api_version: string;
+  version: string;
+  build: string;
+  commit: string;
+}
+
+export interface ServerConfig {
+  /** Largest accepted request body, in bytes. */
+  bodyLimitBytes: number;
+  /** Allowed CORS origins; `*` for any; empty for none. */
+  corsOrigins: string[];
+}
+
+export interface ServerDeps {
+  core: CoreDeps;
+  logger: Logger;
+  config: ServerConfig;
+  build: BuildInfo;
+}

@@ -1,0 +1,28 @@
+import { AppError, isAppError, type ErrorDetail } from "../../core/kernel/errors.ts";
+
+/**
+ * Translates what Elysia throws into domain errors: request validation is our 400
+ * VALIDATION_FAILED (Elysia says 422 VALIDATION); a response that fails its own schema is a bug
+ * of ours, so a 500.
+ */
+export function toAppError(code: string | number, error: unknown): AppError {
+  if (isAppError(error)) return error;
+  if (code === "VALIDATION") {
+    const v = error as { type?: string; all?: Array<{ path?: string; message?: string; summary?: string }> };
+    if (v.type === "response") return new AppError("INTERNAL", "Internal error: response did not match its schema");
+    const where = v.type ?? "body";
+    const details: ErrorDetail[] = (v.all ?? []).slice(0, 50).map((e) => ({
+      path: `${where}${e.path || ""}`,
+      message: e.summary ?? e.message ?? "invalid",
+    }));
+    return new AppError("VALIDATION_FAILED", `Invalid request ${where}`, details);
+  }
+  if (code === "PARSE") {
+    return new AppError("VALIDATION_FAILED", "Invalid request body: expected a JSON document (content-type application/json)");
+  }
+  if (code === "NOT_FOUND") return new AppError("NOT_FOUND", "Route not found");
+  if (code === "INVALID_COOKIE_SIGNATURE" || code === "INVALID_FILE_TYPE") {
+    return new AppError("VALIDATION_FAILED", "Invalid request");
+  }
+  return new AppError("INTERNAL", "Internal error");
+}

@@ -1,0 +1,32 @@
+import { type TObject, type TSchema, Type } from "@sinclair/typebox";
+import { ErrorEnvelope } from "./error-envelope.ts";
+
+export const strict = { additionalProperties: false } as const;
+
+export const PageQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "Page size, 1 to 200 (default 50). Over 200 is a 400." })),
+    offset: Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "Rows to skip, 0 to 10000 (default 0)." })),
+  },
+  strict,
+);
+
+/** The documented error responses of a route, each with the one envelope. */
+export function errors(...statuses: number[]): Record<number, typeof ErrorEnvelope> {
+  const out: Record<number, typeof ErrorEnvelope> = {};
+  for (const s of statuses) out[s] = ErrorEnvelope;
+  return out;
+}
+
+/** `{ <name>: T[], total, has_more }`: the shape of every offset-paged list. */
+export function pageOf<T extends TSchema, N extends string>(name: N, item: T): TObject {
+  return Type.Object({
+    [name]: Type.Array(item),
+    total: Type.Integer({ description: "Rows matching, over all pages." }),
+    has_more: Type.Boolean(),
+  });
+}
+
+export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
+
+export const authenticated = { security: [{ apiKey: [] }] };

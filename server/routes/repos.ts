@@ -1,0 +1,66 @@
+import { Type } from "@sinclair/typebox";
+import { parseOffsetPage } from "../../core/kernel/paging.ts";
+import { CreateRepoDto, IdSchema, Repo, SlugSchema } from "../../core/workspaces/model.ts";
+import { createRepo, deleteRepo, getRepo, listRepos } from "../../core/workspaces/repos.ts";
+import type { ServerDeps } from "../deps.ts";
+import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
+import { workspaceScope } from "./workspace-scope.ts";
+
+const tags = ["repos"];
+const SlugParams = Type.Object({ slug: SlugSchema }, strict);
+const RepoParams = Type.Object({ slug: SlugSchema, id: IdSchema }, strict);
+
+export function repoRoutes(deps: ServerDeps) {
+  const core = deps.core;
+  return workspaceScope(deps, "repos")
+    .post(
+      "/repos",
+      async ({ principal, workspace, body, set }) => {
+        const repo = await createRepo(core, principal, workspace, body);
+        set.status = 201;
+        return repo;
+      },
+      {
+        parse: "json",
+        params: SlugParams,
+        body: CreateRepoDto,
+        response: { 201: Repo, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: {
+          ...authenticated,
+          tags,
+          summary: "Link a code repository (owner/admin)",
+          description: "(provider, full_name) is unique in a workspace (409). `default_branch` defaults to `main`.",
+        },
+      },
+    )
+    .get(
+      "/repos",
+      async ({ workspace, query }) => {
+        const { items, total, has_more } = await listRepos(core, workspace, parseOffsetPage(query));
+        return { repos: items, total, has_more };
+      },
+      {
+        params: SlugParams,
+        query: PageQuery,
+        response: { 200: pageOf("repos", Repo), ...errors(400, 401, 404) },
+        detail: { ...authenticated, tags, summary: "List repos", description: "Oldest first." },
+      },
+    )
+    .get("/repos/:id", ({ workspace, params }) => getRepo(core, workspace, params.id), {
+      params: RepoParams,
+      response: { 200: Repo, ...errors(400, 401, 404) },
+      detail: { ...authenticated, tags, summary: "Read a repo" },
+    })
+    .delete(
+      "/repos/:id",
+      async ({ principal, workspace, params }) => {
+        await deleteRepo(core, principal, workspace, params.id);
+        return { id: params.id, deleted: true as const };
+      },
+      {
+        params: RepoParams,
+        response: { 200: Deleted, ...errors(400, 401, 403, 404) },
+        detail: { ...authenticated, tags, summary: "Remove a repo (owner/admin)" },
+      },
+    );
+}

@@ -1,0 +1,29 @@
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import type { ServerDeps } from "../deps.ts";
+
+const Health = Type.Object({
+  status: Type.Literal("ok"),
+  uptime_s: Type.Number(),
+});
+
+const Version = Type.Object({
+  api_version: Type.String({ description: "The path version, `v1`." }),
+  version: Type.String({ description: "The server's release version." }),
+  build: Type.String({ description: "Build identifier (env BUILD_ID), `dev` when unset." }),
+  commit: Type.String({ description: "Git commit the server was built from (env GIT_COMMIT or the checkout's HEAD), `unknown` when neither." }),
+});
+
+/** Public system endpoints. Health stays store-free so load balancers can poll it cheaply. */
+export function systemRoutes(deps: ServerDeps) {
+  const started = performance.now();
+  return new Elysia({ name: "system" })
+    .get("/health", () => ({ status: "ok" as const, uptime_s: Math.round((performance.now() - started) / 1000) }), {
+      response: { 200: Health },
+      detail: { tags: ["system"], summary: "Runtime health check", description: "Public. Does not touch the store; see `/workspaces/{slug}/health` for store status." },
+    })
+    .get("/version", () => deps.build, {
+      response: { 200: Version },
+      detail: { tags: ["system"], summary: "API version and deploy metadata", description: "Public." },
+    });
+}

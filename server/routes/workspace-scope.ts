@@ -1,0 +1,20 @@
+import { Elysia } from "elysia";
+import type { ServerDeps } from "../deps.ts";
+import { requireWorkspace } from "../http/authenticate.ts";
+
+/**
+ * The chain every `/workspaces/{slug}/...` controller starts from: authenticate, then check the
+ * credential belongs to that workspace (else 404), before the body is validated, so an
+ * anonymous caller learns nothing about the shape of an endpoint's input.
+ */
+export function workspaceScope(deps: ServerDeps, name: string) {
+  return new Elysia({ name: `workspace-scope:${name}`, prefix: "/workspaces/:slug" }).derive(
+    async ({ request, params }) => {
+      const { principal, workspace } = await requireWorkspace(deps.core, request.headers, (params as { slug: string }).slug);
+      return { principal, workspace };
+    },
+  );
+}
+
+/** The `{slug}` path parameter as documented; a slug that is not ours reads as 404 before this applies. */
+export { SlugSchema } from "../../core/workspaces/model.ts";

@@ -1,0 +1,132 @@
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { CreatedApiKey } from "../../core/access/api-key.ts";
+import { bootstrapWorkspace } from "../../core/workspaces/bootstrap.ts";
+import {
+  CreateWorkspaceDto,
+  Identity,
+  Member,
+  SetPlanDto,
+  SlugSchema,
+  UpdateWorkspaceDto,
+  Workspace,
+  WorkspaceCounts,
+} from "../../core/workspaces/model.ts";
+import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
+import type { ServerDeps } from "../deps.ts";
+import { optionalPrincipal, requirePrincipal } from "../http/authenticate.ts";
+import { authenticated, Deleted, errors, strict } from "../http/schemas.ts";
+import { workspaceScope } from "./workspace-scope.ts";
+
+const Bootstrapped = Type.Object({
+  workspace: Workspace,
+  owner: Identity,
+  member: Member,
+  api_key: CreatedApiKey,
+});
+
+const WorkspaceHealth = Type.Object({
+  workspace: Type.Object({ id: Type.String(), slug: Type.String(), plan: Type.String() }),
+  counts: WorkspaceCounts,
+  store: Type.Object({ kind: Type.String(), ok: Type.Boolean(), latency_ms: Type.Number() }),
+});
+
+const Me = Type.Object({
+  principal: Type.Object({
+    kind: Type.Union([Type.Literal("identity"), Type.Literal("service")]),
+    via: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("session")]),
+    credential_id: Type.String(),
+  }),
+  identity: Type.Union([Identity, Type.Null()]),
+  workspace: Workspace,
+  role: Type.Union([Member.properties.role, Type.Null()]),
+  memberships: Type.Array(
+    Type.Object({
+      workspace: Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String() }),
+      role: Member.properties.role,
+    }),
+    { description: "The person's memberships (at most 100), each with the workspace's slug and name." },
+  ),
+});
+
+const SlugParams = Type.Object({ slug: SlugSchema }, strict);
+
+export function workspaceRoutes(deps: ServerDeps) {
+  const core = deps.core;
+  const bootstrap = new Elysia({ name: "workspaces-bootstrap" })
+    .post(
+      "/workspaces",
+      async ({ body, request, set }) => {
+        const caller = await optionalPrincipal(core, request.headers);
+        set.status = 201;
+        return bootstrapWorkspace(core, caller?.principal ?? null, body);
+      },
+      {
+        parse: "json",
+        body: CreateWorkspaceDto,
+        response: { 201: Bootstrapped, ...errors(400, 401, 403, 409, 413) },
+        detail: {
+          tags: ["workspaces"],
+          summary: "Create a workspace (public bootstrap)",
+          description:
+            "Public. Creates the workspace, its owner and the owner's first API key, whose raw value is in `api_key.key` and is never shown again. Without credentials a new owner identity is created from `owner_email` (an e-mail that already has an identity is a 409: call this with one of that person's keys instead). With an `x-api-key`, the caller's identity owns the new workspace. A taken slug is a 409.",
+        },
+      },
+    )
+    .get(
+      "/me",
+      async ({ request }) => {
+        const { principal, workspace } = await requirePrincipal(core, request.headers);
+        return me(core, principal, workspace);
+      },
+      {
+        response: { 200: Me, ...errors(401) },
+        detail: { ...authenticated, tags: ["workspaces"], summary: "Current identity and workspace context" },
+      },
+    );
+
+  const scoped = workspaceScope(deps, "workspaces")
+    .get("", ({ workspace }) => workspace, {
+      params: SlugParams,
+      response: { 200: Workspace, ...errors(401, 404) },
+      detail: { ...authenticated, tags: ["workspaces"], summary: "Read a workspace" },
+    })
+    .patch("", ({ principal, workspace, body }) => updateWorkspace(core, principal, workspace, body), {
+      parse: "json",
+      params: SlugParams,
+      body: UpdateWorkspaceDto,
+      response: { 200: Workspace, ...errors(400, 401, 403, 404, 413) },
+      detail: { ...authenticated, tags: ["workspaces"], summary: "Update a workspace (owner/admin)" },
+    })
+    .delete(
+      "",
+      async ({ principal, workspace }) => {
+        await deleteWorkspace(core, principal, workspace);
+        return { id: workspace.id, deleted: true as const };
+      },
+      {
+        params: SlugParams,
+        response: { 200: Deleted, ...errors(401, 403, 404) },
+        detail: {
+          ...authenticated,
+          tags: ["workspaces"],
+          summary: "Delete a workspace (owner)",
+          description: "Owner only (not admin): removes the workspace and all of its data, its API keys included.",
+        },
+      },
+    )
+    .patch("/plan", ({ principal, workspace, body }) => setPlan(core, principal, workspace, body), {
+      parse: "json",
+      params: SlugParams,
+      body: SetPlanDto,
+      response: { 200: Workspace, ...errors(400, 401, 403, 404, 413) },
+      detail: { ...authenticated, tags: ["workspaces"], summary: "Set the plan (owner/admin)" },
+    })
+    .get("/health", ({ workspace }) => workspaceHealth(core, workspace), {
+      params: SlugParams,
+      response: { 200: WorkspaceHealth, ...errors(401, 404) },
+      detail: { ...authenticated, tags: ["workspaces"], summary: "Workspace counts and store status" },
+    });
+
+  return new Elysia({ name: "workspaces" }).use(bootstrap).use(scoped);
+}

@@ -1,0 +1,53 @@
+import type { ApiKeyRecord } from "../../core/access/api-key.ts";
+import { uuidv7 } from "../../core/kernel/ids.ts";
+import type { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
+import type { BootstrapBundle } from "../../core/workspaces/ports.ts";
+
+let seq = 0;
+/** Distinct, increasing timestamps so ordering assertions do not depend on the clock. */
+export function stamp(): string {
+  return new Date(Date.UTC(2026, 0, 1) + ++seq * 1000).toISOString();
+}
+
+export function unique(prefix: string): string {
+  return `${prefix}-${uuidv7().slice(-12)}`;
+}
+
+export function identity(email = `${unique("p")}@example.com`): Identity {
+  return { id: uuidv7(), email, name: "Pat", created_at: stamp() };
+}
+
+export function apiKey(workspaceId: string, identityId: string | null): ApiKeyRecord {
+  return {
+    id: uuidv7(),
+    workspace_id: workspaceId,
+    name: "k",
+    prefix: "wks_abcdefgh",
+    identity_id: identityId,
+    created_by: identityId,
+    key_hash: crypto.randomUUID().replace(/-/g, "") + crypto.randomUUID().replace(/-/g, ""),
+    key_ciphertext: "c2VhbGVk",
+    created_at: stamp(),
+    last_used_at: null,
+  };
+}
+
+export function bundle(slug = unique("ws"), owner: Identity = identity(), isNew = true): BootstrapBundle {
+  const at = stamp();
+  const workspace: Workspace = {
+    id: uuidv7(),
+    slug,
+    name: slug,
+    plan: "free",
+    settings: { review_interval_days: 90 },
+    created_at: at,
+    updated_at: at,
+  };
+  const member: Member = { id: uuidv7(), workspace_id: workspace.id, identity_id: owner.id, role: "owner", created_at: at, updated_at: at };
+  return { workspace, owner: { identity: owner, isNew }, member, apiKey: apiKey(workspace.id, owner.id) };
+}
+
+export function newMember(workspaceId: string, role: Member["role"] = "member") {
+  const at = stamp();
+  return { id: uuidv7(), workspace_id: workspaceId, role, created_at: at, updated_at: at };
+}

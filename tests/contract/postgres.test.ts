@@ -1,0 +1,5 @@
+import { openPostgresStores } from "../../adapters/postgres/mod.ts";
+import { freshDatabase, sharedPostgres } from "../support/postgres-server.ts";
+import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
+
+runWorkspaceStoresContract("postgres", async () => openPostgresStores(await freshDatabase(await sharedPostgres())));

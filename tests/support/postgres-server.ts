@@ -1,0 +1,307 @@
+/**
+ * Starts throwaway PostgreSQL servers for tests and benchmarks.
+ *
+ * Finds `initdb` and `postgres` under /usr/lib/postgresql/<version>/bin (highest version first)
+ * or on PATH; when they are missing and this process is root on Debian, installs the `postgresql`
+ * package with apt-get; otherwise fails saying what to install. Each server lives in a fresh
+ * temporary directory (data and socket), listens on a free port of 127.0.0.1, trusts local
+ * connections, and runs with fsync and synchronous commit off: fast, and disposable.
+ * As root, the server runs as the `postgres` system user, since PostgreSQL refuses to run as root.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:<port>/test` */
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface Binaries {
+  initdb: string;
+  postgres: string;
+}
+
+const RUN_AS = "postgres";
+const START_TIMEOUT_MS = 30_000;
+
+// ---- finding (or installing) the binaries ----
+
+function findBinaries(): Binaries | null {
+  const root = "/usr/lib/postgresql";
+  if (existsSync(root)) {
+    const versions = readdirSync(root)
+      .filter((v) => /^\d+(\.\d+)?$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
+    for (const v of versions) {
+      const bin = join(root, v, "bin");
+      if (existsSync(join(bin, "initdb")) && existsSync(join(bin, "postgres"))) {
+        return { initdb: join(bin, "initdb"), postgres: join(bin, "postgres") };
+      }
+    }
+  }
+  const initdb = Bun.which("initdb");
+  const server = Bun.which("postgres");
+  return initdb && server ? { initdb, postgres: server } : null;
+}
+
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+
+async function run(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<string> {
+  const proc = Bun.spawn(cmd, {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+  });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (code !== 0) throw new Error(`Command failed (exit ${code}): ${cmd.join(" ")}\n${err || out}`);
+  return out;
+}
+
+let installing: Promise<Binaries> | null = null;
+
+async function binaries(): Promise<Binaries> {
+  const found = findBinaries();
+  if (found) return found;
+  if (isRoot() && existsSync("/etc/debian_version") && Bun.which("apt-get")) {
+    installing ??= (async () => {
+      const env = { DEBIAN_FRONTEND: "noninteractive" };
+      await run(["apt-get", "update"], { env });
+      await run(["apt-get", "install", "-y", "--no-install-recommends", "postgresql"], { env });
+      const after = findBinaries();
+      if (!after) throw new Error("Cannot start PostgreSQL: apt-get installed postgresql but initdb is still not found");
+      return after;
+    })();
+    return installing;
+  }
+  throw new Error(
+    "Cannot start PostgreSQL: initdb and postgres were not found under /usr/lib/postgresql/*/bin or on PATH. " +
+      "Install the PostgreSQL server (Debian/Ubuntu: `apt-get install postgresql`; macOS: `brew install postgresql`), " +
+      "or set TEST_DATABASE_URL to a server the tests may create databases on.",
+  );
+}
+
+// ---- running as a non-root user when root ----
+
+async function ensureRunUser(): Promise<void> {
+  try {
+    await run(["id", "-u", RUN_AS]);
+  } catch {
+    await run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", RUN_AS]);
+  }
+}
+
+/** The command line, run as the `postgres` user when this process is root. */
+function asServerUser(cmd: string[]): string[] {
+  return isRoot() ? ["runuser", "-u", RUN_AS, "--", ...cmd] : cmd;
+}
+
+// ---- ports ----
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// ---- the server ----
+
+/** Starts a new server with a `test` database. Stop it with `stop()`. */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = await binaries();
+  const dir = mkdtempSync(join(tmpdir(), "pg-test-"));
+  const data = join(dir, "data");
+  try {
+    if (isRoot()) {
+      await ensureRunUser();
+      await run(["chown", RUN_AS, dir]);
+    }
+    await run(
+      asServerUser([bin.initdb, "-D", data, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]),
+      { cwd: dir },
+    );
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
+
+  // A port found free may be taken by the time the server binds it: try a few.
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    try {
+      return await launch(bin, dir, data, port);
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  throw lastError;
+}
+
+async function launch(bin: Binaries, dir: string, data: string, port: number): Promise<PostgresServer> {
+  const log = join(dir, `server-${port}.log`);
+  const proc = Bun.spawn(
+    asServerUser([
+      bin.postgres,
+      "-D", data,
+      "-p", String(port),
+      "-h", "127.0.0.1",
+      "-k", dir,
+      "-c", "fsync=off",
+      "-c", "synchronous_commit=off",
+      "-c", "full_page_writes=off",
+      "-c", "max_connections=300",
+      "-c", "shared_buffers=64MB",
+    ]),
+    { cwd: dir, stdin: "ignore", stdout: Bun.file(log), stderr: Bun.file(log) },
+  );
+  proc.unref();
+  const watchdog = startWatchdog(dir, data);
+
+  const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      watchdog.kill();
+      throw new Error(`Cannot start PostgreSQL on port ${port}: the server exited\n${readLog(log)}`);
+    }
+    const sql = postgres(admin, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    try {
+      await sql`select 1`;
+      await sql.unsafe("create database test");
+      await sql.end({ timeout: 1 });
+      break;
+    } catch (e) {
+      await sql.end({ timeout: 0 }).catch(() => {});
+      if (Date.now() > deadline) {
+        signalServer(data, proc.pid, "SIGQUIT");
+        watchdog.kill();
+        throw new Error(`Cannot start PostgreSQL on port ${port}: not accepting connections after ${START_TIMEOUT_MS} ms: ${String(e)}\n${readLog(log)}`);
+      }
+      await Bun.sleep(50);
+    }
+  }
+
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/test`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      // Fast shutdown: roll back open transactions, disconnect clients, exit.
+      signalServer(data, proc.pid, "SIGINT");
+      const until = Date.now() + 10_000;
+      while (proc.exitCode === null && proc.signalCode === null && Date.now() < until) await Bun.sleep(20);
+      if (proc.exitCode === null && proc.signalCode === null) signalServer(data, proc.pid, "SIGQUIT");
+      watchdog.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The postmaster's pid from its pid file (the spawned process may be `runuser`, its parent). */
+function postmasterPid(data: string): number | null {
+  try {
+    const first = readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0];
+    const pid = Number(first);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function signalServer(data: string, spawnedPid: number, signal: NodeJS.Signals): void {
+  const pid = postmasterPid(data) ?? spawnedPid;
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function readLog(path: string): string {
+  try {
+    return readFileSync(path, "utf8").split("\n").slice(-30).join("\n");
+  } catch {
+    return "(no server log)";
+  }
+}
+
+/**
+ * A detached shell that outlives a crash of this process: once this process is gone, it shuts
+ * the server down and removes its directory, so no test run leaves a server behind.
+ */
+function startWatchdog(dir: string, data: string): { kill(): void } {
+  const script = `
+    while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done
+    pid=$(head -n 1 '${data}/postmaster.pid' 2>/dev/null)
+    if [ -n "$pid" ]; then
+      kill -INT "$pid" 2>/dev/null
+      i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+      kill -QUIT "$pid" 2>/dev/null
+    fi
+    rm -rf '${dir}'`;
+  const cmd = Bun.which("setsid") ? ["setsid", "sh", "-c", script] : ["sh", "-c", script];
+  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+  proc.unref();
+  return {
+    kill() {
+      try {
+        proc.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    },
+  };
+}
+
+// ---- one server per process ----
+
+let shared: Promise<string> | null = null;
+
+/**
+ * The URL of this process's shared server: `TEST_DATABASE_URL` when set, otherwise a server
+ * started on the first call and stopped when the process exits.
+ */
+export function sharedPostgres(): Promise<string> {
+  const fromEnv = process.env.TEST_DATABASE_URL;
+  if (fromEnv) return Promise.resolve(fromEnv);
+  shared ??= startPostgres().then((server) => {
+    // Exit handlers run synchronously: this sends the shutdown signal at once, and the
+    // watchdog removes the directory once the server and this process are gone.
+    process.once("exit", () => void server.stop());
+    return server.url;
+  });
+  return shared;
+}
+
+/** Creates a new, uniquely named database on the server of `baseUrl` and returns its URL. */
+export async function freshDatabase(baseUrl: string): Promise<string> {
+  const name = `t_${Date.now().toString(36)}_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const sql = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe(`create database "${name}"`);
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -1,0 +1,68 @@
+import { createSecretBox } from "../../core/access/secret-box.ts";
+import type { CoreDeps } from "../../core/deps.ts";
+import { systemClock } from "../../core/kernel/clock.ts";
+import type { Stores } from "../../core/stores.ts";
+import { createMemoryStores } from "../../adapters/memory/mod.ts";
+import { buildApp } from "../../server/app.ts";
+import { createLogger } from "../../server/http/logger.ts";
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestApp {
+  core: CoreDeps;
+  logs: string[];
+  call<T = any>(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; rawBody?: string; key?: string; headers?: Record<string, string> },
+  ): Promise<TestResponse<T>>;
+  /** Creates a workspace through the public bootstrap and returns its slug and owner key. */
+  bootstrap(slug: string, email?: string): Promise<{ slug: string; key: string; body: any }>;
+}
+
+export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
+
+/** The real app, built in-process over the given stores (memory by default); requests go through app.handle. */
+export async function makeTestApp(stores: Stores = createMemoryStores()): Promise<TestApp> {
+  const logs: string[] = [];
+  const core: CoreDeps = { stores, clock: systemClock, secretBox: await createSecretBox(TEST_SECRET) };
+  const app = buildApp({
+    core,
+    logger: createLogger("info", (l) => void logs.push(l)),
+    config: { bodyLimitBytes: 64 * 1024, corsOrigins: ["https://app.example.com"] },
+    build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
+  });
+  const call: TestApp["call"] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers["x-api-key"] = opts.key;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    if (body !== undefined) headers["content-length"] ??= String(new TextEncoder().encode(body).length);
+    const res = await app.handle(new Request(`http://localhost/api/v1${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+  return {
+    core,
+    logs,
+    call,
+    async bootstrap(slug, email = `${slug}-owner@example.com`) {
+      const res = await call("POST", "/workspaces", { body: { slug, owner_email: email } });
+      if (res.status !== 201) throw new Error(`bootstrap failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return { slug, key: res.body.api_key.key, body: res.body };
+    },
+  };
+}
