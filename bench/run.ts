@@ -22,7 +22,8 @@ import { scenarios } from "./scenarios.ts";
 import { ResourcePool, type Target } from "./scenario.ts";
 import { ensureWrk, runWrk, type WrkResult } from "./wrk.ts";
 import { markdownTable, type Row } from "./report.ts";
-import { stopAllChildren } from "./lib/process.ts";
+import { stopAllAppServers } from "../tests/support/app-server.ts";
+import { isShuttingDown, refuseNewChildren, stopAllChildren } from "../tests/support/child-process.ts";
 
 interface Settings {
   durationSeconds: number;
@@ -88,9 +89,12 @@ async function main(): Promise<number> {
   const pool = new ResourcePool();
   const rows: Row[] = [];
   const shutdown = async (signal: string) => {
+    if (isShuttingDown()) return;
+    refuseNewChildren();
     console.error(`\n${signal}: stopping every process the benchmark started...`);
-    await pool.close();
+    await stopAllAppServers();
     await stopAllChildren();
+    await pool.close();
     process.exit(130);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
@@ -98,6 +102,7 @@ async function main(): Promise<number> {
 
   try {
     for (const scenario of selected) {
+      if (isShuttingDown()) break;
       const row: Row = { name: scenario.name, baseline: scenario.baseline ?? false };
       rows.push(row);
       console.log(`▶ ${scenario.name}`);
@@ -139,7 +144,8 @@ async function main(): Promise<number> {
   const failed = rows.filter((row) => row.failure);
   if (failed.length > 0) {
     console.error(`Benchmark FAILED: ${failed.length} of ${rows.length} scenarios have no valid measurement:`);
-    for (const row of failed) console.error(`- ${row.name}: ${row.failure}`);
+    // The full message (with the server output) was printed when the scenario failed.
+    for (const row of failed) console.error(`- ${row.name}: ${row.failure?.split("\n")[0]}`);
     return 1;
   }
   return 0;

@@ -54,8 +54,14 @@ export class ResourcePool implements BenchContext {
     return pending;
   }
 
-  /** Stops every started resource, newest first; never throws, returns the failures. */
-  async close(): Promise<Error[]> {
+  /**
+   * Stops every started resource, newest first; never throws, returns the
+   * failures. Starts still in flight are awaited first (at most `waitMs`), so
+   * that what they start is stopped too.
+   */
+  async close(waitMs = 35_000): Promise<Error[]> {
+    const inFlight = Promise.allSettled([...this.#pending.values()]);
+    await Promise.race([inFlight, Bun.sleep(waitMs)]);
     const failures: Error[] = [];
     for (const { key, stop } of this.#started.splice(0).reverse()) {
       try {

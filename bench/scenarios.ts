@@ -4,7 +4,7 @@
  */
 import type { Scenario } from "./scenario.ts";
 import { bareServer } from "./targets/bare.ts";
-import { embeddedApp, postgresApp } from "./targets/app.ts";
+import { embeddedApp, postgresApp, postgresAppUncached } from "./targets/app.ts";
 
 export const scenarios: Scenario[] = [
   {
@@ -33,6 +33,14 @@ export const scenarios: Scenario[] = [
     name: "GET /api/v1/workspaces/{slug} (postgres)",
     async prepare(ctx) {
       const app = await postgresApp(ctx);
+      return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
+    },
+  },
+
+  {
+    name: "GET /api/v1/workspaces/{slug} (postgres, auth cache off)",
+    async prepare(ctx) {
+      const app = await postgresAppUncached(ctx);
       return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
     },
   },

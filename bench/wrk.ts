@@ -3,7 +3,7 @@
  * `wrk-report.lua`.
  */
 import { join } from "node:path";
-import { spawnChild } from "./lib/process.ts";
+import { spawnChild } from "../tests/support/child-process.ts";
 
 const REPORT_SCRIPT = join(import.meta.dir, "wrk-report.lua");
 

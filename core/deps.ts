@@ -1,3 +1,4 @@
+import type { KeyHasher } from "./access/api-key.ts";
 import type { SecretBox } from "./access/secret-box.ts";
 import type { Clock } from "./kernel/clock.ts";
 import type { Stores } from "./stores.ts";
@@ -7,4 +8,9 @@ export interface CoreDeps {
   stores: Stores;
   clock: Clock;
   secretBox: SecretBox;
+  /**
+   * SHA-256 hex of a raw API key; defaults to Web Crypto (`hashRawKey`). Hashing runs on every
+   * authenticated request, so a host runtime may pass its native synchronous digest.
+   */
+  keyHasher?: KeyHasher;
 }

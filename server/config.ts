@@ -11,6 +11,8 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: LogLevel;
   dbPoolSize: number;
+  /** 0 disables the in-process authentication cache. */
+  authCacheTtlMs: number;
 }
 
 const LEVELS = ["debug", "info", "warn", "error", "silent"];
@@ -36,5 +38,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel,
     dbPoolSize: int(env, "DB_POOL_SIZE", 10, 1, 200),
+    authCacheTtlMs: int(env, "AUTH_CACHE_TTL_MS", 30_000, 0, 3_600_000),
   };
 }

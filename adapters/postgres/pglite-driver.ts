@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import type { SqlDriver } from "./driver.ts";
 
@@ -11,6 +12,9 @@ import type { SqlDriver } from "./driver.ts";
  * be used; a call on the outer handle would wait for the transaction that waits for it.
  */
 export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
+  // PGlite creates the last directory of a path but not its parents; `memory://`, `idb://` and
+  // other scheme-prefixed locations are its own business.
+  if (dataDir && !/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
   const db = await PGlite.create(dataDir);
   return wrap(db, db);
 }

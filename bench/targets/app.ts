@@ -3,7 +3,7 @@
  * bootstrapped workspace whose API key the scenarios send.
  */
 import type { BenchContext } from "../scenario.ts";
-import { bootstrapWorkspace, startAppServer } from "../lib/app-server.ts";
+import { bootstrapWorkspace, startAppServer } from "../../tests/support/app-server.ts";
 import { postgres } from "./postgres.ts";
 
 export const BENCH_SLUG = "bench-ws";
@@ -30,10 +30,21 @@ export function postgresApp(ctx: BenchContext): Promise<App> {
   });
 }
 
-async function startApp(name: string, databaseUrl?: string) {
-  const server = await startAppServer({ name, databaseUrl, env: { LOG_LEVEL } });
+/** The same, with the in-process authentication cache off: every request looks its key up in the store. */
+export function postgresAppUncached(ctx: BenchContext): Promise<App> {
+  return ctx.use("app:postgres-uncached", async () => {
+    const { url } = await postgres(ctx);
+    return startApp("server (postgres, no auth cache)", url, { AUTH_CACHE_TTL_MS: "0" }, `${BENCH_SLUG}-nocache`);
+  });
+}
+
+/** One secret per run, shared by every server of the run (required with DATABASE_URL). */
+const SECRET_KEY = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex");
+
+async function startApp(name: string, databaseUrl?: string, extraEnv: Record<string, string> = {}, slug = BENCH_SLUG) {
+  const server = await startAppServer({ name, databaseUrl, env: { LOG_LEVEL, SECRET_KEY, ...extraEnv } });
   try {
-    const workspace = await bootstrapWorkspace(server.origin, BENCH_SLUG);
+    const workspace = await bootstrapWorkspace(server.origin, slug);
     return { value: { origin: server.origin, slug: workspace.slug, apiKey: workspace.apiKey }, stop: server.stop };
   } catch (error) {
     await server.stop();

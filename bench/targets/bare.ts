@@ -1,8 +1,8 @@
 /** The bare Bun.serve hello-world process (bench/bare-server.ts). */
 import { join } from "node:path";
 import type { BenchContext } from "../scenario.ts";
-import { spawnChild } from "../lib/process.ts";
-import { freePort, waitForHttp } from "../lib/net.ts";
+import { spawnChild } from "../../tests/support/child-process.ts";
+import { freePort, waitForHttp } from "../../tests/support/net.ts";
 
 export function bareServer(ctx: BenchContext): Promise<{ origin: string }> {
   return ctx.use("bare-server", async () => {

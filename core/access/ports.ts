@@ -14,7 +14,10 @@ export interface ApiKeyStore {
   insert(key: ApiKeyRecord): Promise<void>;
   /** One indexed lookup by hash that returns everything authentication needs. */
   findByHash(keyHash: string): Promise<KeyMatch | null>;
-  /** Newest first. `identityId` narrows to keys acting as that identity, `keyId` to one key. */
+  /**
+   * Newest first. `identityId` narrows to the keys acting as that identity (`null`: to faceless
+   * service keys; omitted: no narrowing); `keyId` narrows to one key.
+   */
   list(workspaceId: string, page: OffsetPage, identityId?: string | null, keyId?: string): Promise<Listed<ApiKeyRecord>>;
   /** Deletes the key; it stops authenticating at once. */
   revoke(workspaceId: string, keyId: string): Promise<boolean>;

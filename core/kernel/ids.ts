@@ -7,8 +7,6 @@ let lastMs = 0;
 let counter = 0;
 
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
   if (now <= lastMs) {
     now = lastMs;
     counter = (counter + 1) & 0xfff;
@@ -17,18 +15,10 @@ export function uuidv7(now: number = Date.now()): string {
     lastMs = now;
     counter = 0;
   }
-  bytes[0] = Math.floor(now / 2 ** 40) & 0xff;
-  bytes[1] = Math.floor(now / 2 ** 32) & 0xff;
-  bytes[2] = (now >>> 24) & 0xff;
-  bytes[3] = (now >>> 16) & 0xff;
-  bytes[4] = (now >>> 8) & 0xff;
-  bytes[5] = now & 0xff;
-  bytes[6] = 0x70 | ((counter >>> 8) & 0x0f);
-  bytes[7] = counter & 0xff;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  let hex = "";
-  for (const b of bytes) hex += b.toString(16).padStart(2, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  // The native v4 generator is several times faster than assembling bytes in JS (ids are minted
+  // per request); its tail already carries 62 random bits and the RFC 4122 variant.
+  const ts = now.toString(16).padStart(12, "0");
+  return `${ts.slice(0, 8)}-${ts.slice(8, 12)}-7${counter.toString(16).padStart(3, "0")}${crypto.randomUUID().slice(18)}`;
 }
 
 export const UUID_PATTERN = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";

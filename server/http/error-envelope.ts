@@ -11,7 +11,7 @@ export const ErrorEnvelope = Type.Object(
       request_id: Type.String({ description: "Also sent as the x-request-id response header." }),
     }, { additionalProperties: true }),
   },
-  { $id: "#/components/schemas/Error", description: "The error envelope of every non-2xx response." },
+  { description: "The error envelope of every non-2xx response." },
 );
 
 export function envelope(code: ErrorCode, message: string, details: ErrorDetail[], requestId: string, meta?: Record<string, unknown>) {

@@ -7,9 +7,17 @@
  * Starts the real server (`bun server/main.ts`) on a free port with a fresh
  * temporary DATA_DIR, bootstraps a workspace to get an API key, and runs
  * `schemathesis run` against /api/v1/openapi.json with the key in `x-api-key`.
- * Path parameters that name a workspace slug are drawn from a dictionary
- * holding the real slug most of the time, so authenticated operations reach a
- * real workspace instead of only answering 404.
+ *
+ * Path parameters naming a workspace slug are drawn from a dictionary holding
+ * the real slug most of the time, so authenticated operations reach a real
+ * workspace instead of only answering 404. Some operations can take the fuzzing
+ * key's own access away (delete the workspace, revoke an API key, remove or
+ * demote a member: Schemathesis reuses ids it saw in earlier responses, so it
+ * does find the key's own id). In the main pass they are aimed at another
+ * tenant's workspace, which exercises tenant isolation; then each of them gets
+ * a pass of its own on a fresh workspace (after the operations that create and
+ * list what it acts on), so it is also exercised for real without starving
+ * the other operations of a working key.
  *
  * Checks: not_a_server_error, response_schema_conformance,
  * status_code_conformance (override with FUZZ_CHECKS).
@@ -17,26 +25,36 @@
  * Environment:
  *   FUZZ_MAX_EXAMPLES  test cases per operation and phase (default 25)
  *   FUZZ_SEED          random seed (default 20240601): the same seed replays the same cases
- *   FUZZ_TIMEOUT       wall-clock bound of the Schemathesis run in seconds (default 900)
+ *   FUZZ_TIMEOUT       wall-clock bound of all Schemathesis passes, in seconds (default 900)
  *   FUZZ_CHECKS        comma-separated Schemathesis checks
  *   FUZZ_PHASES        comma-separated phases (default: Schemathesis' own, all of them)
  *   FUZZ_WORKERS       concurrent Schemathesis workers (default 1, for a reproducible order)
- *   FUZZ_REPORT_DIR    keep the JUnit report here (default: a temporary directory, removed)
+ *   FUZZ_REPORT_DIR    keep the JUnit reports and schemathesis.toml files here
+ *                      (default: a temporary directory, removed)
+ *   FUZZ_LOG_LEVEL     LOG_LEVEL of the server (default warn: its errors, not every request)
  *
  * Exits non-zero when Schemathesis finds a failure or cannot run. The last
- * line is always `fuzz: N passed, M failed`, counted in operations.
+ * line is always `fuzz: N passed, M failed`, counted in API operations.
  */
-import { mkdtemp, rm, mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startAppServer, bootstrapWorkspace, type AppServer } from "../../bench/lib/app-server.ts";
-import { spawnChild, stopAllChildren } from "../../bench/lib/process.ts";
+import { bootstrapWorkspace, startAppServer, stopAllAppServers, type AppServer } from "../support/app-server.ts";
+import { isShuttingDown, refuseNewChildren, spawnChild, stopAllChildren } from "../support/child-process.ts";
 
 const SLUG = "fuzz-ws";
+/** Another tenant's workspace: the fuzzing key must not be able to touch it. */
+const FOREIGN_SLUG = "fuzz-other-ws";
 /** Path parameter names that hold a workspace slug. */
-const SLUG_PARAMETERS = /^(slug|workspace|workspace_slug|workspaceSlug|ws)$/;
+const SLUG_PARAMETERS = /^(slug|workspace|workspace_slug|workspaceSlug)$/;
 /** Share of generated slug values taken from the real workspace; the rest stay random. */
 const SLUG_PROBABILITY = 0.8;
+/** Operations that can take the fuzzing key's own access away. */
+const ACCESS_DESTROYING: RegExp[] = [
+  /^DELETE \S*\/\{(slug|workspace|workspace_slug|workspaceSlug)\}$/, // the workspace itself
+  /^DELETE \S*\/api-keys\/\{[^}]+\}$/, // revoking a key, the fuzzing one included
+  /^(DELETE|PATCH) \S*\/members\/\{[^}]+\}$/, // removing or demoting the key's owner
+];
 
 const settings = {
   maxExamples: positiveInteger("FUZZ_MAX_EXAMPLES", 25),
@@ -46,6 +64,7 @@ const settings = {
   checks: process.env.FUZZ_CHECKS || "not_a_server_error,response_schema_conformance,status_code_conformance",
   phases: process.env.FUZZ_PHASES || undefined,
   reportDir: process.env.FUZZ_REPORT_DIR || undefined,
+  logLevel: process.env.FUZZ_LOG_LEVEL || "warn",
 };
 
 function positiveInteger(name: string, fallback: number): number {
@@ -56,7 +75,12 @@ function positiveInteger(name: string, fallback: number): number {
   return value;
 }
 
-// ---------------------------------------------------------------- Schemathesis
+// ---------------------------------------------------------------- Schemathesis itself
+
+interface Cli {
+  cmd: string[];
+  version: string;
+}
 
 const PYTHON = Bun.which("python3") ?? "python3";
 const CLI_CANDIDATES: string[][] = [
@@ -65,18 +89,18 @@ const CLI_CANDIDATES: string[][] = [
   [PYTHON, "-c", "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())"],
 ];
 
-async function findSchemathesis(): Promise<{ cli: string[]; version: string } | null> {
-  for (const cli of CLI_CANDIDATES) {
-    if (cli[0] === "schemathesis" && !Bun.which("schemathesis")) continue;
-    const child = spawnChild("schemathesis --version", [...cli, "--version"]);
+async function findSchemathesis(): Promise<Cli | null> {
+  for (const cmd of CLI_CANDIDATES) {
+    if (cmd[0] === "schemathesis" && !Bun.which("schemathesis")) continue;
+    const child = spawnChild("schemathesis --version", [...cmd, "--version"]);
     if ((await child.exited) !== 0) continue;
     const version = /version\s+(\d+\.\d+\.\d+\S*)/.exec(child.tail())?.[1];
-    if (version && version.startsWith("4.")) return { cli, version };
+    if (version?.startsWith("4.")) return { cmd, version };
   }
   return null;
 }
 
-async function ensureSchemathesis(): Promise<{ cli: string[]; version: string }> {
+async function ensureSchemathesis(): Promise<Cli> {
   const found = await findSchemathesis();
   if (found) return found;
   console.log("Schemathesis 4 is missing: python3 -m pip install --quiet 'schemathesis>=4,<5' ...");
@@ -87,54 +111,160 @@ async function ensureSchemathesis(): Promise<{ cli: string[]; version: string }>
   return installed;
 }
 
-// ---------------------------------------------------------------- configuration
+// ---------------------------------------------------------------- the document and the passes
 
-/** Path parameter names of the document that hold a workspace slug. */
-async function slugParameters(origin: string): Promise<string[]> {
+type OpenApiDocument = { paths?: Record<string, Record<string, unknown>> };
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+async function fetchDocument(origin: string): Promise<OpenApiDocument> {
   const response = await fetch(`${origin}/api/v1/openapi.json`);
   if (response.status !== 200) throw new Error(`GET /api/v1/openapi.json answered ${response.status}`);
-  const document = (await response.json()) as { paths?: Record<string, Record<string, unknown>> };
-  const names = new Set<string>();
+  return (await response.json()) as OpenApiDocument;
+}
+
+/** Operation labels as Schemathesis writes them: `METHOD /path/{param}`. */
+function operationLabels(document: OpenApiDocument): string[] {
+  const labels: string[] = [];
   for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) if (method in item) labels.push(`${method.toUpperCase()} ${path}`);
+  }
+  return labels;
+}
+
+function slugParameters(document: OpenApiDocument): string[] {
+  const names = new Set<string>();
+  for (const path of Object.keys(document.paths ?? {})) {
     for (const match of path.matchAll(/\{([^}]+)\}/g)) if (SLUG_PARAMETERS.test(match[1]!)) names.add(match[1]!);
-    void item;
   }
   return [...names];
 }
 
-function configToml(slug: string, parameters: string[]): string {
+interface Pass {
+  name: string;
+  apiKey: string;
+  toml: string;
+  /** Restrict the pass to these operations (all when absent). */
+  only?: string[];
+}
+
+/**
+ * schemathesis.toml of one pass: slug parameters take `slug` with
+ * SLUG_PROBABILITY; the `pinned` operations always get `pinnedSlug`
+ * (a fixed value applies in every phase, a dictionary in fuzzing only).
+ */
+function configToml(parameters: string[], slug: string, pinned: string[] = [], pinnedSlug = ""): string {
   const lines = [
-    "# Written by tests/fuzz/schemathesis.ts for one run.",
+    "# Written by tests/fuzz/schemathesis.ts for one pass.",
     "[dictionaries.workspace-slug]",
     `values = [${JSON.stringify(slug)}]`,
     "",
     "[parameters]",
+    ...parameters.map(
+      (name) => `${JSON.stringify(`path.${name}`)} = { dictionary = "workspace-slug", probability = ${SLUG_PROBABILITY} }`,
+    ),
   ];
-  for (const name of parameters) {
-    lines.push(`${JSON.stringify(`path.${name}`)} = { dictionary = "workspace-slug", probability = ${SLUG_PROBABILITY} }`);
+  for (const label of pinned) {
+    lines.push("", "[[operations]]", `include-name = ${JSON.stringify(label)}`, "[operations.parameters]");
+    for (const name of parameters) lines.push(`${JSON.stringify(`path.${name}`)} = ${JSON.stringify(pinnedSlug)}`);
   }
   return `${lines.join("\n")}\n`;
 }
 
-// ---------------------------------------------------------------- JUnit report
-
-interface Counts {
-  passed: string[];
-  failed: string[];
-  skipped: string[];
+async function planPasses(origin: string, document: OpenApiDocument): Promise<Pass[]> {
+  const parameters = slugParameters(document);
+  const labels = operationLabels(document);
+  const guarded = labels.filter((label) => ACCESS_DESTROYING.some((re) => re.test(label)));
+  const main = await bootstrapWorkspace(origin, SLUG);
+  const foreign = await bootstrapWorkspace(origin, FOREIGN_SLUG, "other-owner@example.com");
+  const passes: Pass[] = [
+    {
+      name: `all operations on workspace ${main.slug}` +
+        (guarded.length ? ` (${guarded.length} access-destroying ones aimed at foreign workspace ${foreign.slug})` : ""),
+      apiKey: main.apiKey,
+      toml: configToml(parameters, main.slug, guarded, foreign.slug),
+    },
+  ];
+  for (const [index, label] of guarded.entries()) {
+    const own = await bootstrapWorkspace(origin, `fuzz-solo-${index + 1}`, `solo-${index + 1}@example.com`);
+    const only = [...companions(label, labels), label];
+    passes.push({
+      name: `${label} on its own workspace ${own.slug}` + (only.length > 1 ? `, after ${only.slice(0, -1).join(", ")}` : ""),
+      apiKey: own.apiKey,
+      toml: configToml(parameters, own.slug),
+      only,
+    });
+  }
+  return passes;
 }
 
-function countOperations(xml: string): Counts {
-  const counts: Counts = { passed: [], failed: [], skipped: [] };
-  const testcase = /<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g;
-  for (const match of xml.matchAll(testcase)) {
+/**
+ * The operations that create or list what `label` acts on (`POST`/`GET` of
+ * its collection, `GET` of the item): Schemathesis runs them first and reuses
+ * the ids they return, so the guarded operation meets real resources.
+ */
+function companions(label: string, labels: string[]): string[] {
+  const path = label.slice(label.indexOf(" ") + 1);
+  const collection = path.replace(/\/\{[^}]+\}$/, "");
+  const wanted = new Set([`POST ${collection}`, `GET ${collection}`, `GET ${path}`]);
+  return labels.filter((candidate) => candidate !== label && wanted.has(candidate));
+}
+
+// ---------------------------------------------------------------- running a pass
+
+type Outcome = "passed" | "failed" | "skipped";
+
+interface PassResult {
+  code: number;
+  timedOut: boolean;
+  /** Outcome per JUnit test case (operation labels, plus entries like "Stateful tests"); null without report. */
+  outcomes: Map<string, Outcome> | null;
+}
+
+async function runPass(cli: Cli, origin: string, pass: Pass, dir: string, deadline: number): Promise<PassResult> {
+  const configPath = join(dir, "schemathesis.toml");
+  const junitPath = join(dir, "junit.xml");
+  await mkdir(dir, { recursive: true });
+  await Bun.write(configPath, pass.toml);
+  const args = [
+    "--config-file", configPath,
+    "run", `${origin}/api/v1/openapi.json`,
+    "--header", `x-api-key: ${pass.apiKey}`,
+    "--checks", settings.checks,
+    "--max-examples", String(settings.maxExamples),
+    "--seed", String(settings.seed),
+    "--workers", String(settings.workers),
+    "--generation-database", "none",
+    "--request-timeout", "10",
+    "--report", "junit",
+    "--report-junit-path", junitPath,
+  ];
+  for (const label of pass.only ?? []) args.push("--include-name", label);
+  if (settings.phases) args.push("--phases", settings.phases);
+  if (!process.stdout.isTTY) args.push("--no-color");
+
+  const remainingMs = deadline - Date.now();
+  if (remainingMs <= 0) return { code: 1, timedOut: true, outcomes: null };
+  // Its own directory as cwd: whatever Schemathesis caches there is thrown away.
+  const child = spawnChild("schemathesis", [...cli.cmd, ...args], { cwd: dir, env: { PYTHONUNBUFFERED: "1" }, echo: "raw" });
+  const timedOut = await Promise.race([child.exited.then(() => false), Bun.sleep(remainingMs).then(() => true)]);
+  if (timedOut) {
+    console.error(`\nfuzz: FUZZ_TIMEOUT=${settings.timeoutSeconds}s is spent: stopping Schemathesis`);
+    await child.stop(5000);
+  }
+  const code = await child.exited;
+  const junit = Bun.file(junitPath);
+  const outcomes = (await junit.exists()) ? parseJunit(await junit.text()) : null;
+  return { code, timedOut, outcomes };
+}
+
+function parseJunit(xml: string): Map<string, Outcome> {
+  const outcomes = new Map<string, Outcome>();
+  for (const match of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const name = unescapeXml(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? "?");
     const body = match[3] ?? "";
-    if (/<(failure|error)\b/.test(body)) counts.failed.push(name);
-    else if (/<skipped\b/.test(body)) counts.skipped.push(name);
-    else counts.passed.push(name);
+    outcomes.set(name, /<(failure|error)\b/.test(body) ? "failed" : /<skipped\b/.test(body) ? "skipped" : "passed");
   }
-  return counts;
+  return outcomes;
 }
 
 function unescapeXml(text: string): string {
@@ -146,109 +276,104 @@ function unescapeXml(text: string): string {
     .replaceAll("&amp;", "&");
 }
 
-// ---------------------------------------------------------------- run
-
-async function main(): Promise<{ code: number; counts: Counts | null }> {
-  const { cli, version } = await ensureSchemathesis();
-  const workDir = await mkdtemp(join(tmpdir(), "wks-fuzz-"));
-  const reportDir = settings.reportDir ?? join(workDir, "report");
-  await mkdir(reportDir, { recursive: true });
-  const junitPath = join(reportDir, "junit.xml");
-  let server: AppServer | null = null;
-  try {
-    server = await startAppServer({ name: "server" });
-    const workspace = await bootstrapWorkspace(server.origin, SLUG);
-    const parameters = await slugParameters(server.origin);
-    const configPath = join(workDir, "schemathesis.toml");
-    await Bun.write(configPath, configToml(workspace.slug, parameters));
-
-    const args = [
-      "--config-file",
-      configPath,
-      "run",
-      `${server.origin}/api/v1/openapi.json`,
-      "--header",
-      `x-api-key: ${workspace.apiKey}`,
-      "--checks",
-      settings.checks,
-      "--max-examples",
-      String(settings.maxExamples),
-      "--seed",
-      String(settings.seed),
-      "--workers",
-      String(settings.workers),
-      "--generation-database",
-      "none",
-      "--request-timeout",
-      "10",
-      "--report",
-      "junit",
-      "--report-junit-path",
-      junitPath,
-      "--output-sanitize",
-      "false",
-    ];
-    if (settings.phases) args.push("--phases", settings.phases);
-    if (!process.stdout.isTTY) args.push("--no-color");
-
-    console.log(
-      `Schemathesis ${version} against ${server.origin}/api/v1/openapi.json: ` +
-        `checks ${settings.checks}, ${settings.maxExamples} examples per operation, seed ${settings.seed}, ` +
-        `workspace ${workspace.slug} for path parameter(s) ${parameters.join(", ") || "(none found)"}\n`,
-    );
-    const st = spawnChild("schemathesis", [...cli, ...args], {
-      cwd: workDir,
-      env: { PYTHONUNBUFFERED: "1" },
-      echo: "raw",
-    });
-    const timedOut = await Promise.race([
-      st.exited.then(() => false),
-      Bun.sleep(settings.timeoutSeconds * 1000).then(() => true),
-    ]);
-    if (timedOut) {
-      console.error(`\nfuzz: Schemathesis exceeded FUZZ_TIMEOUT=${settings.timeoutSeconds}s: stopping it`);
-      await st.stop(5000);
-    }
-    const code = await st.exited;
-
-    const junit = Bun.file(junitPath);
-    const counts = (await junit.exists()) ? countOperations(await junit.text()) : null;
-    if (counts && counts.skipped.length > 0) {
-      console.log(`fuzz: ${counts.skipped.length} operations skipped: ${counts.skipped.join("; ")}`);
-    }
-    if (counts && counts.failed.length > 0) console.log(`fuzz: failing operations: ${counts.failed.join("; ")}`);
-    const hasFailures = timedOut || code !== 0 || counts === null || counts.failed.length > 0;
-    if (counts === null) console.error(`fuzz: Schemathesis wrote no JUnit report at ${junitPath}`);
-    if (hasFailures) {
-      // 5xx responses come with a stack trace in the server's log.
-      console.error(`\n--- last server output ---\n${server.child.tail(60)}\n---`);
-    }
-    return { code: hasFailures ? code || 1 : 0, counts };
-  } finally {
-    await server?.stop();
-    if (!settings.reportDir) await rm(workDir, { recursive: true, force: true });
-    else await rm(join(workDir, "schemathesis.toml"), { force: true });
+/** Merges outcomes across passes: failed anywhere beats passed, passed beats skipped. */
+function merge(into: Map<string, Outcome>, from: Map<string, Outcome>, passName: string): void {
+  const rank: Record<Outcome, number> = { skipped: 0, passed: 1, failed: 2 };
+  for (const [name, outcome] of from) {
+    // Entries that are not operations ("Stateful tests") are named after their pass.
+    const key = /^[A-Z]+ \//.test(name) ? name : `${name} (${passName})`;
+    const previous = into.get(key);
+    if (!previous || rank[outcome] > rank[previous]) into.set(key, outcome);
   }
 }
 
-let exitCode = 1;
-let counts: Counts | null = null;
+// ---------------------------------------------------------------- main
+
+/** Temporary directory of the run (configs, reports, Schemathesis' cwd), removed at the end. */
+let workDir: string | null = null;
+let removingWorkDir: Promise<void> | null = null;
+/** Removes the work directory once, whoever asks first (the run's end or a signal). */
+function removeWorkDir(): Promise<void> {
+  const dir = workDir;
+  if (!dir) return Promise.resolve();
+  return (removingWorkDir ??= rm(dir, { recursive: true, force: true }).catch(() => undefined));
+}
+
+interface Summary {
+  code: number;
+  operations: { passed: string[]; failed: string[] };
+}
+
+async function main(): Promise<Summary> {
+  const cli = await ensureSchemathesis();
+  const dir = await mkdtemp(join(tmpdir(), "wks-fuzz-"));
+  workDir = dir;
+  const reportDir = settings.reportDir ?? dir;
+  const deadline = Date.now() + settings.timeoutSeconds * 1000;
+  let server: AppServer | null = null;
+  try {
+    server = await startAppServer({ name: "server", env: { LOG_LEVEL: settings.logLevel } });
+    const passes = await planPasses(server.origin, await fetchDocument(server.origin));
+    console.log(
+      `Schemathesis ${cli.version} against ${server.origin}/api/v1/openapi.json: checks ${settings.checks}; ` +
+        `${settings.maxExamples} examples per operation, seed ${settings.seed}; ${passes.length} passes`,
+    );
+
+    const outcomes = new Map<string, Outcome>();
+    let failedPasses = 0;
+    for (const [index, pass] of passes.entries()) {
+      if (isShuttingDown()) break;
+      console.log(`\n═══ fuzz pass ${index + 1}/${passes.length}: ${pass.name}\n`);
+      const result = await runPass(cli, server.origin, pass, join(reportDir, `pass-${index + 1}`), deadline);
+      if (result.outcomes) merge(outcomes, result.outcomes, `pass ${index + 1}`);
+      else console.error(`fuzz: pass ${index + 1} wrote no JUnit report`);
+      if (result.code !== 0 || result.timedOut || !result.outcomes) failedPasses++;
+      if (result.timedOut) break;
+    }
+
+    const operations = { passed: [] as string[], failed: [] as string[] };
+    const skipped: string[] = [];
+    for (const [name, outcome] of outcomes) {
+      if (outcome === "failed") operations.failed.push(name);
+      else if (outcome === "passed" && /^[A-Z]+ \//.test(name)) operations.passed.push(name);
+      else if (outcome === "skipped") skipped.push(name);
+    }
+    console.log("");
+    if (skipped.length > 0) console.log(`fuzz: skipped: ${skipped.join("; ")}`);
+    if (operations.failed.length > 0) console.log(`fuzz: failing: ${operations.failed.join("; ")}`);
+    const failed = failedPasses > 0 || operations.failed.length > 0;
+    if (failed && !isShuttingDown() && server.child.tail().trim()) {
+      // A 5xx comes with an error line and a stack trace in the server's log.
+      console.error(`\n--- last server output (LOG_LEVEL=${settings.logLevel}) ---\n${server.child.tail(80)}\n---`);
+    }
+    if (settings.reportDir) console.log(`fuzz: reports in ${settings.reportDir}`);
+    return { code: failed ? 1 : 0, operations };
+  } finally {
+    await server?.stop();
+    await removeWorkDir();
+  }
+}
+
 const onSignal = async (signal: string) => {
+  if (isShuttingDown()) return;
+  refuseNewChildren();
   console.error(`\n${signal}: stopping the server and Schemathesis...`);
   await stopAllChildren();
+  await stopAllAppServers();
+  await removeWorkDir();
   console.log("fuzz: 0 passed, 0 failed");
   process.exit(130);
 };
 process.on("SIGINT", () => void onSignal("SIGINT"));
 process.on("SIGTERM", () => void onSignal("SIGTERM"));
 
+let summary: Summary = { code: 1, operations: { passed: [], failed: [] } };
 try {
-  ({ code: exitCode, counts } = await main());
+  summary = await main();
 } catch (error) {
   console.error(`fuzz: cannot run: ${(error as Error).message}`);
-  exitCode = 1;
 } finally {
   await stopAllChildren();
 }
-console.log(`fuzz: ${counts?.passed.length ?? 0} passed, ${counts?.failed.length ?? 0} failed`);
-process.exit(exitCode);
+console.log(`fuzz: ${summary.operations.passed.length} passed, ${summary.operations.failed.length} failed`);
+process.exit(summary.code);

@@ -2,9 +2,12 @@ import { createSecretBox } from "../../core/access/secret-box.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import type { Stores } from "../../core/stores.ts";
+import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
+import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { buildApp } from "../../server/app.ts";
 import { createLogger } from "../../server/http/logger.ts";
+import { bunKeyHasher } from "../../server/key-hasher.ts";
 
 export interface TestResponse<T = any> {
   status: number;
@@ -26,10 +29,15 @@ export interface TestApp {
 
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
 
-/** The real app, built in-process over the given stores (memory by default); requests go through app.handle. */
-export async function makeTestApp(stores: Stores = createMemoryStores()): Promise<TestApp> {
+/**
+ * The real app, built in-process as `main.ts` composes it (stores behind the authentication
+ * cache) over the given stores, memory by default; requests go through app.handle.
+ */
+export async function makeTestApp(
+  stores: Stores = withAuthCache(createMemoryStores(), createLocalInvalidationBus()),
+): Promise<TestApp> {
   const logs: string[] = [];
-  const core: CoreDeps = { stores, clock: systemClock, secretBox: await createSecretBox(TEST_SECRET) };
+  const core: CoreDeps = { stores, clock: systemClock, secretBox: await createSecretBox(TEST_SECRET), keyHasher: bunKeyHasher };
   const app = buildApp({
     core,
     logger: createLogger("info", (l) => void logs.push(l)),

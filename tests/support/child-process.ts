@@ -31,8 +31,10 @@ export interface SpawnOptions {
 }
 
 const live = new Set<Child>();
+let shuttingDown = false;
 
 export function spawnChild(name: string, cmd: string[], options: SpawnOptions = {}): Child {
+  if (shuttingDown) throw new Error(`Cannot start ${name}: shutting down`);
   const proc: Subprocess<"ignore", "pipe", "pipe"> = Bun.spawn({
     cmd,
     cwd: options.cwd,
@@ -134,6 +136,16 @@ export async function stopAllChildren(): Promise<void> {
   for (const child of [...live].reverse()) {
     await child.stop(3000).catch(() => undefined);
   }
+}
+
+/** From now on `spawnChild` refuses to start anything (an interrupted run must not leave new orphans). */
+export function refuseNewChildren(): void {
+  shuttingDown = true;
+}
+
+/** True once `refuseNewChildren` was called. */
+export function isShuttingDown(): boolean {
+  return shuttingDown;
 }
 
 async function drainLines(stream: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { spawnChild, type Child } from "./process.ts";
+import { spawnChild, type Child } from "./child-process.ts";
 import { freePort, waitForHttp } from "./net.ts";
 
 export const PROJECT_ROOT = resolve(import.meta.dir, "../..");
@@ -35,6 +35,13 @@ export interface AppServer {
   stop(): Promise<void>;
 }
 
+const running = new Set<AppServer>();
+
+/** Stops every server started here that is still running (and removes its DATA_DIR). */
+export async function stopAllAppServers(): Promise<void> {
+  for (const server of [...running].reverse()) await server.stop().catch(() => undefined);
+}
+
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   if (!(await Bun.file(SERVER_ENTRY).exists())) {
     throw new Error(`Cannot start the server: ${SERVER_ENTRY} does not exist`);
@@ -52,10 +59,16 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   };
   const child = spawnChild(name, [process.execPath, SERVER_ENTRY], { cwd: PROJECT_ROOT, env, echo: options.echo });
   const origin = `http://127.0.0.1:${port}`;
-  const cleanup = async () => {
-    await child.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  };
+  // Memoised: a second caller (a signal handler, a finally block) awaits the same stop.
+  let stopping: Promise<void> | null = null;
+  const cleanup = () =>
+    (stopping ??= (async () => {
+      await child.stop();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      running.delete(server);
+    })());
+  const server: AppServer = { origin, child, dataDir, stop: cleanup };
+  running.add(server);
   try {
     // Ready means the health route answers 200. The `listening` line is not
     // awaited: the server prints it at LOG_LEVEL info and below only.
@@ -70,7 +83,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     await cleanup();
     throw new Error(`${(error as Error).message}\n--- ${name} output ---\n${child.tail()}`);
   }
-  return { origin, child, dataDir, stop: cleanup };
+  return server;
 }
 
 export interface BootstrappedWorkspace {
@@ -85,7 +98,7 @@ export interface BootstrappedWorkspace {
 export async function bootstrapWorkspace(
   origin: string,
   slug: string,
-  ownerEmail = "owner@example.com",
+  ownerEmail = `owner@${slug}.example.com`,
 ): Promise<BootstrappedWorkspace> {
   const response = await fetch(`${origin}/api/v1/workspaces`, {
     method: "POST",

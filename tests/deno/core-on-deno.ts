@@ -1,0 +1,47 @@
+// Runs under Deno (not bun:test): proves core and the memory adapter load and work unchanged on
+// another runtime. Uses only Deno's built-in test API and Web APIs.
+import { createMemoryStores } from "../../adapters/memory/mod.ts";
+import {
+  addMember,
+  authenticateApiKey,
+  bootstrapWorkspace,
+  type CoreDeps,
+  createSecretBox,
+  isAppError,
+  setMemberRole,
+  systemClock,
+} from "../../core/mod.ts";
+
+declare const Deno: { test(name: string, fn: () => Promise<void>): void };
+
+function assert(cond: unknown, message: string): asserts cond {
+  if (!cond) throw new Error(`Assertion failed: ${message}`);
+}
+
+Deno.test("core on Deno: bootstrap, authenticate, add a member, keep the last owner", async () => {
+  const deps: CoreDeps = {
+    stores: createMemoryStores(),
+    clock: systemClock,
+    secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
+  };
+  const boot = await bootstrapWorkspace(deps, null, { slug: "deno-land", owner_email: "dino@example.com" });
+  assert(boot.api_key.key.startsWith("wks_"), "raw key issued");
+
+  const auth = await authenticateApiKey(deps, boot.api_key.key);
+  assert(auth.workspace.slug === "deno-land", "key resolves to its workspace");
+  assert(auth.principal.role === "owner", "bootstrap caller is owner");
+
+  const added = await addMember(deps, auth.principal, auth.workspace, { email: "pal@example.com", role: "admin" });
+  assert(added.role === "admin", "member added with role");
+
+  let refused = false;
+  try {
+    await setMemberRole(deps, auth.principal, auth.workspace, boot.member.id, { role: "member" });
+  } catch (e) {
+    refused = isAppError(e) && e.code === "LAST_OWNER";
+  }
+  assert(refused, "the last owner cannot be demoted");
+
+  const sealed = await deps.secretBox.seal("hello");
+  assert((await deps.secretBox.open(sealed)) === "hello", "secret box round-trips");
+});

@@ -1,0 +1,76 @@
+/**
+ * `npm test`: everything, in one command, on a fresh machine. Starts the services it needs
+ * (a throwaway PostgreSQL server; Schemathesis is installed by its step), runs
+ *   1. bun test: unit, contract suites on every adapter, HTTP tests;
+ *   2. Deno: type-checks core and runs a program on it with the memory adapter;
+ *   3. the Schemathesis fuzz of the OpenAPI document against a live server;
+ * and ends with one line `N passed, M failed` summing all of them. Any failure, or a step that
+ * cannot get its service, makes the run fail: nothing is skipped quietly.
+ */
+import { startPostgres } from "./support/postgres-server.ts";
+
+interface StepResult {
+  name: string;
+  passed: number;
+  failed: number;
+  exitCode: number;
+}
+
+const root = new URL("..", import.meta.url).pathname;
+const bin = (name: string) => `${root}node_modules/.bin/${name}`;
+
+async function step(name: string, cmd: string[], env: Record<string, string>, count: (out: string) => [number, number]): Promise<StepResult> {
+  console.log(`\n=== ${name}: ${cmd.join(" ")}`);
+  const child = Bun.spawn(cmd, { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  let out = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, sink: NodeJS.WriteStream) => {
+    const dec = new TextDecoder();
+    for await (const chunk of stream) {
+      const text = dec.decode(chunk, { stream: true });
+      out += text;
+      sink.write(text);
+    }
+  };
+  await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr)]);
+  const exitCode = await child.exited;
+  const [passed, failed] = count(out.replace(/\x1b\[[0-9;]*m/g, ""));
+  return { name, passed, failed, exitCode };
+}
+
+const lastNumber = (out: string, re: RegExp) => {
+  const all = [...out.matchAll(re)];
+  return all.length ? Number(all.at(-1)![1]) : 0;
+};
+
+const pg = await startPostgres();
+const results: StepResult[] = [];
+try {
+  const env = { TEST_DATABASE_URL: pg.url };
+  results.push(
+    await step("bun test", [bin("bun"), "test", "tests/"], env, (o) => [lastNumber(o, /^\s*(\d+) pass$/gm), lastNumber(o, /^\s*(\d+) fail$/gm)]),
+  );
+  results.push(
+    await step("deno", [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts"], {}, (o) => [
+      lastNumber(o, /(\d+) passed/g),
+      lastNumber(o, /(\d+) failed/g),
+    ]),
+  );
+  results.push(
+    await step("fuzz", [bin("bun"), "tests/fuzz/schemathesis.ts"], {}, (o) => [
+      lastNumber(o, /^fuzz: (\d+) passed/gm),
+      lastNumber(o, /^fuzz: \d+ passed, (\d+) failed/gm),
+    ]),
+  );
+} finally {
+  await pg.stop();
+}
+
+console.log("\n=== summary");
+for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed (exit ${r.exitCode})`);
+const passed = results.reduce((n, r) => n + r.passed, 0);
+let failed = results.reduce((n, r) => n + r.failed, 0);
+// A step that exited non-zero without counting a failure (crash, missing service) still fails the run.
+for (const r of results) if (r.exitCode !== 0 && r.failed === 0) failed += 1;
+if (passed === 0) failed += 1;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
