@@ -1,5 +1,6 @@
 import type { KeyHasher } from "./access/api-key.ts";
 import type { SecretBox } from "./access/secret-box.ts";
+import type { EventBus } from "./events/ports.ts";
 import type { Clock } from "./kernel/clock.ts";
 import type { Stores } from "./stores.ts";
 
@@ -13,4 +14,6 @@ export interface CoreDeps {
    * authenticated request, so a host runtime may pass its native synchronous digest.
    */
   keyHasher?: KeyHasher;
+  /** Where use cases publish workspace events (the live stream); none means they are not published. */
+  events?: EventBus;
 }

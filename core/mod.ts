@@ -21,3 +21,8 @@ export * from "./access/api-keys.ts";
 export * from "./access/authenticate.ts";
 export * from "./access/ports.ts";
 export * from "./access/secret-box.ts";
+
+export * from "./events/event.ts";
+export * from "./events/ports.ts";
+export * from "./events/emit.ts";
+export * from "./access/rate-limit.ts";

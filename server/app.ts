@@ -9,6 +9,7 @@ import { toAppError } from "./http/elysia-errors.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { areaRoutes } from "./routes/areas.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { systemRoutes } from "./routes/system.ts";
@@ -48,7 +49,8 @@ export function buildApp(deps: ServerDeps) {
     .use(apiKeyRoutes(deps))
     .use(memberRoutes(deps))
     .use(areaRoutes(deps))
-    .use(repoRoutes(deps));
+    .use(repoRoutes(deps))
+    .use(eventRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
@@ -80,7 +82,10 @@ export function buildApp(deps: ServerDeps) {
           stack: error instanceof Error ? error.stack : undefined,
         });
       }
-      return errorResponse(appError, facts.id);
+      // RateLimit-* headers set before the failure still belong on the error response.
+      const carried: Record<string, string> = {};
+      for (const [name, value] of Object.entries(set.headers)) if (name.startsWith("ratelimit-")) carried[name] = String(value);
+      return errorResponse(appError, facts.id, carried);
     });
   // Elysia schedules after-response hooks on every request; only register one when it logs.
   if (logger.enabled("info")) {

@@ -6,6 +6,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  mongoUrl: string | null;
+  redisUrl: string | null;
   secretKey: string | null;
   corsOrigins: string[];
   bodyLimitBytes: number;
@@ -13,6 +15,12 @@ export interface Config {
   dbPoolSize: number;
   /** 0 disables the in-process authentication cache. */
   authCacheTtlMs: number;
+  /** requests per window per API key; 0 turns per-key limiting off */
+  rateLimitPerKey: number;
+  /** unauthenticated bootstrap requests per window per client address; 0 turns it off */
+  rateLimitPerIp: number;
+  rateLimitWindowMs: number;
+  trustProxy: boolean;
 }
 
 const LEVELS = ["debug", "info", "warn", "error", "silent"];
@@ -26,6 +34,9 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  if (env.DATABASE_URL && env.MONGO_URL) {
+    throw new Error("Both DATABASE_URL and MONGO_URL are set: choose one primary store (PostgreSQL or MongoDB)");
+  }
   const logLevel = (env.LOG_LEVEL ?? "info") as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: expected one of ${LEVELS.join(", ")}`);
   return {
@@ -33,11 +44,17 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     host: env.HOST || "0.0.0.0",
     dataDir: env.DATA_DIR || "./data",
     databaseUrl: env.DATABASE_URL || null,
+    mongoUrl: env.MONGO_URL || null,
+    redisUrl: env.REDIS_URL || null,
     secretKey: env.SECRET_KEY || null,
     corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel,
     dbPoolSize: int(env, "DB_POOL_SIZE", 10, 1, 200),
     authCacheTtlMs: int(env, "AUTH_CACHE_TTL_MS", 30_000, 0, 3_600_000),
+    rateLimitPerKey: int(env, "RATE_LIMIT_PER_KEY", 1200, 0, 1_000_000_000),
+    rateLimitPerIp: int(env, "RATE_LIMIT_PER_IP", 30, 0, 1_000_000_000),
+    rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1000, 86_400_000),
+    trustProxy: env.TRUST_PROXY === "true",
   };
 }

@@ -1,5 +1,6 @@
 import type { CoreDeps } from "../core/deps.ts";
 import type { Logger } from "./http/logger.ts";
+import type { RateLimits } from "./http/rate-limit.ts";
 
 export interface BuildInfo {
   api_version: string;
@@ -20,4 +21,5 @@ export interface ServerDeps {
   logger: Logger;
   config: ServerConfig;
   build: BuildInfo;
+  rateLimits: RateLimits;
 }

@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
 import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
@@ -67,6 +68,7 @@ export async function createApiKey(
   const name = dto.name ?? (identityId ? "personal key" : "service key");
   const issued = await issueKey(deps, { workspaceId: workspace.id, name, identityId, createdBy: p.identityId });
   await deps.stores.apiKeys.insert(issued.record);
+  await emit(deps, workspace.id, "api_key.created", p, { key_id: issued.record.id, kind: identityId ? "personal" : "service" });
   return { ...toApiKeyView(issued.record), key: issued.raw };
 }
 
@@ -94,4 +96,5 @@ export async function revokeApiKey(deps: CoreDeps, p: Principal, workspace: Work
     if (own.items.length === 0) throw notFound("API key");
   }
   if (!(await deps.stores.apiKeys.revoke(workspace.id, keyId))) throw notFound("API key");
+  await emit(deps, workspace.id, "api_key.revoked", p, { key_id: keyId });
 }

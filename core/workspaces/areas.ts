@@ -1,6 +1,7 @@
 import { assertOwnerOrAdmin } from "../access/policy.ts";
 import type { Principal } from "../access/principal.ts";
 import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
@@ -26,6 +27,7 @@ export async function createArea(deps: CoreDeps, p: Principal, ws: Workspace, dt
     updated_at: now,
   };
   if ((await deps.stores.areas.insert(area)) === "name_taken") throw nameTaken(dto.name);
+  await emit(deps, ws.id, "area.created", p, { area_id: area.id, name: area.name });
   return area;
 }
 
@@ -48,10 +50,12 @@ export async function updateArea(
   const result = await deps.stores.areas.update(next);
   if (result === "name_taken") throw nameTaken(next.name);
   if (result === "not_found") throw notFound("Area");
+  await emit(deps, ws.id, "area.updated", p, { area_id: next.id, name: next.name });
   return next;
 }
 
 export async function deleteArea(deps: CoreDeps, p: Principal, ws: Workspace, areaId: string): Promise<void> {
   assertOwnerOrAdmin(p, "delete an area");
   if (!(await deps.stores.areas.delete(ws.id, areaId))) throw notFound("Area");
+  await emit(deps, ws.id, "area.deleted", p, { area_id: areaId });
 }

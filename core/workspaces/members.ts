@@ -1,6 +1,7 @@
 import { assertOwnerOrAdmin, canAssignRole } from "../access/policy.ts";
 import type { Principal } from "../access/principal.ts";
 import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
 import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
@@ -32,6 +33,7 @@ export async function addMember(deps: CoreDeps, p: Principal, ws: Workspace, dto
     { id: uuidv7(), workspace_id: ws.id, role, created_at: now, updated_at: now },
   );
   if (result === "already_member") throw conflict("Cannot add member: this person is already a member");
+  await emit(deps, ws.id, "member.added", p, { member_id: result.id, role: result.role });
   return result;
 }
 
@@ -51,6 +53,7 @@ export async function setMemberRole(
   const result = await deps.stores.members.setRole(ws.id, memberId, dto.role, deps.clock.now().toISOString());
   if (result === "last_owner") throw lastOwner();
   if (!result) throw notFound("Member");
+  await emit(deps, ws.id, "member.role_changed", p, { member_id: memberId, from: current.role, to: result.role });
   return result;
 }
 
@@ -67,4 +70,5 @@ export async function removeMember(deps: CoreDeps, p: Principal, ws: Workspace, 
   const result = await deps.stores.members.remove(ws.id, memberId);
   if (result === "last_owner") throw lastOwner();
   if (result === "not_found") throw notFound("Member");
+  await emit(deps, ws.id, "member.removed", p, { member_id: memberId });
 }

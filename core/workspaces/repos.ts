@@ -1,6 +1,7 @@
 import { assertOwnerOrAdmin } from "../access/policy.ts";
 import type { Principal } from "../access/principal.ts";
 import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
@@ -32,10 +33,12 @@ export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dt
   if ((await deps.stores.repos.insert(repo)) === "taken") {
     throw conflict(`Repo is already linked: ${dto.provider}:${dto.full_name}`);
   }
+  await emit(deps, ws.id, "repo.linked", p, { repo_id: repo.id, provider: repo.provider, full_name: repo.full_name });
   return repo;
 }
 
 export async function deleteRepo(deps: CoreDeps, p: Principal, ws: Workspace, repoId: string): Promise<void> {
   assertOwnerOrAdmin(p, "remove a repo");
   if (!(await deps.stores.repos.delete(ws.id, repoId))) throw notFound("Repo");
+  await emit(deps, ws.id, "repo.removed", p, { repo_id: repoId });
 }

@@ -1,6 +1,7 @@
 import { assertOwner, assertOwnerOrAdmin } from "../access/policy.ts";
 import type { Principal } from "../access/principal.ts";
 import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
 import type { StoreStatus } from "../stores.ts";
 import type { Identity, Member, SetPlanDto, UpdateWorkspaceDto, Workspace, WorkspaceCounts, WorkspaceSettings } from "./model.ts";
 
@@ -23,6 +24,7 @@ export async function updateWorkspace(
     updated_at: deps.clock.now().toISOString(),
   };
   await deps.stores.workspaces.update(next);
+  await emit(deps, ws.id, "workspace.updated", p, { name: next.name, settings: next.settings });
   return next;
 }
 
@@ -30,6 +32,7 @@ export async function setPlan(deps: CoreDeps, p: Principal, ws: Workspace, dto: 
   assertOwnerOrAdmin(p, "set the plan");
   const next: Workspace = { ...ws, plan: dto.plan, updated_at: deps.clock.now().toISOString() };
   await deps.stores.workspaces.update(next);
+  await emit(deps, ws.id, "workspace.plan_changed", p, { from: ws.plan, to: next.plan });
   return next;
 }
 
@@ -37,6 +40,7 @@ export async function setPlan(deps: CoreDeps, p: Principal, ws: Workspace, dto: 
 export async function deleteWorkspace(deps: CoreDeps, p: Principal, ws: Workspace): Promise<void> {
   assertOwner(p, "delete the workspace");
   await deps.stores.workspaces.delete(ws.id);
+  await emit(deps, ws.id, "workspace.deleted", p, { slug: ws.slug });
 }
 
 export interface WorkspaceHealth {

@@ -19,6 +19,9 @@ export function envelope(code: ErrorCode, message: string, details: ErrorDetail[
 }
 
 export function errorResponse(err: AppError, requestId: string, headers: Record<string, string> = {}): Response {
+  if (err.code === "RATE_LIMITED" && typeof err.meta?.retry_after_s === "number") {
+    headers = { ...headers, "retry-after": String(err.meta.retry_after_s) };
+  }
   return new Response(JSON.stringify(envelope(err.code, err.message, err.details, requestId, err.meta)), {
     status: STATUS_OF[err.code],
     headers: { "content-type": "application/json", "x-request-id": requestId, ...headers },

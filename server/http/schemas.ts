@@ -11,10 +11,14 @@ export const PageQuery = Type.Object(
   strict,
 );
 
-/** The documented error responses of a route, each with the one envelope. */
+/**
+ * The documented error responses of a route, each with the one envelope. A route that can answer
+ * 401 authenticates, and every authenticated request is rate limited, so 429 comes with 401.
+ */
 export function errors(...statuses: number[]): Record<number, typeof ErrorEnvelope> {
   const out: Record<number, typeof ErrorEnvelope> = {};
   for (const s of statuses) out[s] = ErrorEnvelope;
+  if (out[401]) out[429] = ErrorEnvelope;
   return out;
 }
 

@@ -1,16 +1,20 @@
 import { Elysia } from "elysia";
 import type { ServerDeps } from "../deps.ts";
 import { requireWorkspace } from "../http/authenticate.ts";
+import { enforceRateLimit } from "../http/rate-limit.ts";
 
 /**
- * The chain every `/workspaces/{slug}/...` controller starts from: authenticate, then check the
- * credential belongs to that workspace (else 404), before the body is validated, so an
- * anonymous caller learns nothing about the shape of an endpoint's input.
+ * The chain every `/workspaces/{slug}/...` controller starts from: authenticate, check the
+ * credential belongs to that workspace (else 404), count the request against the key's rate
+ * limit, all before the body is validated, so an anonymous caller learns nothing about the shape
+ * of an endpoint's input.
  */
 export function workspaceScope(deps: ServerDeps, name: string) {
   return new Elysia({ name: `workspace-scope:${name}`, prefix: "/workspaces/:slug" }).derive(
-    async ({ request, params }) => {
+    async ({ request, params, set }) => {
       const { principal, workspace } = await requireWorkspace(deps.core, request.headers, (params as { slug: string }).slug);
+      const limits = deps.rateLimits;
+      await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, set.headers);
       return { principal, workspace };
     },
   );

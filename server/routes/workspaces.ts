@@ -15,6 +15,7 @@ import {
 import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
 import type { ServerDeps } from "../deps.ts";
 import { optionalPrincipal, requirePrincipal } from "../http/authenticate.ts";
+import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { authenticated, Deleted, errors, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
@@ -56,15 +57,21 @@ export function workspaceRoutes(deps: ServerDeps) {
   const bootstrap = new Elysia({ name: "workspaces-bootstrap" })
     .post(
       "/workspaces",
-      async ({ body, request, set }) => {
+      async ({ body, request, set, server }) => {
         const caller = await optionalPrincipal(core, request.headers);
+        const limits = deps.rateLimits;
+        if (caller) await enforceRateLimit(limits, deps.logger, `key:${caller.principal.credentialId}`, limits.perKey, set.headers);
+        else {
+          const ip = clientAddress(request, server, limits.trustProxy);
+          await enforceRateLimit(limits, deps.logger, `ip:${ip}:bootstrap`, limits.perIp, set.headers);
+        }
         set.status = 201;
         return bootstrapWorkspace(core, caller?.principal ?? null, body);
       },
       {
         parse: "json",
         body: CreateWorkspaceDto,
-        response: { 201: Bootstrapped, ...errors(400, 401, 403, 409, 413) },
+        response: { 201: Bootstrapped, ...errors(400, 401, 403, 409, 413, 429) },
         detail: {
           tags: ["workspaces"],
           summary: "Create a workspace (public bootstrap)",
@@ -75,12 +82,13 @@ export function workspaceRoutes(deps: ServerDeps) {
     )
     .get(
       "/me",
-      async ({ request }) => {
+      async ({ request, set }) => {
         const { principal, workspace } = await requirePrincipal(core, request.headers);
+        await enforceRateLimit(deps.rateLimits, deps.logger, `key:${principal.credentialId}`, deps.rateLimits.perKey, set.headers);
         return me(core, principal, workspace);
       },
       {
-        response: { 200: Me, ...errors(401) },
+        response: { 200: Me, ...errors(401, 429) },
         detail: { ...authenticated, tags: ["workspaces"], summary: "Current identity and workspace context" },
       },
     );

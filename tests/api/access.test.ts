@@ -20,7 +20,8 @@ describe("authentication", () => {
   });
 
   test("a malformed or unknown key is 401", async () => {
-    for (const key of ["nope", "wks_" + "a".repeat(40), a.owner.slice(0, -1) + "2"]) {
+    const forged = a.owner.slice(0, -1) + (a.owner.endsWith("2") ? "3" : "2");
+    for (const key of ["nope", "wks_" + "a".repeat(40), forged]) {
       expect((await t.call("GET", "/workspaces/tenant-a", { key })).status).toBe(401);
     }
   });

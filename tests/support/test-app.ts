@@ -4,7 +4,11 @@ import { systemClock } from "../../core/kernel/clock.ts";
 import type { Stores } from "../../core/stores.ts";
 import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
+import { createMemoryEventBus } from "../../adapters/memory/event-bus.ts";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
+import { createMemoryRateCounter } from "../../adapters/memory/rate-counter.ts";
+import type { EventBus } from "../../core/events/ports.ts";
+import type { RateLimits } from "../../server/http/rate-limit.ts";
 import { buildApp } from "../../server/app.ts";
 import { createLogger } from "../../server/http/logger.ts";
 import { bunKeyHasher } from "../../server/key-hasher.ts";
@@ -17,6 +21,7 @@ export interface TestResponse<T = any> {
 
 export interface TestApp {
   core: CoreDeps;
+  app: { handle(request: Request): Promise<Response> };
   logs: string[];
   call<T = any>(
     method: string,
@@ -35,14 +40,28 @@ export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
  */
 export async function makeTestApp(
   stores: Stores = withAuthCache(createMemoryStores(), createLocalInvalidationBus()),
+  opts: { events?: EventBus; rateLimits?: Partial<RateLimits> } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
-  const core: CoreDeps = { stores, clock: systemClock, secretBox: await createSecretBox(TEST_SECRET), keyHasher: bunKeyHasher };
+  const core: CoreDeps = {
+    stores,
+    clock: systemClock,
+    secretBox: await createSecretBox(TEST_SECRET),
+    keyHasher: bunKeyHasher,
+    events: opts.events ?? createMemoryEventBus(),
+  };
   const app = buildApp({
     core,
     logger: createLogger("info", (l) => void logs.push(l)),
     config: { bodyLimitBytes: 64 * 1024, corsOrigins: ["https://app.example.com"] },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
+    rateLimits: {
+      counter: createMemoryRateCounter(),
+      perKey: { limit: 100_000, windowMs: 60_000 },
+      perIp: { limit: 100_000, windowMs: 60_000 },
+      trustProxy: true,
+      ...opts.rateLimits,
+    },
   });
   const call: TestApp["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -65,6 +84,7 @@ export async function makeTestApp(
   };
   return {
     core,
+    app,
     logs,
     call,
     async bootstrap(slug, email = `${slug}-owner@example.com`) {

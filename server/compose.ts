@@ -1,0 +1,82 @@
+import { join, resolve } from "node:path";
+import { createSecretBox } from "../core/access/secret-box.ts";
+import type { RateRule } from "../core/access/rate-limit.ts";
+import type { EventBus } from "../core/events/ports.ts";
+import { systemClock } from "../core/kernel/clock.ts";
+import type { Stores } from "../core/stores.ts";
+import { withAuthCache } from "../adapters/cache/cached-stores.ts";
+import { createLocalInvalidationBus, type InvalidationBus } from "../adapters/cache/invalidation-bus.ts";
+import { createMemoryEventBus } from "../adapters/memory/event-bus.ts";
+import { createMemoryRateCounter } from "../adapters/memory/rate-counter.ts";
+import { openPgliteStores, openPostgresStores } from "../adapters/postgres/mod.ts";
+import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.ts";
+import { readBuildInfo } from "./build-info.ts";
+import type { Config } from "./config.ts";
+import type { ServerDeps } from "./deps.ts";
+import type { Logger } from "./http/logger.ts";
+import { bunKeyHasher } from "./key-hasher.ts";
+import { resolveSecret } from "./secret.ts";
+
+export interface Composed {
+  deps: ServerDeps;
+  /** a description of the primary store for the start-up banner */
+  storeLabel: string;
+  close(): Promise<void>;
+}
+
+/** A rule that never refuses: counting still runs so its cost stays visible, but the limit is unreachable. */
+const unlimited = (windowMs: number): RateRule => ({ limit: Number.MAX_SAFE_INTEGER, windowMs });
+
+/**
+ * Builds the server's dependencies from configuration: the primary store (embedded PGlite,
+ * PostgreSQL or MongoDB), the authentication cache and how its invalidations reach other
+ * instances, the event bus and the rate counter (in-process, or Redis with REDIS_URL).
+ */
+export async function compose(config: Config, logger: Logger): Promise<Composed> {
+  const closers: Array<() => Promise<void>> = [];
+  const secret = resolveSecret(config);
+
+  let inner: Stores;
+  let storeLabel: string;
+  if (config.mongoUrl) {
+    const { openMongoStores } = await import("../adapters/mongo/mod.ts");
+    inner = await openMongoStores(config.mongoUrl);
+    storeLabel = "mongodb";
+  } else if (config.databaseUrl) {
+    inner = await openPostgresStores(config.databaseUrl, { max: config.dbPoolSize });
+    storeLabel = "postgres";
+  } else {
+    inner = await openPgliteStores(join(resolve(config.dataDir), "pglite"));
+    storeLabel = `embedded (${resolve(config.dataDir)})`;
+  }
+
+  let bus: InvalidationBus = createLocalInvalidationBus();
+  let events: EventBus = createMemoryEventBus();
+  let counter = createMemoryRateCounter();
+  if (config.databaseUrl) bus = await createPostgresInvalidationBus(config.databaseUrl);
+  // (REDIS_URL wiring: below, once the Redis adapters land)
+
+  const stores = config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 });
+  closers.push(() => counter.close(), () => events.close(), () => bus.close(), () => stores.close());
+
+  const windowMs = config.rateLimitWindowMs;
+  const deps: ServerDeps = {
+    core: { stores, clock: systemClock, secretBox: await createSecretBox(secret), keyHasher: bunKeyHasher, events },
+    logger,
+    config: { bodyLimitBytes: config.bodyLimitBytes, corsOrigins: config.corsOrigins },
+    build: readBuildInfo(),
+    rateLimits: {
+      counter,
+      perKey: config.rateLimitPerKey === 0 ? unlimited(windowMs) : { limit: config.rateLimitPerKey, windowMs },
+      perIp: config.rateLimitPerIp === 0 ? unlimited(windowMs) : { limit: config.rateLimitPerIp, windowMs },
+      trustProxy: config.trustProxy,
+    },
+  };
+  return {
+    deps,
+    storeLabel,
+    async close() {
+      for (const c of closers) await c().catch(() => {});
+    },
+  };
+}
