@@ -1,10 +1,12 @@
 import { join, resolve } from "node:path";
 import { createSecretBox } from "../core/access/secret-box.ts";
-import type { RateRule } from "../core/access/rate-limit.ts";
+import type { RateCounter, RateRule } from "../core/access/rate-limit.ts";
 import type { EventBus } from "../core/events/ports.ts";
 import { systemClock } from "../core/kernel/clock.ts";
 import type { Stores } from "../core/stores.ts";
 import { withAuthCache } from "../adapters/cache/cached-stores.ts";
+import { type AuthCacheL2, noAuthCacheL2 } from "../adapters/cache/auth-cache-l2.ts";
+import { fanoutBus } from "../adapters/cache/fanout-bus.ts";
 import { createLocalInvalidationBus, type InvalidationBus } from "../adapters/cache/invalidation-bus.ts";
 import { createMemoryEventBus } from "../adapters/memory/event-bus.ts";
 import { createMemoryRateCounter } from "../adapters/memory/rate-counter.ts";
@@ -50,14 +52,29 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     storeLabel = `embedded (${resolve(config.dataDir)})`;
   }
 
-  let bus: InvalidationBus = createLocalInvalidationBus();
+  // Without Redis: everything in-process, PostgreSQL NOTIFY for cross-instance invalidation.
+  // With Redis: shared rate counters, event fan-out, a shared level-2 auth cache, and Redis pub/sub
+  // for invalidation (alongside NOTIFY when on PostgreSQL, so either one suffices).
+  const buses: InvalidationBus[] = [];
   let events: EventBus = createMemoryEventBus();
-  let counter = createMemoryRateCounter();
-  if (config.databaseUrl) bus = await createPostgresInvalidationBus(config.databaseUrl);
-  // (REDIS_URL wiring: below, once the Redis adapters land)
+  let counter: RateCounter = createMemoryRateCounter();
+  let l2: AuthCacheL2 = noAuthCacheL2;
+  if (config.databaseUrl) buses.push(await createPostgresInvalidationBus(config.databaseUrl));
+  if (config.redisUrl) {
+    const { openRedisAdapters } = await import("../adapters/redis/mod.ts");
+    const redis = await openRedisAdapters(config.redisUrl, { logger });
+    events = redis.events;
+    counter = redis.rateCounter;
+    l2 = redis.authCacheL2;
+    buses.push(redis.invalidationBus);
+    closers.push(() => redis.close());
+  }
+  const bus = buses.length === 0 ? createLocalInvalidationBus() : buses.length === 1 ? buses[0]! : fanoutBus(buses);
 
-  const stores = config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 });
-  closers.push(() => counter.close(), () => events.close(), () => bus.close(), () => stores.close());
+  const stores =
+    config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
+  closers.unshift(() => counter.close(), () => events.close(), () => bus.close());
+  closers.push(() => stores.close());
 
   const windowMs = config.rateLimitWindowMs;
   const deps: ServerDeps = {

@@ -8,6 +8,7 @@
  * cannot get its service, makes the run fail: nothing is skipped quietly.
  */
 import { startPostgres } from "./support/postgres-server.ts";
+import { startRedis } from "./support/redis-server.ts";
 
 interface StepResult {
   name: string;
@@ -43,9 +44,10 @@ const lastNumber = (out: string, re: RegExp) => {
 };
 
 const pg = await startPostgres();
+const redis = await startRedis();
 const results: StepResult[] = [];
 try {
-  const env = { TEST_DATABASE_URL: pg.url };
+  const env = { TEST_DATABASE_URL: pg.url, TEST_REDIS_URL: redis.url };
   results.push(
     await step("bun test", [bin("bun"), "test", "tests/"], env, (o) => [lastNumber(o, /^\s*(\d+) pass$/gm), lastNumber(o, /^\s*(\d+) fail$/gm)]),
   );
@@ -63,6 +65,7 @@ try {
   );
 } finally {
   await pg.stop();
+  await redis.stop();
 }
 
 console.log("\n=== summary");

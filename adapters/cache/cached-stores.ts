@@ -1,22 +1,27 @@
 import type { Stores } from "../../core/stores.ts";
 import { AuthCache, type AuthCacheOptions, DEFAULT_AUTH_CACHE } from "./auth-cache.ts";
+import { type AuthCacheL2, noAuthCacheL2 } from "./auth-cache-l2.ts";
 import type { InvalidationBus } from "./invalidation-bus.ts";
 
 /**
- * Wraps any adapter's stores with the authentication cache. Every write that can change what a
- * key authenticates as (revoke, role change, member add/removal, workspace update/delete)
- * invalidates the workspace here before it returns, then tells the other instances.
+ * Wraps any adapter's stores with the authentication cache: level 1 in process memory, level 2
+ * (optional) shared by every instance, then the store. Every write that can change what a key
+ * authenticates as (revoke, role change, member add/removal, workspace update/delete) invalidates
+ * level 1, then level 2, before it returns, then tells the other instances, in that order: a peer
+ * that flushed its level 1 must not refill it from a level 2 still holding the old answer.
  */
 export function withAuthCache(
   inner: Stores,
   bus: InvalidationBus,
   opts: AuthCacheOptions = DEFAULT_AUTH_CACHE,
+  l2: AuthCacheL2 = noAuthCacheL2,
   now: () => number = Date.now,
 ): Stores & { authCache: AuthCache } {
   const cache = new AuthCache(opts);
   bus.subscribe((workspaceId) => cache.invalidate(workspaceId));
   const changed = async (workspaceId: string) => {
     cache.invalidate(workspaceId);
+    await l2.invalidateWorkspace(workspaceId);
     await bus.publish(workspaceId).catch(() => {});
   };
   const { apiKeys, members, workspaces } = inner;
@@ -32,7 +37,9 @@ export function withAuthCache(
         const hit = cache.get(keyHash, now());
         if (hit) return hit;
         const startedAt = cache.begin();
-        const match = await apiKeys.findByHash(keyHash);
+        const shared = await l2.get(keyHash);
+        const match = shared ?? (await apiKeys.findByHash(keyHash));
+        if (match && !shared) void l2.set(keyHash, match, opts.ttlMs);
         if (match) {
           cache.set(keyHash, match, startedAt, now());
           keyHashById.set(match.key.id, keyHash);
