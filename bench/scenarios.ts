@@ -4,7 +4,7 @@
  */
 import type { Scenario } from "./scenario.ts";
 import { bareServer } from "./targets/bare.ts";
-import { embeddedApp, postgresApp, postgresAppUncached } from "./targets/app.ts";
+import { embeddedApp, mongoApp, mongoRedisApp, postgresApp, postgresAppUncached, postgresRedisApp } from "./targets/app.ts";
 
 export const scenarios: Scenario[] = [
   {
@@ -41,6 +41,27 @@ export const scenarios: Scenario[] = [
     name: "GET /api/v1/workspaces/{slug} (postgres, auth cache off)",
     async prepare(ctx) {
       const app = await postgresAppUncached(ctx);
+      return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
+    },
+  },
+  {
+    name: "GET /api/v1/workspaces/{slug} (mongo)",
+    async prepare(ctx) {
+      const app = await mongoApp(ctx);
+      return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
+    },
+  },
+  {
+    name: "GET /api/v1/workspaces/{slug} (postgres + redis)",
+    async prepare(ctx) {
+      const app = await postgresRedisApp(ctx);
+      return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
+    },
+  },
+  {
+    name: "GET /api/v1/workspaces/{slug} (mongo + redis)",
+    async prepare(ctx) {
+      const app = await mongoRedisApp(ctx);
       return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
     },
   },

@@ -42,7 +42,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   let storeLabel: string;
   if (config.mongoUrl) {
     const { openMongoStores } = await import("../adapters/mongo/mod.ts");
-    inner = await openMongoStores(config.mongoUrl);
+    inner = await openMongoStores(config.mongoUrl, { clientOptions: { maxPoolSize: config.dbPoolSize } });
     storeLabel = "mongodb";
   } else if (config.databaseUrl) {
     inner = await openPostgresStores(config.databaseUrl, { max: config.dbPoolSize });

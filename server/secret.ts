@@ -3,15 +3,17 @@ import { join } from "node:path";
 
 /**
  * The server secret that encrypts API keys at rest. From SECRET_KEY when set. The embedded store
- * generates one into its data dir on first start; a database server shared by several instances
- * needs them all to agree, so there SECRET_KEY is required.
+ * generates one into its data dir on first start; a database server (PostgreSQL or MongoDB) shared
+ * by several instances needs them all to agree, so there SECRET_KEY is required.
  */
-export function resolveSecret(opts: { secretKey: string | null; dataDir: string; databaseUrl: string | null }): string {
+export function resolveSecret(opts: { secretKey: string | null; dataDir: string; databaseUrl: string | null; mongoUrl: string | null }): string {
   if (opts.secretKey) {
     if (opts.secretKey.length < 32) throw new Error("Invalid SECRET_KEY: it must be at least 32 characters");
     return opts.secretKey;
   }
-  if (opts.databaseUrl) throw new Error("SECRET_KEY is required with DATABASE_URL: every server instance must share it");
+  if (opts.databaseUrl || opts.mongoUrl) {
+    throw new Error("SECRET_KEY is required with DATABASE_URL or MONGO_URL: every server instance must share it");
+  }
   const file = join(opts.dataDir, "secret.key");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(opts.dataDir, { recursive: true });

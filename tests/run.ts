@@ -1,12 +1,15 @@
 /**
  * `npm test`: everything, in one command, on a fresh machine. Starts the services it needs
- * (a throwaway PostgreSQL server; Schemathesis is installed by its step), runs
- *   1. bun test: unit, contract suites on every adapter, HTTP tests;
- *   2. Deno: type-checks core and runs a program on it with the memory adapter;
- *   3. the Schemathesis fuzz of the OpenAPI document against a live server;
+ * (throwaway PostgreSQL, Redis and FerretDB servers, installed or built when missing; Schemathesis
+ * is installed by its step), runs
+ *   1. tsc: the whole tree type-checks (strict);
+ *   2. bun test: unit, contract suites on every adapter, HTTP and multi-process tests;
+ *   3. Deno: type-checks core and runs a program on it with the memory adapter;
+ *   4. the Schemathesis fuzz of the OpenAPI document against a live server;
  * and ends with one line `N passed, M failed` summing all of them. Any failure, or a step that
  * cannot get its service, makes the run fail: nothing is skipped quietly.
  */
+import { startMongo } from "./support/mongo-server.ts";
 import { startPostgres } from "./support/postgres-server.ts";
 import { startRedis } from "./support/redis-server.ts";
 
@@ -43,11 +46,23 @@ const lastNumber = (out: string, re: RegExp) => {
   return all.length ? Number(all.at(-1)![1]) : 0;
 };
 
-const pg = await startPostgres();
-const redis = await startRedis();
+// Started together: the first FerretDB build alone takes over a minute.
+const started = await Promise.allSettled([startPostgres(), startRedis(), startMongo()]);
+const stoppers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+const failedToStart = started.flatMap((s) => (s.status === "rejected" ? [s.reason] : []));
+if (failedToStart.length > 0) {
+  for (const s of stoppers) await s.stop();
+  for (const e of failedToStart) console.error(`Cannot start a service the tests need: ${(e as Error).message}`);
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+}
+const [pg, redis, mongo] = stoppers as [Awaited<ReturnType<typeof startPostgres>>, Awaited<ReturnType<typeof startRedis>>, Awaited<ReturnType<typeof startMongo>>];
 const results: StepResult[] = [];
 try {
-  const env = { TEST_DATABASE_URL: pg.url, TEST_REDIS_URL: redis.url };
+  const env = { TEST_DATABASE_URL: pg.url, TEST_REDIS_URL: redis.url, TEST_MONGO_URL: mongo.url };
+  results.push(
+    await step("typecheck", [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], {}, (o) => (/error TS\d+/.test(o) ? [0, 1] : [1, 0])),
+  );
   results.push(
     await step("bun test", [bin("bun"), "test", "tests/"], env, (o) => [lastNumber(o, /^\s*(\d+) pass$/gm), lastNumber(o, /^\s*(\d+) fail$/gm)]),
   );
@@ -66,6 +81,7 @@ try {
 } finally {
   await pg.stop();
   await redis.stop();
+  await mongo.stop();
 }
 
 console.log("\n=== summary");

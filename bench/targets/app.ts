@@ -1,10 +1,12 @@
 /**
- * The real server, on the embedded store or on PostgreSQL, with a
+ * The real server, on the embedded store, PostgreSQL or MongoDB, with a
  * bootstrapped workspace whose API key the scenarios send.
  */
 import type { BenchContext } from "../scenario.ts";
 import { bootstrapWorkspace, startAppServer } from "../../tests/support/app-server.ts";
+import { mongo } from "./mongo.ts";
 import { postgres } from "./postgres.ts";
+import { redis } from "./redis.ts";
 
 export const BENCH_SLUG = "bench-ws";
 
@@ -35,6 +37,33 @@ export function postgresAppUncached(ctx: BenchContext): Promise<App> {
   return ctx.use("app:postgres-uncached", async () => {
     const { url } = await postgres(ctx);
     return startApp("server (postgres, no auth cache)", url, { AUTH_CACHE_TTL_MS: "0" }, `${BENCH_SLUG}-nocache`);
+  });
+}
+
+/** The real server on a throwaway MongoDB-compatible server (FerretDB on SQLite). */
+export function mongoApp(ctx: BenchContext): Promise<App> {
+  return ctx.use("app:mongo", async () => {
+    const { url } = await mongo(ctx);
+    return startApp("server (mongo)", undefined, { MONGO_URL: url });
+  });
+}
+
+/**
+ * PostgreSQL + Redis, as several instances run: rate counting in Redis (one round trip per
+ * request), the level-2 auth cache and invalidation over Redis.
+ */
+export function postgresRedisApp(ctx: BenchContext): Promise<App> {
+  return ctx.use("app:postgres-redis", async () => {
+    const [{ url }, r] = await Promise.all([postgres(ctx), redis(ctx)]);
+    return startApp("server (postgres + redis)", url, { REDIS_URL: r.url }, `${BENCH_SLUG}-redis`);
+  });
+}
+
+/** MongoDB + Redis. */
+export function mongoRedisApp(ctx: BenchContext): Promise<App> {
+  return ctx.use("app:mongo-redis", async () => {
+    const [m, r] = await Promise.all([mongo(ctx), redis(ctx)]);
+    return startApp("server (mongo + redis)", undefined, { MONGO_URL: m.url, REDIS_URL: r.url }, `${BENCH_SLUG}-redis`);
   });
 }
 

@@ -49,13 +49,14 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const name = options.name ?? "server";
   const port = freePort();
   const dataDir = options.databaseUrl ? null : await mkdtemp(join(tmpdir(), "wks-data-"));
-  // `undefined` removes the variable: an inherited DATABASE_URL must not
+  // `undefined` removes the variable: an inherited DATABASE_URL or MONGO_URL must not
   // redirect an embedded-store server to some other database.
   const env: Record<string, string | undefined> = {
     ...options.env,
     PORT: String(port),
     DATA_DIR: dataDir ?? undefined,
     DATABASE_URL: options.databaseUrl,
+    MONGO_URL: options.env?.MONGO_URL,
   };
   const child = spawnChild(name, [process.execPath, SERVER_ENTRY], { cwd: PROJECT_ROOT, env, echo: options.echo });
   const origin = `http://127.0.0.1:${port}`;

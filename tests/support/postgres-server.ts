@@ -8,6 +8,7 @@
  * connections, and runs with fsync and synchronous commit off: fast, and disposable.
  * As root, the server runs as the `postgres` system user, since PostgreSQL refuses to run as root.
  */
+import { sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -173,7 +174,7 @@ async function launch(bin: Binaries, dir: string, data: string, port: number): P
     { cwd: dir, stdin: "ignore", stdout: Bun.file(log), stderr: Bun.file(log) },
   );
   proc.unref();
-  const watchdog = startWatchdog(dir, data);
+  const watchdog = startWatchdog(dir, `pid=$(head -n 1 '${data}/postmaster.pid' 2>/dev/null)\n    ${stopPidShell("INT", 100, "QUIT")}`);
 
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -244,57 +245,17 @@ function readLog(path: string): string {
   }
 }
 
-/**
- * A detached shell that outlives a crash of this process: once this process is gone, it shuts
- * the server down and removes its directory, so no test run leaves a server behind.
- */
-function startWatchdog(dir: string, data: string): { kill(): void } {
-  const script = `
-    while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done
-    pid=$(head -n 1 '${data}/postmaster.pid' 2>/dev/null)
-    if [ -n "$pid" ]; then
-      kill -INT "$pid" 2>/dev/null
-      i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-      kill -QUIT "$pid" 2>/dev/null
-    fi
-    rm -rf '${dir}'`;
-  const cmd = Bun.which("setsid") ? ["setsid", "sh", "-c", script] : ["sh", "-c", script];
-  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-  proc.unref();
-  return {
-    kill() {
-      try {
-        proc.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    },
-  };
-}
-
 // ---- one server per process ----
-
-let shared: Promise<string> | null = null;
 
 /**
  * The URL of this process's shared server: `TEST_DATABASE_URL` when set, otherwise a server
  * started on the first call and stopped when the process exits.
  */
-export function sharedPostgres(): Promise<string> {
-  const fromEnv = process.env.TEST_DATABASE_URL;
-  if (fromEnv) return Promise.resolve(fromEnv);
-  shared ??= startPostgres().then((server) => {
-    // Exit handlers run synchronously: this sends the shutdown signal at once, and the
-    // watchdog removes the directory once the server and this process are gone.
-    process.once("exit", () => void server.stop());
-    return server.url;
-  });
-  return shared;
-}
+export const sharedPostgres = sharedService("TEST_DATABASE_URL", startPostgres);
 
 /** Creates a new, uniquely named database on the server of `baseUrl` and returns its URL. */
 export async function freshDatabase(baseUrl: string): Promise<string> {
-  const name = `t_${Date.now().toString(36)}_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  const name = uniqueDatabaseName();
   const sql = postgres(baseUrl, { max: 1, onnotice: () => {} });
   try {
     await sql.unsafe(`create database "${name}"`);

@@ -8,6 +8,7 @@
  * server and starts a new, empty one on the same port, which is what fault tests need: a client
  * sees its connection drop, then the same address answer again.
  */
+import { sharedService, startWatchdog, stopPidShell } from "./service-lifetime.ts";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -105,7 +106,7 @@ export async function startRedis(): Promise<RedisServer> {
 
   const open = () => {
     dir = mkdtempSync(join(tmpdir(), "wks-redis-"));
-    watchdog = startWatchdog(dir);
+    watchdog = startWatchdog(dir, `pid=$(cat '${dir}/server.pid' 2>/dev/null)\n    ${stopPidShell("TERM", 50)}`);
   };
   /** Stops the process, ends the watchdog, removes the directory. */
   const halt = async () => {
@@ -209,51 +210,10 @@ function readLog(path: string): string {
   }
 }
 
-/**
- * A detached shell that outlives a crash of this process: once this process is gone, it stops the
- * server (whichever pid `server.pid` names after restarts) and removes its directory.
- */
-function startWatchdog(dir: string): { kill(): void } {
-  const script = `
-    while kill -0 ${process.pid} 2>/dev/null; do sleep 0.5; done
-    pid=$(cat '${dir}/server.pid' 2>/dev/null)
-    if [ -n "$pid" ]; then
-      kill -CONT "$pid" 2>/dev/null
-      kill -TERM "$pid" 2>/dev/null
-      i=0; while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done
-      kill -KILL "$pid" 2>/dev/null
-    fi
-    rm -rf '${dir}'`;
-  const cmd = Bun.which("setsid") ? ["setsid", "sh", "-c", script] : ["sh", "-c", script];
-  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
-  proc.unref();
-  return {
-    kill() {
-      try {
-        proc.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    },
-  };
-}
-
 // ---- one server per process ----
-
-let shared: Promise<string> | null = null;
 
 /**
  * The URL of this process's shared server: `TEST_REDIS_URL` when set, otherwise a server started
  * on the first call and stopped when the process exits.
  */
-export function sharedRedis(): Promise<string> {
-  const fromEnv = process.env.TEST_REDIS_URL;
-  if (fromEnv) return Promise.resolve(fromEnv);
-  shared ??= startRedis().then((server) => {
-    // Exit handlers run synchronously: this sends SIGTERM at once, and the watchdog removes the
-    // directory once the server and this process are gone.
-    process.once("exit", () => void server.stop());
-    return server.url;
-  });
-  return shared;
-}
+export const sharedRedis = sharedService("TEST_REDIS_URL", startRedis);

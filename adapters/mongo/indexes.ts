@@ -1,0 +1,62 @@
+/**
+ * The indexes of the MongoDB adapter, created at start-up with `createIndexes` (idempotent: an
+ * index that exists with the same key and options is left as it is).
+ *
+ * Tenancy rule (DESIGN.md "Tenancy"): every index of tenant data starts with `workspace_id`, so
+ * tenant queries are scoped by construction and a sharded cluster can use `{ workspace_id, _id }`
+ * as shard key. `workspaces` and `identities` are global. Lookups of one tenant document go by
+ * `{ _id, workspace_id }`: served by the built-in `_id` index, and by the shard key once sharded.
+ * Every query of the stores is served by one of these indexes (or `_id`); unique constraints are
+ * unique indexes, which is what keeps them under concurrent writes without transactions.
+ */
+import type { Db, IndexDescription } from "mongodb";
+import { COLLECTION_NAMES } from "./documents.ts";
+
+export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> = {
+  workspaces: [{ key: { slug: 1 }, name: "slug_unique", unique: true }],
+  identities: [{ key: { email: 1 }, name: "email_unique", unique: true }],
+  members: [
+    { key: { workspace_id: 1, identity_id: 1 }, name: "workspace_identity_unique", unique: true },
+    // Lists, oldest first; the workspace's members on deletion.
+    { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
+    // Members marked owner but not yet listed in the roster's owner_ids (the last-owner check).
+    { key: { workspace_id: 1, role: 1 }, name: "workspace_role" },
+    // Exception to the tenancy rule: "which workspaces is this person in" (GET /me,
+    // IdentityStore.memberships) asks across workspaces by identity. Sharded, it is a fan-out
+    // served by this index on every shard.
+    { key: { identity_id: 1, created_at: 1, _id: 1 }, name: "identity_created" },
+  ],
+  apiKeys: [
+    // Exception to the tenancy rule: authentication starts from the raw key alone, before any
+    // workspace is known, so the hash must be found in one lookup across all workspaces. A
+    // SHA-256 of 200 random bits cannot collide between tenants in practice; the unique index
+    // makes that a guarantee. (Sharded, the hash lookup moves to an unsharded lookup collection.)
+    { key: { key_hash: 1 }, name: "key_hash_unique", unique: true },
+    // Lists, newest first, of the whole workspace ...
+    { key: { workspace_id: 1, created_at: -1, _id: -1 }, name: "workspace_created" },
+    // ... or of one identity's keys (and service keys: identity_id null); a member's keys on removal.
+    { key: { workspace_id: 1, identity_id: 1, created_at: -1, _id: -1 }, name: "workspace_identity_created" },
+  ],
+  areas: [
+    { key: { workspace_id: 1, name: 1 }, name: "workspace_name_unique", unique: true },
+    { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
+  ],
+  repos: [
+    { key: { workspace_id: 1, provider: 1, full_name: 1 }, name: "workspace_provider_full_name_unique", unique: true },
+    { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
+  ],
+  rosters: [
+    // The compare-and-set of roster changes: one writer inserts version v+1 (roster.ts); and the
+    // newest version, by the same index read backwards.
+    { key: { workspace_id: 1, v: -1 }, name: "workspace_version_unique", unique: true },
+  ],
+};
+
+/** Creates every collection's indexes; safe to run at every start and from several processes at once. */
+export async function ensureIndexes(db: Db): Promise<void> {
+  await Promise.all(
+    (Object.keys(INDEXES) as Array<keyof typeof COLLECTION_NAMES>).map((k) =>
+      db.collection(COLLECTION_NAMES[k]).createIndexes(INDEXES[k]),
+    ),
+  );
+}

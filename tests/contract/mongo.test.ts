@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { MongoClient, type Db } from "mongodb";
+import { createMongoStores, ensureIndexes, openMongoStores } from "../../adapters/mongo/mod.ts";
+import { apiKeyDoc, identityDoc, memberDoc } from "../../adapters/mongo/documents.ts";
+import type { Stores } from "../../core/stores.ts";
+import { uuidv7 } from "../../core/kernel/ids.ts";
+import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
+import { apiKey, bundle, identity, newMember, stamp, unique } from "./fixtures.ts";
+import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
+
+// Started at load, not in a hook: the first run on a machine builds FerretDB (about 1.5 minutes),
+// far beyond bun's hook timeout.
+const server = await sharedMongo();
+
+runWorkspaceStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
+
+/**
+ * What a crash between two writes of a port method leaves behind, written here document by
+ * document as the adapter would have left it, and how readers and later calls deal with it
+ * (docs/decisions/005-mongo-without-transactions.md).
+ */
+describe("mongo: leftovers of an interrupted write", () => {
+  let client: MongoClient;
+  let db: Db;
+  let s: Stores;
+  const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+  const page = { limit: 50, offset: 0 };
+
+  beforeAll(async () => {
+    client = new MongoClient(freshMongoDatabase(server));
+    await client.connect();
+    db = client.db();
+    await ensureIndexes(db);
+    s = createMongoStores(client, db, { settleWaitMs: 200 });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  /** A bootstrap that stopped before its commit: pending workspace, its identity, member and key. */
+  async function abandonedBootstrap(pendingSince: string) {
+    const b = bundle();
+    await db.collection("workspaces").insertOne({
+      _id: b.workspace.id as never,
+      slug: b.workspace.slug,
+      name: b.workspace.name,
+      plan: b.workspace.plan,
+      settings: b.workspace.settings,
+      created_at: b.workspace.created_at,
+      updated_at: b.workspace.updated_at,
+      pending_since: pendingSince,
+      pending_identity: b.owner.identity.id,
+    });
+    await db.collection("identities").insertOne({ ...identityDoc(b.owner.identity), pending_ws: b.workspace.id } as never);
+    await db.collection("members").insertOne(memberDoc(b.member) as never);
+    await db.collection("api_keys").insertOne(apiKeyDoc(b.apiKey) as never);
+    return b;
+  }
+
+  test("WorkspaceStore.bootstrap() cut short before its commit is invisible to readers", async () => {
+    const b = await abandonedBootstrap(minutesAgo(0));
+    expect(await s.workspaces.getBySlug(b.workspace.slug)).toBeNull();
+    expect(await s.identities.getByEmail(b.owner.identity.email)).toBeNull();
+    expect(await s.identities.getById(b.owner.identity.id)).toBeNull();
+    expect(await s.apiKeys.findByHash(b.apiKey.key_hash)).toBeNull();
+    // A fresh one may still commit: its slug and e-mail stay held meanwhile.
+    expect(await s.workspaces.bootstrap(bundle(b.workspace.slug))).toBe("slug_taken");
+    expect(await s.workspaces.bootstrap(bundle(unique("ws"), identity(b.owner.identity.email)))).toBe("email_taken");
+  });
+
+  test("WorkspaceStore.bootstrap() purges debris older than 2 minutes and takes its slug", async () => {
+    const old = await abandonedBootstrap(minutesAgo(3));
+    const next = bundle(old.workspace.slug, identity(old.owner.identity.email));
+    expect(await s.workspaces.bootstrap(next)).toBe("ok");
+    expect(await s.workspaces.getBySlug(old.workspace.slug)).toEqual(next.workspace);
+    expect(await s.identities.getByEmail(old.owner.identity.email)).toEqual(next.owner.identity);
+    expect(await s.apiKeys.findByHash(old.apiKey.key_hash)).toBeNull();
+    expect(await db.collection("identities").countDocuments({ _id: old.owner.identity.id as never })).toBe(0);
+    expect(await db.collection("members").countDocuments({ workspace_id: old.workspace.id })).toBe(0);
+    expect(await db.collection("workspaces").countDocuments({ _id: old.workspace.id as never })).toBe(0);
+  });
+
+  test("WorkspaceStore.bootstrap() purges old debris that holds the e-mail of a new owner", async () => {
+    const old = await abandonedBootstrap(minutesAgo(3));
+    const next = bundle(unique("ws"), identity(old.owner.identity.email));
+    expect(await s.workspaces.bootstrap(next)).toBe("ok");
+    expect(await s.identities.getByEmail(old.owner.identity.email)).toEqual(next.owner.identity);
+    expect(await db.collection("workspaces").countDocuments({ _id: old.workspace.id as never })).toBe(0);
+  });
+
+  test("WorkspaceStore.bootstrap() committed but cut short before unmarking is complete", async () => {
+    const b = bundle();
+    expect(await s.workspaces.bootstrap(b)).toBe("ok");
+    // Put the markers back, as a crash right after the commit would have left them.
+    await db.collection("workspaces").updateOne({ _id: b.workspace.id as never }, { $set: { pending_since: minutesAgo(5) } });
+    await db.collection("identities").updateOne({ _id: b.owner.identity.id as never }, { $set: { pending_ws: b.workspace.id } });
+    expect(await s.identities.getById(b.owner.identity.id)).toEqual(b.owner.identity);
+    expect(await s.apiKeys.findByHash(b.apiKey.key_hash)).toEqual({ key: b.apiKey, workspace: b.workspace, member: b.member });
+    expect(await s.workspaces.bootstrap(bundle(b.workspace.slug))).toBe("slug_taken");
+    expect(await s.workspaces.bootstrap(bundle(unique("ws"), identity(b.owner.identity.email)))).toBe("email_taken");
+    expect(await s.workspaces.getBySlug(b.workspace.slug)).toEqual(b.workspace);
+    expect(await db.collection("workspaces").countDocuments({ _id: b.workspace.id as never, pending_since: { $exists: true } })).toBe(0);
+  });
+
+  test("MemberStore.remove() cut short after its commit: the member stops authenticating, removing again finishes", async () => {
+    const b = bundle();
+    await s.workspaces.bootstrap(b);
+    const m = await s.members.add(identity(), newMember(b.workspace.id));
+    if (m === "already_member") throw new Error("unexpected");
+    const key = apiKey(b.workspace.id, m.identity_id);
+    await s.apiKeys.insert(key);
+    // The removal's commit (the next roster version), without the deletions that follow it.
+    const [roster] = await db.collection("rosters").find({ workspace_id: b.workspace.id }).sort({ v: -1 }).limit(1).toArray();
+    await db.collection("rosters").insertOne({
+      _id: `${b.workspace.id}:${roster!.v + 1}` as never,
+      workspace_id: b.workspace.id,
+      v: roster!.v + 1,
+      owner_ids: roster!.owner_ids,
+      removing: [m.id],
+      at: new Date().toISOString(),
+    });
+    expect((await s.apiKeys.findByHash(key.key_hash))?.member).toBeNull();
+    expect(await s.identities.memberships(m.identity_id, 10)).toEqual([]);
+    expect(await s.members.get(b.workspace.id, m.id)).toMatchObject({ id: m.id });
+    expect(await s.members.remove(b.workspace.id, m.id)).toBe("ok");
+    expect(await s.apiKeys.findByHash(key.key_hash)).toBeNull();
+    expect(await s.members.get(b.workspace.id, m.id)).toBeNull();
+    expect(await s.members.add(identity(m.email), newMember(b.workspace.id))).toMatchObject({ identity_id: m.identity_id });
+  });
+
+  test("MemberStore.setRole() promotion cut short counts as an owner and is adopted by the last-owner check", async () => {
+    const b = bundle();
+    await s.workspaces.bootstrap(b);
+    const m = await s.members.add(identity(), newMember(b.workspace.id));
+    if (m === "already_member") throw new Error("unexpected");
+    // The promotion's first write (the member marked owner), without its roster commit.
+    await db.collection("members").updateOne({ _id: m.id as never }, { $set: { role: "owner" } });
+    const owners = async () => (await s.members.list(b.workspace.id, page)).items.filter((x) => x.role === "owner").map((x) => x.id);
+    expect(await owners()).toEqual([b.member.id, m.id]);
+    expect(await s.members.setRole(b.workspace.id, b.member.id, "admin", stamp())).toMatchObject({ role: "admin" });
+    expect(await owners()).toEqual([m.id]);
+    expect(await s.members.setRole(b.workspace.id, m.id, "member", stamp())).toBe("last_owner");
+    expect(await s.members.remove(b.workspace.id, m.id)).toBe("last_owner");
+  });
+
+  test("WorkspaceStore.delete() cut short after removing the workspace: deleting again removes the rest", async () => {
+    const b = bundle();
+    await s.workspaces.bootstrap(b);
+    await s.areas.insert({ id: uuidv7(), workspace_id: b.workspace.id, name: "a", description: null, created_at: stamp(), updated_at: stamp() });
+    await db.collection("workspaces").deleteOne({ _id: b.workspace.id as never });
+    expect(await s.workspaces.getBySlug(b.workspace.slug)).toBeNull();
+    expect(await s.apiKeys.findByHash(b.apiKey.key_hash)).toBeNull();
+    expect(await s.identities.memberships(b.owner.identity.id, 10)).toEqual([]);
+    expect(await s.workspaces.delete(b.workspace.id)).toBe(false);
+    expect(await s.workspaces.counts(b.workspace.id)).toEqual({ members: 0, api_keys: 0, areas: 0, repos: 0 });
+    expect(await db.collection("rosters").countDocuments({ workspace_id: b.workspace.id })).toBe(0);
+  });
+
+  test("status() reports ok: false, without throwing, once the server is gone", async () => {
+    const dead = new MongoClient("mongodb://127.0.0.1:9/none", { serverSelectionTimeoutMS: 500 });
+    const st = await createMongoStores(dead, dead.db()).status();
+    expect(st).toMatchObject({ kind: "mongo", ok: false });
+    await dead.close();
+  });
+});

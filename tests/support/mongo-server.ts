@@ -1,0 +1,221 @@
+/**
+ * Starts throwaway MongoDB-wire-compatible servers for tests and benchmarks: FerretDB v1 on its
+ * SQLite backend, one fresh temporary directory per server, listening on a free port of 127.0.0.1.
+ *
+ * The binary: `TEST_FERRETDB_BIN` when set; else the cached build at
+ * `$XDG_CACHE_HOME/wks-service/ferretdb-v1.24.0/ferretdb` (`~/.cache/...` without XDG); else it is
+ * built there with `go` (once, ~1.5 minutes from a clean Go cache). `go install ...@v1.24.0` cannot
+ * be used: the module proxy refuses the module's version list, which `go install pkg@version`
+ * reads. So the build requires the module from a throwaway module, copies its source (FerretDB
+ * panics at start without `build/version/version.txt`, which its releases generate and the module
+ * lacks, and files in the module cache may not be changed or overlaid), writes that file, and
+ * builds the copy. Two processes building at once each build in their own directory and rename
+ * the result into place atomically. Without `go` it fails saying what to install.
+ */
+import { sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { MongoClient } from "mongodb";
+import { freePort } from "./net.ts";
+
+export interface MongoServer {
+  /** `mongodb://127.0.0.1:<port>/test` */
+  url: string;
+  stop(): Promise<void>;
+}
+
+const FERRETDB_MODULE = "github.com/FerretDB/FerretDB";
+const FERRETDB_VERSION = "v1.24.0";
+const START_TIMEOUT_MS = 30_000;
+
+// ---- the binary ----
+
+/** Where the built binary is kept between runs. */
+export function ferretdbCachePath(): string {
+  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
+  return join(base, "wks-service", `ferretdb-${FERRETDB_VERSION}`, "ferretdb");
+}
+
+async function run(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<string> {
+  const proc = Bun.spawn(cmd, {
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`Command failed (exit ${code}): ${cmd.join(" ")}\n${(err || out).split("\n").slice(-30).join("\n")}`);
+  return out;
+}
+
+function findGo(): string | null {
+  const onPath = Bun.which("go");
+  if (onPath) return onPath;
+  const usual = "/usr/local/go/bin/go";
+  return existsSync(usual) ? usual : null;
+}
+
+let building: Promise<string> | null = null;
+
+/** The ferretdb binary: from TEST_FERRETDB_BIN, the cache, or built into the cache now. */
+export function ferretdbBinary(): Promise<string> {
+  const fromEnv = process.env.TEST_FERRETDB_BIN;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) return Promise.reject(new Error(`Cannot start FerretDB: TEST_FERRETDB_BIN=${fromEnv} does not exist`));
+    return Promise.resolve(fromEnv);
+  }
+  const cached = ferretdbCachePath();
+  if (existsSync(cached)) return Promise.resolve(cached);
+  building ??= buildFerretdb(cached).catch((e) => {
+    building = null;
+    throw e;
+  });
+  return building;
+}
+
+async function buildFerretdb(target: string): Promise<string> {
+  const go = findGo();
+  if (!go) {
+    throw new Error(
+      `Cannot start the MongoDB-compatible test server: FerretDB ${FERRETDB_VERSION} is not built yet (expected at ${target}) ` +
+        "and `go` was not found on PATH to build it. Install Go 1.22 or later (https://go.dev/dl/; Debian/Ubuntu: `apt-get install golang`), " +
+        "or set TEST_FERRETDB_BIN to a ferretdb binary, or TEST_MONGO_URL to a MongoDB-compatible server the tests may create databases on.",
+    );
+  }
+  const started = Date.now();
+  process.stderr.write(`Building FerretDB ${FERRETDB_VERSION} into ${target} (first run only, about 1-2 minutes)...\n`);
+  const dir = mkdtempSync(join(tmpdir(), "wks-mongo-ferretdb-build-"));
+  // GOWORK=off: no go.work of an enclosing directory; -mod=mod: go.sum is written as modules arrive.
+  const env = { GOWORK: "off", GOFLAGS: `${process.env.GOFLAGS ?? ""} -mod=mod`.trim() };
+  try {
+    writeFileSync(join(dir, "go.mod"), `module ferretbuild\n\ngo 1.22\n\nrequire ${FERRETDB_MODULE} ${FERRETDB_VERSION}\n`);
+    writeFileSync(join(dir, "tools.go"), `//go:build tools\n\npackage tools\n\nimport _ "${FERRETDB_MODULE}/cmd/ferretdb"\n`);
+    const info = JSON.parse(await run([go, "mod", "download", "-json", FERRETDB_MODULE], { cwd: dir, env })) as { Dir?: string; Error?: string };
+    if (!info.Dir) throw new Error(`Cannot build FerretDB: go mod download gave no module directory${info.Error ? `: ${info.Error}` : ""}`);
+    const src = join(dir, "src");
+    cpSync(info.Dir, src, { recursive: true });
+    await run(["chmod", "-R", "u+w", src]);
+    writeFileSync(join(src, "build", "version", "version.txt"), FERRETDB_VERSION);
+    writeFileSync(join(dir, "go.mod"), `${readFileSync(join(dir, "go.mod"), "utf8")}\nreplace ${FERRETDB_MODULE} => ./src\n`);
+    const built = join(dir, "ferretdb");
+    await run([go, "build", "-o", built, `${FERRETDB_MODULE}/cmd/ferretdb`], { cwd: dir, env });
+    await run([built, "--version"]);
+    // Into place atomically: copied next to the target first (the same file system), then renamed.
+    mkdirSync(dirname(target), { recursive: true });
+    const partial = `${target}.partial-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+    copyFileSync(built, partial);
+    chmodSync(partial, 0o755);
+    renameSync(partial, target);
+    process.stderr.write(`Built FerretDB ${FERRETDB_VERSION} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+    return target;
+  } finally {
+    await run(["chmod", "-R", "u+w", dir]).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- the server ----
+
+/** Starts a new, empty server. Stop it with `stop()`. */
+export async function startMongo(): Promise<MongoServer> {
+  const bin = await ferretdbBinary();
+  const dir = mkdtempSync(join(tmpdir(), "wks-mongo-ferretdb-"));
+  // A port found free may be taken by the time the server binds it: try a few.
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      return await launch(bin, dir, freePort());
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+  throw lastError;
+}
+
+async function launch(bin: string, dir: string, port: number): Promise<MongoServer> {
+  const log = join(dir, `server-${port}.log`);
+  const proc = Bun.spawn(
+    [
+      bin,
+      "--handler=sqlite",
+      `--sqlite-url=file:${dir}/`,
+      `--listen-addr=127.0.0.1:${port}`,
+      `--state-dir=${dir}`,
+      // No metrics/debug listener: its fixed default port would collide between servers.
+      "--debug-addr=-",
+      "--telemetry=disable",
+      "--log-level=warn",
+    ],
+    { cwd: dir, stdin: "ignore", stdout: Bun.file(log), stderr: Bun.file(log) },
+  );
+  proc.unref();
+  const watchdog = startWatchdog(dir, `pid=${proc.pid}\n    ${stopPidShell("TERM", 50)}`);
+
+  const url = `mongodb://127.0.0.1:${port}/test`;
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      watchdog.kill();
+      throw new Error(`Cannot start FerretDB on port ${port}: the server exited\n${readLog(log)}`);
+    }
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 1_000, connectTimeoutMS: 1_000 });
+    try {
+      await client.db("admin").command({ ping: 1 });
+      await client.close();
+      break;
+    } catch (e) {
+      await client.close().catch(() => {});
+      if (Date.now() > deadline) {
+        proc.kill("SIGKILL");
+        watchdog.kill();
+        throw new Error(`Cannot start FerretDB on port ${port}: not answering after ${START_TIMEOUT_MS} ms: ${String(e)}\n${readLog(log)}`);
+      }
+      await Bun.sleep(50);
+    }
+  }
+
+  let stopped = false;
+  return {
+    url,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      proc.kill("SIGTERM");
+      const until = Date.now() + 5_000;
+      while (proc.exitCode === null && proc.signalCode === null && Date.now() < until) await Bun.sleep(20);
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+      watchdog.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function readLog(path: string): string {
+  try {
+    return readFileSync(path, "utf8").split("\n").slice(-30).join("\n");
+  } catch {
+    return "(no server log)";
+  }
+}
+
+// ---- one server per process ----
+
+/**
+ * The URL of this process's shared server: `TEST_MONGO_URL` when set, otherwise a server started
+ * on the first call and stopped when the process exits.
+ */
+export const sharedMongo = sharedService("TEST_MONGO_URL", startMongo);
+
+/**
+ * The URL of a new, uniquely named database on the server of `baseUrl` (the path replaced, the
+ * options kept). MongoDB creates a database on its first write, so nothing is sent.
+ */
+export function freshMongoDatabase(baseUrl: string): string {
+  const name = uniqueDatabaseName();
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?]*)(?:\/[^?]*)?(\?.*)?$/.exec(baseUrl);
+  if (!m) throw new Error(`Invalid MongoDB URL: ${baseUrl}`);
+  return `${m[1]}/${name}${m[2] ?? ""}`;
+}
