@@ -70,6 +70,12 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     closers.push(() => redis.close());
   }
   const bus = buses.length === 0 ? createLocalInvalidationBus() : buses.length === 1 ? buses[0]! : fanoutBus(buses);
+  if (config.mongoUrl && !config.redisUrl && config.authCacheTtlMs > 0) {
+    // MongoDB offers no notification channel we can rely on (FerretDB has no change streams).
+    logger.log("warn", "MONGO_URL without REDIS_URL: a key revoked through another instance is honoured here only after AUTH_CACHE_TTL_MS; run several instances with REDIS_URL", {
+      auth_cache_ttl_ms: config.authCacheTtlMs,
+    });
+  }
 
   const stores =
     config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
