@@ -52,11 +52,17 @@ export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> 
   ],
 };
 
-/** Creates every collection's indexes; safe to run at every start and from several processes at once. */
+/**
+ * Creates the indexes a collection lacks, one collection at a time; safe to run at every start and
+ * from several processes. Asking only for the missing ones, sequentially, matters on FerretDB v1:
+ * there, concurrent `createIndexes` calls for indexes that already exist made the server drop the
+ * connection, so a second server instance (or a restart) failed to start.
+ */
 export async function ensureIndexes(db: Db): Promise<void> {
-  await Promise.all(
-    (Object.keys(INDEXES) as Array<keyof typeof COLLECTION_NAMES>).map((k) =>
-      db.collection(COLLECTION_NAMES[k]).createIndexes(INDEXES[k]),
-    ),
-  );
+  for (const k of Object.keys(INDEXES) as Array<keyof typeof COLLECTION_NAMES>) {
+    const collection = db.collection(COLLECTION_NAMES[k]);
+    const existing = new Set((await collection.indexes().catch(() => [])).map((i) => i.name));
+    const missing = INDEXES[k].filter((spec) => !existing.has(spec.name!));
+    if (missing.length > 0) await collection.createIndexes(missing);
+  }
 }

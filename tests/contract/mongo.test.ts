@@ -163,3 +163,18 @@ describe("mongo: leftovers of an interrupted write", () => {
     await dead.close();
   });
 });
+
+describe("mongo: start-up on an existing database", () => {
+  test("openMongoStores() opens a database another instance already set up, and both serve it", async () => {
+    const url = freshMongoDatabase(server);
+    const first = await openMongoStores(url);
+    const b = bundle();
+    expect(await first.workspaces.bootstrap(b)).toBe("ok");
+    // a restart, or a second server instance, runs the index set-up again on the same database
+    const second = await openMongoStores(url);
+    const third = await openMongoStores(url);
+    expect(await second.workspaces.getBySlug(b.workspace.slug)).toEqual(b.workspace);
+    expect((await third.apiKeys.findByHash(b.apiKey.key_hash))?.workspace.id).toBe(b.workspace.id);
+    for (const s of [first, second, third]) await s.close();
+  });
+});
