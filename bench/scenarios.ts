@@ -4,7 +4,15 @@
  */
 import type { Scenario } from "./scenario.ts";
 import { bareServer } from "./targets/bare.ts";
-import { embeddedApp, mongoApp, mongoRedisApp, postgresApp, postgresAppUncached, postgresRedisApp } from "./targets/app.ts";
+import {
+  embeddedApp,
+  mongoApp,
+  mongoRedisApp,
+  postgresApp,
+  postgresAppUncached,
+  postgresAppUnlimited,
+  postgresRedisApp,
+} from "./targets/app.ts";
 
 export const scenarios: Scenario[] = [
   {
@@ -37,6 +45,13 @@ export const scenarios: Scenario[] = [
     },
   },
 
+  {
+    name: "GET /api/v1/workspaces/{slug} (postgres, rate limiting off)",
+    async prepare(ctx) {
+      const app = await postgresAppUnlimited(ctx);
+      return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
+    },
+  },
   {
     name: "GET /api/v1/workspaces/{slug} (postgres, auth cache off)",
     async prepare(ctx) {

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { createSecretBox } from "../core/access/secret-box.ts";
-import type { RateCounter, RateRule } from "../core/access/rate-limit.ts";
+import type { RateCounter } from "../core/access/rate-limit.ts";
 import type { EventBus } from "../core/events/ports.ts";
 import { systemClock } from "../core/kernel/clock.ts";
 import type { Stores } from "../core/stores.ts";
@@ -25,9 +25,6 @@ export interface Composed {
   storeLabel: string;
   close(): Promise<void>;
 }
-
-/** A rule that never refuses: counting still runs so its cost stays visible, but the limit is unreachable. */
-const unlimited = (windowMs: number): RateRule => ({ limit: Number.MAX_SAFE_INTEGER, windowMs });
 
 /**
  * Builds the server's dependencies from configuration: the primary store (embedded PGlite,
@@ -90,8 +87,8 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     build: readBuildInfo(),
     rateLimits: {
       counter,
-      perKey: config.rateLimitPerKey === 0 ? unlimited(windowMs) : { limit: config.rateLimitPerKey, windowMs },
-      perIp: config.rateLimitPerIp === 0 ? unlimited(windowMs) : { limit: config.rateLimitPerIp, windowMs },
+      perKey: config.rateLimitPerKey === 0 ? null : { limit: config.rateLimitPerKey, windowMs },
+      perIp: config.rateLimitPerIp === 0 ? null : { limit: config.rateLimitPerIp, windowMs },
       trustProxy: config.trustProxy,
     },
   };

@@ -15,7 +15,7 @@ export interface Config {
   dbPoolSize: number;
   /** 0 disables the in-process authentication cache. */
   authCacheTtlMs: number;
-  /** requests per window per API key; 0 turns per-key limiting off */
+  /** requests per window per API key; 0 turns per-key limiting (and its counting) off */
   rateLimitPerKey: number;
   /** unauthenticated bootstrap requests per window per client address; 0 turns it off */
   rateLimitPerIp: number;

@@ -5,7 +5,7 @@ export function createMemoryRateCounter(now: () => number = Date.now): RateCount
   const windows = new Map<string, { count: number; ends: number }>();
   let nextSweep = 0;
   return {
-    async hit(key, windowMs): Promise<WindowCount> {
+    hit(key, windowMs): WindowCount {
       const t = now();
       if (t >= nextSweep) {
         for (const [k, w] of windows) if (w.ends <= t) windows.delete(k);

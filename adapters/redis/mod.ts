@@ -3,14 +3,13 @@
  * cache, the cross-instance event bus and the rate counter. Redis holds nothing that cannot be
  * rebuilt; every adapter keeps the server working while it is away. See `openRedisAdapters`.
  */
-import type { RateCounter } from "../../core/access/rate-limit.ts";
 import type { AuthCacheL2 } from "../cache/auth-cache-l2.ts";
 import type { InvalidationBus } from "../cache/invalidation-bus.ts";
 import { createRedisAuthCacheL2, type RedisAuthCacheL2Options } from "./auth-cache-l2.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 import { createRedisEventBus, type RedisEventBus } from "./event-bus.ts";
 import { createRedisInvalidationBus } from "./invalidation-bus.ts";
-import { createRedisRateCounter } from "./rate-counter.ts";
+import { createRedisRateCounter, type RedisRateCounter } from "./rate-counter.ts";
 
 export { authEntryKey, authGuardKey, authIndexKey, createRedisAuthCacheL2, type RedisAuthCacheL2Options } from "./auth-cache-l2.ts";
 export {
@@ -25,14 +24,14 @@ export {
 } from "./connection.ts";
 export { createRedisEventBus, eventChannel, type RedisEventBus } from "./event-bus.ts";
 export { createRedisInvalidationBus, INVALIDATION_CHANNEL } from "./invalidation-bus.ts";
-export { createRedisRateCounter, rateKey } from "./rate-counter.ts";
+export { createRedisRateCounter, rateKey, type RedisRateCounter } from "./rate-counter.ts";
 export { RedisScript } from "./script.ts";
 
 export interface RedisAdapters {
   connection: RedisConnection;
   invalidationBus: InvalidationBus;
   events: RedisEventBus;
-  rateCounter: RateCounter;
+  rateCounter: RedisRateCounter;
   authCacheL2: AuthCacheL2;
   /** Closes the buses, then the connection. */
   close(): Promise<void>;

@@ -24,7 +24,12 @@ export const rateKey = (key: string) => `wks:rl:{${key}}`;
  * `RedisUnavailableError` within the connection's command timeout; whether to then allow the
  * request is the caller's policy.
  */
-export function createRedisRateCounter(conn: RedisConnection): RateCounter {
+/** Always asynchronous: a round trip to Redis. */
+export interface RedisRateCounter extends RateCounter {
+  hit(key: string, windowMs: number): Promise<WindowCount>;
+}
+
+export function createRedisRateCounter(conn: RedisConnection): RedisRateCounter {
   return {
     async hit(key, windowMs): Promise<WindowCount> {
       const ms = Math.max(1, Math.floor(windowMs));

@@ -15,8 +15,11 @@ export interface WindowCount {
 }
 
 export interface RateCounter {
-  /** Counts one hit for `key` in a window of `windowMs` starting at its first hit. Atomic. */
-  hit(key: string, windowMs: number): Promise<WindowCount>;
+  /**
+   * Counts one hit for `key` in a window of `windowMs` starting at its first hit. Atomic. An
+   * in-process counter may answer synchronously (it runs on every request; a promise costs).
+   */
+  hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
 }
 

@@ -4,10 +4,10 @@ import type { Logger } from "./logger.ts";
 
 export interface RateLimits {
   counter: RateCounter;
-  /** per credential (API key), on every authenticated request */
-  perKey: RateRule;
-  /** per client address, on public endpoints that create or cost something */
-  perIp: RateRule;
+  /** per credential (API key), on every authenticated request; null: not limited, not counted */
+  perKey: RateRule | null;
+  /** per client address, on public endpoints that create or cost something; null: off */
+  perIp: RateRule | null;
   /** take the client address from X-Forwarded-For (only behind a proxy you trust) */
   trustProxy: boolean;
 }
@@ -21,10 +21,12 @@ let lastWarning = 0;
  * let through and a warning logged at most every 10 s: an outage of the limiter must not become an
  * outage of the API.
  */
-export async function enforceRateLimit(limits: RateLimits, logger: Logger, key: string, rule: RateRule, headers: Headers) {
+export async function enforceRateLimit(limits: RateLimits, logger: Logger, key: string, rule: RateRule | null, headers: Headers) {
+  if (!rule) return;
   let count;
   try {
-    count = await limits.counter.hit(key, rule.windowMs);
+    const hit = limits.counter.hit(key, rule.windowMs);
+    count = hit instanceof Promise ? await hit : hit;
   } catch (error) {
     const now = Date.now();
     if (now - lastWarning > 10_000) {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
 import { createClient } from "redis";
 import type { KeyMatch } from "../../core/access/ports.ts";
-import type { RateCounter } from "../../core/access/rate-limit.ts";
+import type { RedisRateCounter } from "../../adapters/redis/rate-counter.ts";
 import { workspaceEvent, type WorkspaceEvent } from "../../core/events/event.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { AuthCacheL2 } from "../../adapters/cache/auth-cache-l2.ts";
@@ -57,7 +57,7 @@ const event = (ws: string): WorkspaceEvent => workspaceEvent(ws, "member.added",
 interface Instance {
   conn: RedisConnection;
   log: ReturnType<typeof logger>;
-  counter: RateCounter;
+  counter: RedisRateCounter;
   l2: AuthCacheL2;
   events: RedisEventBus;
   inv: InvalidationBus;

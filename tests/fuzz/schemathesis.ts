@@ -314,7 +314,7 @@ async function main(): Promise<Summary> {
   const deadline = Date.now() + settings.timeoutSeconds * 1000;
   let server: AppServer | null = null;
   try {
-    // Thousands of requests with one key: per-key limiting off (RATE_LIMIT_PER_KEY=0), counting still on.
+    // Thousands of requests with one key: per-key limiting off (RATE_LIMIT_PER_KEY=0) and per-IP limiting off.
     server = await startAppServer({ name: "server", env: { LOG_LEVEL: settings.logLevel, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_IP: "0" } });
     const passes = await planPasses(server.origin, await fetchDocument(server.origin));
     console.log(
