@@ -26,3 +26,8 @@ export * from "./events/event.ts";
 export * from "./events/ports.ts";
 export * from "./events/emit.ts";
 export * from "./access/rate-limit.ts";
+
+export * from "./topics/governance.ts";
+export * from "./topics/tag-name.ts";
+export * from "./topics/topic-slug.ts";
+export * from "./topics/staleness.ts";
