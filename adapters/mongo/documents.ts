@@ -84,18 +84,8 @@ export interface MemberDoc {
   updated_at: string;
 }
 
-export interface ApiKeyDoc {
-  _id: string;
-  workspace_id: string;
-  name: string;
-  prefix: string;
-  identity_id: string | null;
-  created_by: string | null;
-  key_hash: string;
-  key_ciphertext: string;
-  created_at: string;
-  last_used_at: string | null;
-}
+/** The stored key: the model's fields, with its id as `_id`. */
+export type ApiKeyDoc = Omit<ApiKeyRecord, "id"> & { _id: string };
 
 export interface AreaDoc {
   _id: string;

@@ -12,7 +12,7 @@
  * builds the copy. Two processes building at once each build in their own directory and rename
  * the result into place atomically. Without `go` it fails saying what to install.
  */
-import { sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
+import { readLog, sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -191,14 +191,6 @@ async function launch(bin: string, dir: string, port: number): Promise<MongoServ
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-function readLog(path: string): string {
-  try {
-    return readFileSync(path, "utf8").split("\n").slice(-30).join("\n");
-  } catch {
-    return "(no server log)";
-  }
 }
 
 // ---- one server per process ----

@@ -8,7 +8,7 @@
  * connections, and runs with fsync and synchronous commit off: fast, and disposable.
  * As root, the server runs as the `postgres` system user, since PostgreSQL refuses to run as root.
  */
-import { sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
+import { readLog, sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -234,14 +234,6 @@ function signalServer(data: string, spawnedPid: number, signal: NodeJS.Signals):
     process.kill(pid, signal);
   } catch {
     // Already gone.
-  }
-}
-
-function readLog(path: string): string {
-  try {
-    return readFileSync(path, "utf8").split("\n").slice(-30).join("\n");
-  } catch {
-    return "(no server log)";
   }
 }
 

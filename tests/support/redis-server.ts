@@ -8,8 +8,8 @@
  * server and starts a new, empty one on the same port, which is what fault tests need: a client
  * sees its connection drop, then the same address answer again.
  */
-import { sharedService, startWatchdog, stopPidShell } from "./service-lifetime.ts";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readLog, sharedService, startWatchdog, stopPidShell } from "./service-lifetime.ts";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -200,14 +200,6 @@ async function terminate(proc: Bun.Subprocess): Promise<void> {
   const timer = setTimeout(() => proc.kill("SIGKILL"), 5_000);
   await proc.exited;
   clearTimeout(timer);
-}
-
-function readLog(path: string): string {
-  try {
-    return readFileSync(path, "utf8").split("\n").slice(-30).join("\n");
-  } catch {
-    return "(no server log)";
-  }
 }
 
 // ---- one server per process ----

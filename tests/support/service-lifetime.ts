@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 /**
  * What every throwaway test service (PostgreSQL, Redis, FerretDB) needs to not outlive its test
  * process: a detached watchdog that stops the server and removes its directory once this process
@@ -59,4 +61,13 @@ export function sharedService(envVar: string, start: () => Promise<{ url: string
 /** A unique database name for one test file's isolation. */
 export function uniqueDatabaseName(): string {
   return `t_${Date.now().toString(36)}_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+}
+
+/** The last lines of a server's log file, for error messages. */
+export function readLog(path: string): string {
+  try {
+    return readFileSync(path, "utf8").split("\n").slice(-30).join("\n");
+  } catch {
+    return "(no server log)";
+  }
 }
