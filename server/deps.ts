@@ -22,4 +22,6 @@ export interface ServerDeps {
   config: ServerConfig;
   build: BuildInfo;
   rateLimits: RateLimits;
+  /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
+  shutdown?: AbortSignal;
 }

@@ -6,7 +6,10 @@ import { createLogger } from "./http/logger.ts";
 const config = readConfig();
 const logger = createLogger(config.logLevel);
 const composed = await compose(config, logger);
-const app = buildApp(composed.deps);
+const shutdown = new AbortController();
+const app = buildApp({ ...composed.deps, shutdown: shutdown.signal });
+/** How long in-flight requests get to finish after SIGTERM before connections are closed. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + 1024 });
 const base = `http://localhost:${app.server!.port}${API_PREFIX}`;
@@ -16,14 +19,21 @@ if (logger.enabled("info")) {
 }
 
 let stopping = false;
-async function shutdown(signal: string) {
+async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.log("info", "shutting down", { signal });
-  // Stop accepting, let in-flight requests finish, then close pools and connections.
-  await app.server?.stop(false);
+  // Stop accepting, end event streams, let in-flight requests finish (within a grace period),
+  // then close pools and connections.
+  shutdown.abort();
+  const drained = app.server?.stop(false) ?? Promise.resolve();
+  const inTime = await Promise.race([drained.then(() => true), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => false)]);
+  if (!inTime) {
+    logger.log("warn", "in-flight requests did not finish in time; closing their connections", { grace_ms: SHUTDOWN_GRACE_MS });
+    await app.server?.stop(true);
+  }
   await composed.close();
   process.exit(0);
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));

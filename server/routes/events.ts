@@ -17,7 +17,7 @@ function frame(e: WorkspaceEvent): Uint8Array {
  * The workspace event stream as Server-Sent Events. Live only: events are fanned out to every
  * instance's subscribers (in-process, or through Redis with REDIS_URL), not stored, so a client
  * that reconnects receives what happens from then on. The stream ends when the caller's own key is
- * revoked, the caller leaves, or the workspace is deleted.
+ * revoked, the caller leaves, or the workspace is deleted, and when the server shuts down.
  */
 export function eventRoutes(deps: ServerDeps) {
   const bus = deps.core.events;
@@ -50,8 +50,11 @@ export function eventRoutes(deps: ServerDeps) {
           cleanup = () => {
             clearInterval(heartbeat);
             unsubscribe();
+            deps.shutdown?.removeEventListener("abort", close);
           };
           request.signal.addEventListener("abort", close, { once: true });
+          // On shutdown, end the stream so the server can finish; SSE clients reconnect elsewhere.
+          deps.shutdown?.addEventListener("abort", close, { once: true });
         },
         cancel() {
           cleanup();
