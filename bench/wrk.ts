@@ -3,6 +3,7 @@
  * `wrk-report.lua`.
  */
 import { join } from "node:path";
+import { aptInstall, canAptInstall } from "../tests/support/apt.ts";
 import { spawnChild } from "../tests/support/child-process.ts";
 
 const REPORT_SCRIPT = join(import.meta.dir, "wrk-report.lua");
@@ -34,32 +35,17 @@ export interface WrkResult {
 export async function ensureWrk(): Promise<string> {
   const found = Bun.which("wrk");
   if (found) return found;
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-  const isDebian = await Bun.file("/etc/debian_version").exists();
-  if (!isRoot || !isDebian || !Bun.which("apt-get")) {
+  if (!canAptInstall()) {
     throw new Error(
       "Cannot run the benchmark: wrk is not installed. Install it (Debian/Ubuntu: `apt-get install -y wrk`, " +
         "macOS: `brew install wrk`) and run again.",
     );
   }
   console.log("wrk is missing: installing the Debian package (apt-get install -y wrk)...");
-  const env = { DEBIAN_FRONTEND: "noninteractive" };
-  if ((await aptGet(["install", "-y", "wrk"], env)) !== 0) {
-    // A fresh container often has no package lists yet.
-    if ((await aptGet(["update"], env)) !== 0 || (await aptGet(["install", "-y", "wrk"], env)) !== 0) {
-      throw new Error("Cannot run the benchmark: `apt-get install -y wrk` failed (see the output above)");
-    }
-  }
+  await aptInstall(["wrk"]);
   const installed = Bun.which("wrk");
   if (!installed) throw new Error("Cannot run the benchmark: wrk is still not on PATH after apt-get install");
   return installed;
-}
-
-async function aptGet(args: string[], env: Record<string, string>): Promise<number> {
-  const child = spawnChild("apt-get", ["apt-get", ...args], { env, echo: false });
-  const code = await child.exited;
-  if (code !== 0) console.error(child.tail(20));
-  return code;
 }
 
 export async function runWrk(options: WrkOptions): Promise<WrkResult> {

@@ -8,6 +8,7 @@
  * connections, and runs with fsync and synchronous commit off: fast, and disposable.
  * As root, the server runs as the `postgres` system user, since PostgreSQL refuses to run as root.
  */
+import { aptInstall, canAptInstall } from "./apt.ts";
 import { readLog, sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -73,11 +74,9 @@ let installing: Promise<Binaries> | null = null;
 async function binaries(): Promise<Binaries> {
   const found = findBinaries();
   if (found) return found;
-  if (isRoot() && existsSync("/etc/debian_version") && Bun.which("apt-get")) {
+  if (canAptInstall()) {
     installing ??= (async () => {
-      const env = { DEBIAN_FRONTEND: "noninteractive" };
-      await run(["apt-get", "update"], { env });
-      await run(["apt-get", "install", "-y", "--no-install-recommends", "postgresql"], { env });
+      await aptInstall(["postgresql"]);
       const after = findBinaries();
       if (!after) throw new Error("Cannot start PostgreSQL: apt-get installed postgresql but initdb is still not found");
       return after;

@@ -8,6 +8,7 @@
  * server and starts a new, empty one on the same port, which is what fault tests need: a client
  * sees its connection drop, then the same address answer again.
  */
+import { aptInstall, canAptInstall } from "./apt.ts";
 import { readLog, sharedService, startWatchdog, stopPidShell } from "./service-lifetime.ts";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -54,11 +55,9 @@ let installing: Promise<string> | null = null;
 async function binary(): Promise<string> {
   const found = findBinary();
   if (found) return found;
-  if (isRoot() && existsSync("/etc/debian_version") && Bun.which("apt-get")) {
+  if (canAptInstall()) {
     installing ??= (async () => {
-      const env = { DEBIAN_FRONTEND: "noninteractive" };
-      await run(["apt-get", "update"], env);
-      await run(["apt-get", "install", "-y", "--no-install-recommends", "redis-server"], env);
+      await aptInstall(["redis-server"]);
       const after = findBinary();
       if (!after) throw new Error("Cannot start Redis: apt-get installed redis-server but the binary is still not found");
       return after;
