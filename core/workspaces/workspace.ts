@@ -7,8 +7,6 @@ import type { Identity, Member, SetPlanDto, UpdateWorkspaceDto, Workspace, Works
 
 export const DEFAULT_SETTINGS: WorkspaceSettings = { review_interval_days: 90 };
 
-/** Resolves the workspace a route names, refusing principals of any other workspace with 404. */
-export { assertInWorkspace } from "../access/policy.ts";
 
 export async function updateWorkspace(
   deps: CoreDeps,

@@ -19,6 +19,3 @@ export function workspaceScope(deps: ServerDeps, name: string) {
     },
   );
 }
-
-/** The `{slug}` path parameter as documented; a slug that is not ours reads as 404 before this applies. */
-export { SlugSchema } from "../../core/workspaces/model.ts";

@@ -41,15 +41,6 @@ function findBinary(): string | null {
   return null;
 }
 
-const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
-
-async function run(cmd: string[], env: Record<string, string> = {}): Promise<string> {
-  const proc = Bun.spawn(cmd, { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`Command failed (exit ${code}): ${cmd.join(" ")}\n${err || out}`);
-  return out;
-}
-
 let installing: Promise<string> | null = null;
 
 async function binary(): Promise<string> {
