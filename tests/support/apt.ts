@@ -5,6 +5,7 @@
  * a lock another process holds.
  */
 import { existsSync } from "node:fs";
+import { runCommand } from "./command.ts";
 
 let queue: Promise<unknown> = Promise.resolve();
 
@@ -12,24 +13,34 @@ export function canAptInstall(): boolean {
   return process.getuid?.() === 0 && existsSync("/etc/debian_version") && Bun.which("apt-get") !== null;
 }
 
-async function aptGet(args: string[]): Promise<void> {
-  const cmd = ["apt-get", "-o", "DPkg::Lock::Timeout=300", ...args];
-  const proc = Bun.spawn(cmd, {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`Command failed (exit ${code}): ${cmd.join(" ")}\n${err || out}`);
-}
 
 /** `apt-get update && apt-get install -y --no-install-recommends <packages>`, one install at a time. */
 export function aptInstall(packages: string[]): Promise<void> {
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  const apt = (args: string[]) => runCommand(["apt-get", "-o", "DPkg::Lock::Timeout=300", ...args], { env });
   const next = queue.then(async () => {
-    await aptGet(["update"]);
-    await aptGet(["install", "-y", "--no-install-recommends", ...packages]);
+    await apt(["update"]);
+    await apt(["install", "-y", "--no-install-recommends", ...packages]);
   });
   queue = next.catch(() => {});
   return next;
+}
+
+/**
+ * What a launcher needs from the machine: `find()` when present; otherwise, as root on Debian,
+ * installed once from `pkg` and found again; otherwise an error saying what to install.
+ */
+export function findOrAptInstall<T>(find: () => T | null, pkg: string, missing: string): () => Promise<T> {
+  let installing: Promise<T> | null = null;
+  return async () => {
+    const found = find();
+    if (found) return found;
+    if (!canAptInstall()) throw new Error(missing);
+    installing ??= aptInstall([pkg]).then(() => {
+      const after = find();
+      if (!after) throw new Error(`${missing.split(":")[0]}: apt-get installed ${pkg} but it is still not found`);
+      return after;
+    });
+    return installing;
+  };
 }

@@ -12,6 +12,7 @@
  * builds the copy. Two processes building at once each build in their own directory and rename
  * the result into place atomically. Without `go` it fails saying what to install.
  */
+import { runCommand as run } from "./command.ts";
 import { readLog, sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -37,18 +38,6 @@ export function ferretdbCachePath(): string {
   return join(base, "wks-service", `ferretdb-${FERRETDB_VERSION}`, "ferretdb");
 }
 
-async function run(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<string> {
-  const proc = Bun.spawn(cmd, {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
-  });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`Command failed (exit ${code}): ${cmd.join(" ")}\n${(err || out).split("\n").slice(-30).join("\n")}`);
-  return out;
-}
 
 function findGo(): string | null {
   const onPath = Bun.which("go");

@@ -8,7 +8,8 @@
  * connections, and runs with fsync and synchronous commit off: fast, and disposable.
  * As root, the server runs as the `postgres` system user, since PostgreSQL refuses to run as root.
  */
-import { aptInstall, canAptInstall } from "./apt.ts";
+import { findOrAptInstall } from "./apt.ts";
+import { runCommand as run } from "./command.ts";
 import { readLog, sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -52,43 +53,14 @@ function findBinaries(): Binaries | null {
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
-async function run(cmd: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<string> {
-  const proc = Bun.spawn(cmd, {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-    cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
-  });
-  const [out, err, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  if (code !== 0) throw new Error(`Command failed (exit ${code}): ${cmd.join(" ")}\n${err || out}`);
-  return out;
-}
 
-let installing: Promise<Binaries> | null = null;
-
-async function binaries(): Promise<Binaries> {
-  const found = findBinaries();
-  if (found) return found;
-  if (canAptInstall()) {
-    installing ??= (async () => {
-      await aptInstall(["postgresql"]);
-      const after = findBinaries();
-      if (!after) throw new Error("Cannot start PostgreSQL: apt-get installed postgresql but initdb is still not found");
-      return after;
-    })();
-    return installing;
-  }
-  throw new Error(
-    "Cannot start PostgreSQL: initdb and postgres were not found under /usr/lib/postgresql/*/bin or on PATH. " +
-      "Install the PostgreSQL server (Debian/Ubuntu: `apt-get install postgresql`; macOS: `brew install postgresql`), " +
-      "or set TEST_DATABASE_URL to a server the tests may create databases on.",
-  );
-}
+const binaries = findOrAptInstall(
+  findBinaries,
+  "postgresql",
+  "Cannot start PostgreSQL: initdb and postgres were not found under /usr/lib/postgresql/*/bin or on PATH. " +
+    "Install the PostgreSQL server (Debian/Ubuntu: `apt-get install postgresql`; macOS: `brew install postgresql`), " +
+    "or set TEST_DATABASE_URL to a server the tests may create databases on.",
+);
 
 // ---- running as a non-root user when root ----
 

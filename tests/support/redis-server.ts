@@ -8,7 +8,7 @@
  * server and starts a new, empty one on the same port, which is what fault tests need: a client
  * sees its connection drop, then the same address answer again.
  */
-import { aptInstall, canAptInstall } from "./apt.ts";
+import { findOrAptInstall } from "./apt.ts";
 import { readLog, sharedService, startWatchdog, stopPidShell } from "./service-lifetime.ts";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
@@ -41,26 +41,13 @@ function findBinary(): string | null {
   return null;
 }
 
-let installing: Promise<string> | null = null;
-
-async function binary(): Promise<string> {
-  const found = findBinary();
-  if (found) return found;
-  if (canAptInstall()) {
-    installing ??= (async () => {
-      await aptInstall(["redis-server"]);
-      const after = findBinary();
-      if (!after) throw new Error("Cannot start Redis: apt-get installed redis-server but the binary is still not found");
-      return after;
-    })();
-    return installing;
-  }
-  throw new Error(
-    "Cannot start Redis: redis-server was not found on PATH. " +
-      "Install it (Debian/Ubuntu: `apt-get install redis-server`; macOS: `brew install redis`), " +
-      "or set TEST_REDIS_URL to a server the tests may use (they write keys under `wks:`).",
-  );
-}
+const binary = findOrAptInstall(
+  findBinary,
+  "redis-server",
+  "Cannot start Redis: redis-server was not found on PATH. " +
+    "Install it (Debian/Ubuntu: `apt-get install redis-server`; macOS: `brew install redis`), " +
+    "or set TEST_REDIS_URL to a server the tests may use (they write keys under `wks:`).",
+);
 
 // ---- readiness ----
 
