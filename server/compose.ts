@@ -32,7 +32,6 @@ export interface Composed {
  * instances, the event bus and the rate counter (in-process, or Redis with REDIS_URL).
  */
 export async function compose(config: Config, logger: Logger): Promise<Composed> {
-  const closers: Array<() => Promise<void>> = [];
   const secret = resolveSecret(config);
 
   let inner: Stores;
@@ -56,6 +55,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   let events: EventBus = createMemoryEventBus();
   let counter: RateCounter = createMemoryRateCounter();
   let l2: AuthCacheL2 = noAuthCacheL2;
+  let closeRedis = async () => {};
   if (config.databaseUrl) buses.push(await createPostgresInvalidationBus(config.databaseUrl));
   if (config.redisUrl) {
     const { openRedisAdapters } = await import("../adapters/redis/mod.ts");
@@ -64,7 +64,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     counter = redis.rateCounter;
     l2 = redis.authCacheL2;
     buses.push(redis.invalidationBus);
-    closers.push(() => redis.close());
+    closeRedis = () => redis.close();
   }
   const bus = buses.length === 0 ? createLocalInvalidationBus() : buses.length === 1 ? buses[0]! : fanoutBus(buses);
   if (config.mongoUrl && !config.redisUrl && config.authCacheTtlMs > 0) {
@@ -76,8 +76,8 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
 
   const stores =
     config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
-  closers.unshift(() => counter.close(), () => events.close(), () => bus.close());
-  closers.push(() => stores.close());
+  // Closed in this order on shutdown: what uses the connections first, the store last.
+  const closers = [() => counter.close(), () => events.close(), () => bus.close(), closeRedis, () => stores.close()];
 
   const windowMs = config.rateLimitWindowMs;
   const deps: ServerDeps = {
