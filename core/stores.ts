@@ -1,4 +1,5 @@
 import type { ApiKeyStore } from "./access/ports.ts";
+import type { TagStore, TopicStore } from "./topics/ports.ts";
 import type { AreaStore, IdentityStore, MemberStore, RepoStore, WorkspaceStore } from "./workspaces/ports.ts";
 
 export interface StoreStatus {
@@ -16,6 +17,8 @@ export interface Stores {
   apiKeys: ApiKeyStore;
   areas: AreaStore;
   repos: RepoStore;
+  topics: TopicStore;
+  tags: TagStore;
   status(): Promise<StoreStatus>;
   close(): Promise<void>;
 }

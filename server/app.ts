@@ -13,6 +13,8 @@ import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { systemRoutes } from "./routes/system.ts";
+import { tagRoutes } from "./routes/tags.ts";
+import { topicRoutes } from "./routes/topics.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -50,7 +52,10 @@ export function buildApp(deps: ServerDeps) {
     .use(memberRoutes(deps))
     .use(areaRoutes(deps))
     .use(repoRoutes(deps))
-    .use(eventRoutes(deps));
+    .use(eventRoutes(deps))
+    .use(topicRoutes(deps, "/topics"))
+    .use(topicRoutes(deps, "/watchers"))
+    .use(tagRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
@@ -82,9 +87,9 @@ export function buildApp(deps: ServerDeps) {
           stack: error instanceof Error ? error.stack : undefined,
         });
       }
-      // RateLimit-* headers set before the failure still belong on the error response.
+      // RateLimit-* (and an alias's Deprecation/Link) headers set before the failure still belong on the error response.
       const carried: Record<string, string> = {};
-      for (const [name, value] of Object.entries(set.headers)) if (name.startsWith("ratelimit-")) carried[name] = String(value);
+      for (const [name, value] of Object.entries(set.headers)) if (name.startsWith("ratelimit-") || name === "deprecation" || name === "link") carried[name] = String(value);
       return errorResponse(appError, facts.id, carried);
     });
   // Elysia schedules after-response hooks on every request; only register one when it logs.

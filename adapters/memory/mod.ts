@@ -4,6 +4,8 @@ import { MemoryAreaStore } from "./area-store.ts";
 import { MemoryIdentityStore } from "./identity-store.ts";
 import { MemoryMemberStore } from "./member-store.ts";
 import { MemoryRepoStore } from "./repo-store.ts";
+import { MemoryTagStore } from "./tag-store.ts";
+import { MemoryTopicStore } from "./topic-store.ts";
 import { MemoryTables } from "./tables.ts";
 import { MemoryWorkspaceStore } from "./workspace-store.ts";
 
@@ -20,6 +22,8 @@ export function createMemoryStores(): Stores {
     apiKeys: new MemoryApiKeyStore(t),
     areas: new MemoryAreaStore(t),
     repos: new MemoryRepoStore(t),
+    topics: new MemoryTopicStore(t),
+    tags: new MemoryTagStore(t),
     status: async () => ({ kind: "memory", ok: true, latency_ms: 0 }),
     close: async () => {},
   };

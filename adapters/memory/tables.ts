@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
 import type { Area, Identity, Member, Repo, Workspace } from "../../core/workspaces/model.ts";
+import type { Tag, Topic, TopicEvent } from "../../core/topics/model.ts";
 
 /**
  * The in-memory "database": plain maps shared by the stores of one adapter instance. Every
@@ -15,6 +16,12 @@ export class MemoryTables {
   apiKeyIdByHash = new Map<string, string>();
   areas = new Map<string, Area>();
   repos = new Map<string, Repo>();
+  topics = new Map<string, Topic>();
+  /** `${workspace_id}:${slug}` → topic id: old slugs a move left behind. */
+  topicRedirects = new Map<string, string>();
+  topicEvents = new Map<string, TopicEvent>();
+  /** `${workspace_id}:${name}` → tag. */
+  tags = new Map<string, Tag>();
 }
 
 /** Copies on the way in and out, so callers never hold a live reference to stored state. */

@@ -44,6 +44,11 @@ export class MemoryWorkspaceStore implements WorkspaceStore {
     for (const table of [t.members, t.areas, t.repos] as Map<string, { id: string; workspace_id: string }>[]) {
       for (const row of inWorkspace(table, workspaceId)) table.delete(row.id);
     }
+    for (const e of inWorkspace(t.topicEvents, workspaceId)) t.topicEvents.delete(e.id);
+    for (const topic of inWorkspace(t.topics, workspaceId)) t.topics.delete(topic.id);
+    for (const table of [t.topicRedirects, t.tags] as Map<string, unknown>[]) {
+      for (const key of table.keys()) if (key.startsWith(`${workspaceId}:`)) table.delete(key);
+    }
     t.workspaces.delete(workspaceId);
     t.workspaceIdBySlug.delete(ws.slug);
     return true;

@@ -36,6 +36,15 @@ export function canAssignRole(actor: Principal, from: Role, to: Role): boolean {
   return true;
 }
 
+/** Whether the principal may write workspace content. Over OAuth that takes scope `work:write`. */
+export function canWrite(p: Principal): boolean {
+  return p.scopes === undefined || p.scopes.includes("work:write");
+}
+
+export function assertCanWrite(p: Principal, action: string): void {
+  if (!canWrite(p)) throw forbidden(`Cannot ${action}: scope work:write is required`);
+}
+
 /** `agent` when a program acts (OAuth client, faceless key); `human` when a person does. */
 export function actorKind(p: Principal): "human" | "agent" {
   return p.kind === "service" || p.via === "oauth" ? "agent" : "human";

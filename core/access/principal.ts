@@ -17,4 +17,6 @@ export interface Principal {
   via: "api_key" | "oauth" | "session";
   /** The credential's id (API key id), for audit and revocation. */
   credentialId: string;
+  /** OAuth scopes granted; absent for API keys and sessions, which carry the member's full role. */
+  scopes?: readonly string[];
 }

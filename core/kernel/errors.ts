@@ -48,3 +48,8 @@ export const conflict = (message: string, meta?: Record<string, unknown>) =>
   new AppError("CONFLICT", message, [], meta);
 export const unauthenticated = (message = "Missing or invalid credentials") =>
   new AppError("UNAUTHENTICATED", message);
+/** A write that named a version the object has moved past: nothing was applied. */
+export const versionConflict = (what: string, currentVersion: number) =>
+  new AppError("VERSION_CONFLICT", `Cannot update ${what}: it changed since version you read (now ${currentVersion})`, [], {
+    current_version: currentVersion,
+  });

@@ -27,3 +27,19 @@ export function slugCandidate(base: string, n: number): string {
   const suffix = `-${n}`;
   return `${base.slice(0, MAX_TOPIC_SLUG_LENGTH - suffix.length).replace(/-+$/, "")}${suffix}`;
 }
+
+/**
+ * Words the topic routes use as fixed sub-paths (`/topics/search`, `/topics/events`, ...): a topic
+ * with such a slug could never be addressed, so none may have one.
+ */
+export const RESERVED_TOPIC_SLUGS: ReadonlySet<string> = new Set([
+  "search",
+  "events",
+  "proposals",
+  "graph",
+  "graph-full",
+  "match-files",
+  "retrieve",
+  "mark-drift",
+  "audit",
+]);

@@ -1,0 +1,113 @@
+import type { OffsetPage } from "../kernel/paging.ts";
+import type { Listed } from "../workspaces/ports.ts";
+import type { TopicStatus } from "./governance.ts";
+import type { Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
+
+/**
+ * Store ports of the topics module. Absence is `null`, `false` or `[]`; expected refusals are
+ * returned strings. Every write method is atomic on its own (all of it or none of it); on a
+ * backend without transactions, a method interrupted halfway can be called again and completes.
+ */
+
+/** Stale-ness as a store filters it: reviewed and approved before `before` (or not). */
+export interface StaleFilter {
+  is: boolean;
+  before: string;
+}
+
+export interface TopicFilter {
+  /** One status; undefined means every status but archived. */
+  status?: TopicStatus;
+  /** Any-of, normalised names. An empty list matches nothing. */
+  tags?: string[];
+  stale?: StaleFilter;
+  kind?: TopicKind;
+  origin?: TopicOrigin;
+  repoId?: string;
+  hasExternal?: boolean;
+}
+
+export interface TopicSearch {
+  /** Terms from `tokenize`, 1 to MAX_QUERY_TERMS; a topic must hold all of them. */
+  terms: string[];
+  /** The statuses searched; never archived. */
+  statuses: TopicStatus[];
+  tags?: string[];
+  stale?: StaleFilter;
+  limit: number;
+}
+
+export interface SearchResult {
+  /** In `compareRanked` order, at most `limit`. */
+  items: Topic[];
+  /** Topics matching, over all of them. */
+  total: number;
+}
+
+export interface TimelineFilter {
+  type?: TopicEventType;
+  repoId?: string;
+}
+
+/** A change to apply: the topic's next state and the event recording it (same version). */
+export interface TopicWrite {
+  topic: Topic;
+  event: TopicEvent;
+}
+
+export interface TopicStore {
+  get(workspaceId: string, topicId: string): Promise<Topic | null>;
+  /** The topic with this slug, else the topic an old slug (a redirect) points at. */
+  resolve(workspaceId: string, slug: string): Promise<{ topic: Topic; redirectedFrom: string | null } | null>;
+  /** Topics in `compareListed` order. */
+  list(workspaceId: string, filter: TopicFilter, page: OffsetPage): Promise<Listed<Topic>>;
+  search(workspaceId: string, search: TopicSearch): Promise<SearchResult>;
+  /** Events of one topic that still hold a snapshot, newest first, at most `limit`. */
+  history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]>;
+  /** The workspace timeline, newest first. */
+  timeline(workspaceId: string, filter: TimelineFilter, page: OffsetPage): Promise<Listed<TopicEvent>>;
+
+  /**
+   * Inserts a new topic (version 1) and its event; registers its tags. A slug held by a live
+   * topic is "slug_taken"; a slug that is only a redirect is taken over (the redirect is dropped).
+   */
+  insert(w: TopicWrite): Promise<"ok" | "slug_taken">;
+  /**
+   * Replaces the topic whose stored version is `w.topic.version - 1` (else "version_conflict")
+   * and records the event; registers new tags. When the slug changes, the old slug becomes a
+   * redirect to the topic.
+   */
+  update(w: TopicWrite): Promise<"ok" | "version_conflict" | "not_found" | "slug_taken">;
+  /**
+   * Merge as one change: `target` is updated and `source` archived with `merged_into`, each
+   * version checked. (The source keeps its slug; reads follow `merged_into` to the target.)
+   * Without transactions: the target is written first and records the source in `merged_from`,
+   * so a merge interrupted before the source is archived is completed by calling it again.
+   */
+  merge(source: TopicWrite, target: TopicWrite): Promise<"ok" | "version_conflict" | "not_found">;
+  /**
+   * Deletes the topic at `expectedVersion` (any version when null): the topic, the redirects
+   * pointing at it, and the snapshots of its events; `event` (a `topic.deleted`) is recorded.
+   */
+  delete(workspaceId: string, topicId: string, expectedVersion: number | null, event: TopicEvent): Promise<"ok" | "version_conflict" | "not_found">;
+}
+
+export interface TagStore {
+  /** Registered tags, most-used first, then by name. */
+  list(workspaceId: string, page: OffsetPage): Promise<Listed<TagView>>;
+  get(workspaceId: string, name: string): Promise<TagView | null>;
+  /**
+   * Registers a tag, or, when it exists, sets its description if `tag.description` is not null.
+   * `created` tells which happened.
+   */
+  upsert(tag: Tag): Promise<{ tag: TagView; created: boolean }>;
+  /** Sets the description (null clears it). */
+  describe(workspaceId: string, name: string, description: string | null, at: string): Promise<TagView | null>;
+  /**
+   * Rewrites every topic carrying `from` with `rewrite` (which drops `from` and, for a rename,
+   * adds `to`) and then moves the registry entry: onto `to` (registered if new; its own
+   * description kept, else `from`'s), or away when `to` is null. Returns the topics rewritten,
+   * or null when `from` is not registered. A topic changed concurrently is re-read and rewritten.
+   */
+  retag(workspaceId: string, from: string, to: string | null, rewrite: (topic: Topic) => TopicWrite): Promise<number | null>;
+}

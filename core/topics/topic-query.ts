@@ -1,0 +1,158 @@
+import { validationFailed } from "../kernel/errors.ts";
+import { isUuid } from "../kernel/ids.ts";
+import { type LimitRule, type OffsetPage, parseBoundedInt, parseOffsetPage } from "../kernel/paging.ts";
+import type { Workspace } from "../workspaces/model.ts";
+import { TOPIC_STATUSES, type TopicStatus } from "./governance.ts";
+import { TOPIC_EVENT_TYPES, TOPIC_VIEWS, type TopicEventType, type TopicOrigin, type TopicViewName } from "./model.ts";
+import type { StaleFilter, TimelineFilter, TopicFilter } from "./ports.ts";
+import { MAX_QUERY_TERMS, distinctTerms } from "./search-terms.ts";
+import { staleBefore } from "./staleness.ts";
+import { normalizeTagName } from "./tag-name.ts";
+
+/**
+ * Query strings of the topic routes, parsed into what the stores take. Every parameter arrives
+ * as a string; the server has already checked the patterns, this gives them meaning.
+ */
+export const SEARCH_LIMIT: LimitRule = { default: 50, max: 100 };
+export const MAX_FILTER_TAGS = 20;
+export const MAX_QUERY_LENGTH = 200;
+
+const bad = (name: string, message: string) => validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
+
+export function parseBool(name: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === "true") return true;
+  if (raw === "false") return false;
+  throw bad(name, "expected true or false");
+}
+
+function parseEnum<T extends string>(name: string, raw: string | undefined, values: readonly T[]): T | undefined {
+  if (raw === undefined) return undefined;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  throw bad(name, `expected one of ${values.join(", ")}`);
+}
+
+export function parseView(raw: string | undefined, fallback: TopicViewName): TopicViewName {
+  return parseEnum("view", raw, TOPIC_VIEWS) ?? fallback;
+}
+
+/**
+ * `tags=a,b`: any-of, each name normalised. A name no tag can have (empty, too long) matches
+ * nothing rather than failing, like any unknown tag.
+ */
+export function parseTagFilter(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const parts = raw.split(",").filter((s) => s.trim() !== "");
+  if (parts.length > MAX_FILTER_TAGS) throw bad("tags", `at most ${MAX_FILTER_TAGS} tags`);
+  const names = parts.map(normalizeTagName).filter((n): n is string => n !== null);
+  return [...new Set(names)];
+}
+
+function parseStale(raw: string | undefined, ws: Workspace, now: Date): StaleFilter | undefined {
+  const is = parseBool("stale", raw);
+  return is === undefined ? undefined : { is, before: staleBefore(ws.settings.review_interval_days, now) };
+}
+
+export interface TopicListQuery {
+  limit?: string;
+  offset?: string;
+  status?: string;
+  tags?: string;
+  stale?: string;
+  docs?: string;
+  auto?: string;
+  manual?: string;
+  repo?: string;
+  has_external?: string;
+  view?: string;
+}
+
+export function parseTopicListQuery(q: TopicListQuery, ws: Workspace, now: Date): { filter: TopicFilter; page: OffsetPage; view: TopicViewName } {
+  const filter: TopicFilter = {};
+  const status = parseEnum<TopicStatus>("status", q.status, TOPIC_STATUSES);
+  if (status) filter.status = status;
+  const tags = parseTagFilter(q.tags);
+  if (tags) filter.tags = tags;
+  const stale = parseStale(q.stale, ws, now);
+  if (stale) filter.stale = stale;
+  const docs = parseBool("docs", q.docs);
+  if (docs !== undefined) filter.kind = docs ? "doc" : "note";
+  const origin = parseOrigin(parseBool("auto", q.auto), parseBool("manual", q.manual));
+  if (origin) filter.origin = origin;
+  if (q.repo !== undefined) {
+    if (!isUuid(q.repo)) throw bad("repo", "expected a repo id");
+    filter.repoId = q.repo;
+  }
+  const hasExternal = parseBool("has_external", q.has_external);
+  if (hasExternal !== undefined) filter.hasExternal = hasExternal;
+  return { filter, page: parseOffsetPage(q), view: parseView(q.view, "summary") };
+}
+
+/** `auto=true` and `manual=false` both mean written by a program; asking for both at once is a 400. */
+function parseOrigin(auto: boolean | undefined, manual: boolean | undefined): TopicOrigin | undefined {
+  const fromAuto = auto === undefined ? undefined : auto ? "auto" : "manual";
+  const fromManual = manual === undefined ? undefined : manual ? "manual" : "auto";
+  if (fromAuto && fromManual && fromAuto !== fromManual) throw bad("manual", "contradicts auto");
+  return fromAuto ?? fromManual;
+}
+
+export interface TopicSearchQuery {
+  q?: string;
+  include_notes?: string;
+  tags?: string;
+  limit?: string;
+  stale?: string;
+  view?: string;
+}
+
+export function parseSearchQuery(q: TopicSearchQuery, ws: Workspace, now: Date) {
+  if (q.q === undefined || q.q.trim() === "") throw bad("q", "a search text is required");
+  if (q.q.length > MAX_QUERY_LENGTH) throw bad("q", `at most ${MAX_QUERY_LENGTH} characters`);
+  const terms = distinctTerms(q.q);
+  if (terms.length > MAX_QUERY_TERMS) throw bad("q", `at most ${MAX_QUERY_TERMS} distinct words`);
+  const includeNotes = parseBool("include_notes", q.include_notes) ?? false;
+  const statuses: TopicStatus[] = includeNotes ? ["draft", "proposed", "reviewed"] : ["proposed", "reviewed"];
+  return {
+    terms,
+    statuses,
+    tags: parseTagFilter(q.tags),
+    stale: parseStale(q.stale, ws, now),
+    limit: parseBoundedInt("limit", q.limit, 1, SEARCH_LIMIT.max) ?? SEARCH_LIMIT.default,
+    view: parseView(q.view, "summary"),
+  };
+}
+
+export interface TimelineQuery {
+  limit?: string;
+  offset?: string;
+  type?: string;
+  repo_id?: string;
+}
+
+export function parseTimelineQuery(q: TimelineQuery): { filter: TimelineFilter; page: OffsetPage } {
+  const filter: TimelineFilter = {};
+  const type = parseEnum<TopicEventType>("type", q.type, TOPIC_EVENT_TYPES);
+  if (type) filter.type = type;
+  if (q.repo_id !== undefined) {
+    if (!isUuid(q.repo_id)) throw bad("repo_id", "expected a repo id");
+    filter.repoId = q.repo_id;
+  }
+  return { filter, page: parseOffsetPage(q) };
+}
+
+/**
+ * The version a write expects, from the body's `expected_version` and/or an `If-Match` header
+ * (`"3"`, `W/"3"` or `3`). Both given and different is a 400; `*` means any version.
+ */
+export function expectedVersion(bodyValue: number | undefined, ifMatch: string | undefined): number | undefined {
+  let header: number | undefined;
+  if (ifMatch !== undefined && ifMatch.trim() !== "*") {
+    const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
+    if (!m) throw validationFailed("Invalid If-Match: expected a topic version such as \"3\"", [{ path: "header.if-match", message: "expected a version" }]);
+    header = Number(m[1]);
+  }
+  if (header !== undefined && bodyValue !== undefined && header !== bodyValue) {
+    throw validationFailed("Invalid If-Match: it disagrees with expected_version", [{ path: "header.if-match", message: "disagrees with expected_version" }]);
+  }
+  return header ?? bodyValue;
+}

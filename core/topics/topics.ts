@@ -1,0 +1,170 @@
+import { actorKind, assertCanWrite, isOwnerOrAdmin } from "../access/policy.ts";
+import type { Principal } from "../access/principal.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
+import { conflict, forbidden, versionConflict } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import type { Workspace } from "../workspaces/model.ts";
+import type { CreateTopicDto, Topic, TopicEventView, TopicView, UpdateTopicDto } from "./model.ts";
+import { assertUsableSlug, checkRefs, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
+import { changeTopic, topicEvent } from "./topic-change.ts";
+import { parseSearchQuery, parseTimelineQuery, parseTopicListQuery, parseView, type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
+import type { TopicWrite } from "./ports.ts";
+import { RESERVED_TOPIC_SLUGS, slugCandidate, slugFromTitle } from "./topic-slug.ts";
+import { toEventView, toRevisionView, toTopicView } from "./view.ts";
+
+/** How many revisions `history=true` returns, newest first. */
+export const HISTORY_LIMIT = 100;
+const SLUG_ATTEMPTS = 20;
+
+async function published(deps: CoreDeps, p: Principal | null, w: TopicWrite): Promise<void> {
+  await emit(deps, w.topic.workspace_id, w.event.type, p, { topic_id: w.topic.id, slug: w.topic.slug, version: w.topic.version });
+}
+
+export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateTopicDto): Promise<TopicView> {
+  assertCanWrite(p, "create a topic");
+  const tags = tagsOf(dto.tags ?? []);
+  if (dto.slug) assertUsableSlug(dto.slug);
+  await checkRefs(deps, ws, dto);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const base: Topic = {
+    id: uuidv7(now.getTime()),
+    workspace_id: ws.id,
+    slug: dto.slug ?? slugFromTitle(dto.title),
+    title: dto.title,
+    body: dto.body ?? "",
+    tags,
+    area_id: dto.area_id ?? null,
+    repo_id: dto.repo_id ?? null,
+    kind: dto.kind ?? "note",
+    origin: dto.origin ?? (actorKind(p) === "agent" ? "auto" : "manual"),
+    source_url: dto.source_url ?? null,
+    owner_id: p.identityId,
+    author_id: p.identityId,
+    status: dto.status ?? "draft",
+    governance: { authoritative: false, approved_by: null, approved_at: null },
+    approved_via: null,
+    drift: null,
+    merged_into: null,
+    merged_from: [],
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  // A slug the caller chose is theirs or a 409; a derived one takes the first free candidate.
+  const attempts = dto.slug ? 1 : SLUG_ATTEMPTS;
+  for (let n = 1; n <= attempts + 1; n++) {
+    const slug = n <= attempts ? slugCandidate(base.slug, n) : slugCandidate(base.slug.slice(0, 60), Number.parseInt(base.id.slice(-8), 16));
+    if (RESERVED_TOPIC_SLUGS.has(slug)) continue;
+    const topic = { ...base, slug };
+    const w = { topic, event: topicEvent(p, topic, "topic.created", now, { status: topic.status }) };
+    if ((await deps.stores.topics.insert(w)) === "ok") {
+      await published(deps, p, w);
+      return toTopicView(topic, ws, now, "full");
+    }
+    if (dto.slug) break;
+  }
+  throw conflict(`Topic slug is taken: ${base.slug}`);
+}
+
+export async function getTopic(
+  deps: CoreDeps,
+  ws: Workspace,
+  slug: string,
+  query: { history?: string; view?: string },
+): Promise<TopicView> {
+  const { topic, redirectedFrom } = await findTopic(deps, ws, slug);
+  const view = toTopicView(topic, ws, deps.clock.now(), parseView(query.view, "full"));
+  if (redirectedFrom) view.redirected_from = redirectedFrom;
+  if (query.history === "true") {
+    const events = await deps.stores.topics.history(ws.id, topic.id, HISTORY_LIMIT);
+    view.history = events.filter((e) => e.snapshot !== null).map((e) => toRevisionView(e as typeof e & { snapshot: Topic }));
+  }
+  return view;
+}
+
+export async function listTopics(deps: CoreDeps, ws: Workspace, query: TopicListQuery): Promise<OffsetResult<TopicView>> {
+  const now = deps.clock.now();
+  const { filter, page, view } = parseTopicListQuery(query, ws, now);
+  const { items, total } = filter.tags?.length === 0 ? { items: [], total: 0 } : await deps.stores.topics.list(ws.id, filter, page);
+  return toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page);
+}
+
+export async function searchTopics(deps: CoreDeps, ws: Workspace, query: TopicSearchQuery): Promise<OffsetResult<TopicView>> {
+  const now = deps.clock.now();
+  const { view, tags, stale, ...rest } = parseSearchQuery(query, ws, now);
+  const page = { limit: rest.limit, offset: 0 };
+  if (rest.terms.length === 0 || tags?.length === 0) return toOffsetResult([], 0, page);
+  const { items, total } = await deps.stores.topics.search(ws.id, { ...rest, ...(tags ? { tags } : {}), ...(stale ? { stale } : {}) });
+  return toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page);
+}
+
+export async function listTopicEvents(deps: CoreDeps, ws: Workspace, query: TimelineQuery): Promise<OffsetResult<TopicEventView>> {
+  const { filter, page } = parseTimelineQuery(query);
+  const { items, total } = await deps.stores.topics.timeline(ws.id, filter, page);
+  return toOffsetResult(items.map(toEventView), total, page);
+}
+
+/** Writes `w` unless a concurrent change got there first; maps the store's refusals to errors. */
+export async function commit(deps: CoreDeps, p: Principal, w: TopicWrite): Promise<void> {
+  const result = await deps.stores.topics.update(w);
+  if (result === "version_conflict") {
+    const now = await deps.stores.topics.get(w.topic.workspace_id, w.topic.id);
+    throw versionConflict("topic", now?.version ?? w.topic.version - 1);
+  }
+  if (result === "not_found") throw conflict("Cannot update topic: it was deleted meanwhile");
+  if (result === "slug_taken") throw conflict(`Topic slug is taken: ${w.topic.slug}`);
+  await published(deps, p, w);
+}
+
+export function checkVersion(topic: Topic, expected: number | undefined): void {
+  if (expected !== undefined && expected !== topic.version) throw versionConflict("topic", topic.version);
+}
+
+export async function updateTopic(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  slug: string,
+  dto: UpdateTopicDto,
+  expected: number | undefined,
+): Promise<TopicView> {
+  assertCanWrite(p, "edit a topic");
+  const { topic } = await findTopic(deps, ws, slug);
+  checkVersion(topic, expected);
+  if (topic.status === "archived") throw conflict("Cannot edit topic: it is archived", { current_status: topic.status });
+  const { expected_version: _, ...fields } = dto;
+  const patch: Partial<Topic> = { ...fields };
+  if (fields.tags) patch.tags = tagsOf(fields.tags);
+  await checkRefs(deps, ws, fields);
+  const changed = Object.keys(patch).filter((k) => JSON.stringify(patch[k as keyof Topic]) !== JSON.stringify(topic[k as keyof Topic]));
+  const now = deps.clock.now();
+  if (changed.length === 0) return toTopicView(topic, ws, now, "full");
+  const w = changeTopic(p, topic, patch, "topic.updated", now, { fields: changed });
+  await commit(deps, p, w);
+  return toTopicView(w.topic, ws, now, "full");
+}
+
+/**
+ * Deleting removes a topic and its text everywhere. Knowledge is the team's, so reviewed and
+ * archived topics take owner/admin; the author may delete their own draft or proposal.
+ */
+export async function deleteTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, expected: number | undefined): Promise<string> {
+  assertCanWrite(p, "delete a topic");
+  const { topic } = await findTopic(deps, ws, slug, { followMerge: false });
+  const ownDraft = (topic.status === "draft" || topic.status === "proposed") && p.identityId !== null && topic.author_id === p.identityId;
+  if (!isOwnerOrAdmin(p) && !ownDraft) {
+    throw forbidden("Cannot delete topic: owner or admin authority is required (authors may delete their own drafts and proposals)");
+  }
+  checkVersion(topic, expected);
+  const now = deps.clock.now();
+  const gone = { ...topic, version: topic.version + 1, updated_at: now.toISOString() };
+  const event = { ...topicEvent(p, gone, "topic.deleted", now), snapshot: null };
+  const result = await deps.stores.topics.delete(ws.id, topic.id, topic.version, event);
+  if (result === "version_conflict") throw versionConflict("topic", (await deps.stores.topics.get(ws.id, topic.id))?.version ?? topic.version);
+  if (result === "not_found") throw topicNotFound();
+  await emit(deps, ws.id, "topic.deleted", p, { topic_id: topic.id, slug: topic.slug });
+  return topic.id;
+}

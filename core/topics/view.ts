@@ -1,0 +1,85 @@
+import type { Workspace } from "../workspaces/model.ts";
+import { isStale } from "./staleness.ts";
+import type { Topic, TopicEvent, TopicEventView, TopicRevisionView, TopicView, TopicViewName, Trust } from "./model.ts";
+
+const EXCERPT_LENGTH = 280;
+
+/** The flat trust verdict of a status: archived makes no claim, so it reads as `draft`. */
+export function trustOf(status: Topic["status"]): Trust {
+  return status === "archived" ? "draft" : status;
+}
+
+/** A topic as responses show it, in one of the documented views. */
+export function toTopicView(t: Topic, ws: Workspace, now: Date, view: TopicViewName): TopicView {
+  const trust = trustOf(t.status);
+  const stale = isStale(t.status, t.governance.approved_at, ws.settings.review_interval_days, now);
+  const head = {
+    id: t.id,
+    slug: t.slug,
+    title: t.title,
+    status: t.status,
+    trust,
+    classification: { status: trust },
+    stale,
+    drifted: t.drift !== null,
+    version: t.version,
+    updated_at: t.updated_at,
+  };
+  if (view === "compact") return head;
+  const rest = {
+    tags: t.tags,
+    area_id: t.area_id,
+    repo_id: t.repo_id,
+    kind: t.kind,
+    origin: t.origin,
+    source_url: t.source_url,
+    owner_id: t.owner_id,
+    author_id: t.author_id,
+    governance: t.governance,
+    approved_via: t.approved_via,
+    drift: t.drift,
+    merged_into: t.merged_into,
+    created_at: t.created_at,
+  };
+  if (view === "full") return { ...head, body: t.body, ...rest };
+  return { ...head, excerpt: excerpt(t.body), ...rest };
+}
+
+function excerpt(body: string): string {
+  if (body.length <= EXCERPT_LENGTH) return body;
+  const cut = body.slice(0, EXCERPT_LENGTH);
+  const space = cut.lastIndexOf(" ");
+  return `${space > EXCERPT_LENGTH / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+export function toEventView(e: TopicEvent): TopicEventView {
+  return {
+    id: e.id,
+    type: e.type,
+    topic_id: e.topic_id,
+    topic_slug: e.topic_slug,
+    repo_id: e.repo_id,
+    version: e.version,
+    actor_id: e.actor_id,
+    via: e.via,
+    at: e.at,
+    data: e.data,
+  };
+}
+
+/** A history entry: the event and the topic as that change left it. */
+export function toRevisionView(e: TopicEvent & { snapshot: Topic }): TopicRevisionView {
+  const s = e.snapshot;
+  return {
+    version: e.version,
+    type: e.type,
+    actor_id: e.actor_id,
+    via: e.via,
+    at: e.at,
+    slug: s.slug,
+    title: s.title,
+    body: s.body,
+    tags: s.tags,
+    status: s.status,
+  };
+}

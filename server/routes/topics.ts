@@ -1,0 +1,224 @@
+import { Type } from "@sinclair/typebox";
+import { GOVERNANCE_ACTIONS } from "../../core/topics/governance.ts";
+import {
+  CreateTopicDto,
+  MergeTopicDto,
+  MoveTopicDto,
+  TopicEventView,
+  TopicSlugSchema,
+  TopicView,
+  TransitionDto,
+  UpdateTopicDto,
+} from "../../core/topics/model.ts";
+import { expectedVersion } from "../../core/topics/topic-query.ts";
+import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
+import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
+import { SlugSchema } from "../../core/workspaces/model.ts";
+import type { ServerDeps } from "../deps.ts";
+import { authenticated, Deleted, errors, pageOf, strict } from "../http/schemas.ts";
+import { GOVERNANCE_DOCS } from "./topic-docs.ts";
+import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "./topic-queries.ts";
+import { workspaceScope } from "./workspace-scope.ts";
+
+const SlugParams = Type.Object({ slug: SlugSchema }, strict);
+const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, strict);
+const IfMatch = Type.Object({
+  "if-match": Type.Optional(Type.String({ description: 'The topic version the write is based on, e.g. `"3"` (the `ETag` of a read).' })),
+});
+
+/** The date `/watchers` was deprecated, as RFC 9745 writes it (`@` + Unix seconds). */
+const WATCHERS_DEPRECATED_AT = `@${Date.UTC(2026, 10, 22) / 1000}`;
+
+/**
+ * The topic routes, registered once per base path: `/topics`, and `/watchers`, the deprecated
+ * alias old command-line clients still call. Both are this one table; the alias only adds
+ * `Deprecation` and `Link: <successor>; rel="successor-version"` headers and says so in OpenAPI.
+ */
+export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
+  const core = deps.core;
+  const alias = base === "/watchers";
+  const tags = [alias ? "watchers (deprecated)" : "topics"];
+  const doc = (summary: string, description?: string) => ({
+    ...authenticated,
+    tags,
+    summary: alias ? `${summary} (deprecated alias of /topics)` : summary,
+    ...(description ? { description } : {}),
+    ...(alias ? { deprecated: true } : {}),
+  });
+
+  const scope = workspaceScope(deps, base.slice(1));
+  const routes = alias
+    ? scope.onBeforeHandle(({ request, set }) => {
+        const url = new URL(request.url);
+        set.headers.deprecation = WATCHERS_DEPRECATED_AT;
+        set.headers.link = `<${url.pathname.replace(/\/watchers(?=\/|$)/, "/topics")}${url.search}>; rel="successor-version"`;
+      })
+    : scope;
+
+  const withEtag = <T extends { version: number }>(set: { headers: Record<string, unknown> }, view: T): T => {
+    set.headers.etag = `"${view.version}"`;
+    return view;
+  };
+
+  const r = routes
+    .get(
+      base,
+      async ({ workspace, query }) => {
+        const { items, total, has_more } = await listTopics(core, workspace, query);
+        return { topics: items, total, has_more };
+      },
+      {
+        params: SlugParams,
+        query: TopicListQuery,
+        response: { 200: pageOf("topics", TopicView), ...errors(400, 401, 404) },
+        detail: doc(
+          "List topics",
+          "Ranked: drifted topics first, then by trust (reviewed, proposed, draft), then most recently updated. Archived topics are hidden unless `status=archived`. Filters combine with AND; an unknown tag matches nothing.",
+        ),
+      },
+    )
+    .post(
+      base,
+      async ({ principal, workspace, body, set }) => {
+        const view = await createTopic(core, principal, workspace, body);
+        set.status = 201;
+        return withEtag(set, view);
+      },
+      {
+        parse: "json",
+        params: SlugParams,
+        body: CreateTopicDto,
+        response: { 201: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: doc(
+          "Create a topic",
+          "Creates a Note (`draft`), or with `status: proposed` puts it up for review at once. Tags are normalised and registered. A chosen slug that is taken is a 409.",
+        ),
+      },
+    )
+    .get(
+      `${base}/search`,
+      async ({ workspace, query }) => {
+        const { items, total, has_more } = await searchTopics(core, workspace, query);
+        return { topics: items, total, has_more };
+      },
+      {
+        params: SlugParams,
+        query: TopicSearchQuery,
+        response: { 200: pageOf("topics", TopicView), ...errors(400, 401, 404) },
+        detail: doc(
+          "Search topics",
+          "Full text over title, tags and body. Words are matched whole, case- and accent-insensitively; a topic must contain every word. Each word scores by the best field holding it (title 3, tags 2, body 1); equal scores rank reviewed before proposed before draft, then most recently updated. Notes (drafts) only with `include_notes=true`; archived topics never. `total` counts every match.",
+        ),
+      },
+    )
+    .get(
+      `${base}/events`,
+      async ({ workspace, query }) => {
+        const { items, total, has_more } = await listTopicEvents(core, workspace, query);
+        return { events: items, total, has_more };
+      },
+      {
+        params: SlugParams,
+        query: TimelineQuery,
+        response: { 200: pageOf("events", TopicEventView), ...errors(400, 401, 404) },
+        detail: doc(
+          "Topic event timeline",
+          "Every topic change, newest first: `topic.created`, `topic.updated`, each governance action (`topic.proposed`, `topic.approved`, ...), `topic.moved`, `topic.merged` (on the target), `topic.merged_into` (on the source), `topic.retagged`, `topic.deleted`. Events of deleted topics stay, without their text.",
+        ),
+      },
+    )
+    .get(
+      `${base}/:topic`,
+      async ({ workspace, params, query, set }) => withEtag(set, await getTopic(core, workspace, params.topic, query)),
+      {
+        params: TopicParams,
+        query: TopicGetQuery,
+        response: { 200: TopicView, ...errors(400, 401, 404) },
+        detail: doc(
+          "Read a topic",
+          "An old slug (left by a move or a merge) answers with the topic it now names, and says so in `redirected_from`. `ETag` carries the version for `If-Match`.",
+        ),
+      },
+    )
+    .patch(
+      `${base}/:topic`,
+      async ({ principal, workspace, params, body, headers, set }) =>
+        withEtag(set, await updateTopic(core, principal, workspace, params.topic, body, expectedVersion(body.expected_version, headers["if-match"]))),
+      {
+        parse: "json",
+        params: TopicParams,
+        headers: IfMatch,
+        body: UpdateTopicDto,
+        response: { 200: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: doc(
+          "Edit a topic",
+          "Optimistic concurrency: send `If-Match` or `expected_version`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is written. Archived topics cannot be edited (409; restore first).",
+        ),
+      },
+    )
+    .delete(
+      `${base}/:topic`,
+      async ({ principal, workspace, params, headers }) => ({
+        id: await deleteTopic(core, principal, workspace, params.topic, expectedVersion(undefined, headers["if-match"])),
+        deleted: true as const,
+      }),
+      {
+        params: TopicParams,
+        headers: IfMatch,
+        response: { 200: Deleted, ...errors(400, 401, 403, 404, 409) },
+        detail: doc(
+          "Delete a topic",
+          "Removes the topic, its old slugs and its revisions' text. Owner/admin; an author may delete their own draft or proposal. The timeline keeps a `topic.deleted` event.",
+        ),
+      },
+    )
+    .post(
+      `${base}/:topic/merge`,
+      async ({ principal, workspace, params, body, set }) => {
+        set.status = 201;
+        return withEtag(set, await mergeTopic(core, principal, workspace, params.topic, body));
+      },
+      {
+        parse: "json",
+        params: TopicParams,
+        body: MergeTopicDto,
+        response: { 201: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: doc("Merge this topic into another (owner/admin)", `${MergeTopicDto.description} Answers with the target.`),
+      },
+    )
+    .post(
+      `${base}/:topic/move`,
+      async ({ principal, workspace, params, body, set }) => {
+        set.status = 201;
+        return withEtag(set, await moveTopic(core, principal, workspace, params.topic, body));
+      },
+      {
+        parse: "json",
+        params: TopicParams,
+        body: MoveTopicDto,
+        response: { 201: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: doc("Move a topic: new slug and/or area (owner/admin)", MoveTopicDto.description),
+      },
+    );
+
+  // Elysia registers a route on the instance itself, so the loop needs no reassignment.
+  for (const action of GOVERNANCE_ACTIONS) {
+    r.post(
+      `${base}/:topic/${action}`,
+      async ({ principal, workspace, params, body, headers, set }) => {
+        set.status = 201;
+        const expected = expectedVersion(body?.expected_version, headers["if-match"]);
+        return withEtag(set, await applyGovernance(core, principal, workspace, params.topic, action, expected));
+      },
+      {
+        parse: "json",
+        params: TopicParams,
+        headers: IfMatch,
+        body: Type.Optional(TransitionDto),
+        response: { 201: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: doc(GOVERNANCE_DOCS[action].summary, GOVERNANCE_DOCS[action].description),
+      },
+    );
+  }
+  return r;
+}

@@ -1,0 +1,356 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { uuidv7 } from "../../core/kernel/ids.ts";
+import type { Stores } from "../../core/stores.ts";
+import type { Topic } from "../../core/topics/model.ts";
+import type { TopicWrite } from "../../core/topics/ports.ts";
+import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
+import { bundle, stamp, unique } from "./fixtures.ts";
+
+/**
+ * The contract of the topic and tag store ports (core/topics/ports.ts). Every adapter runs it;
+ * the memory adapter is the reference. Each test makes its own workspace.
+ */
+export function runTopicStoresContract(name: string, open: () => Promise<Stores>) {
+  describe(`${name}: topic and tag stores`, () => {
+    let s: Stores;
+    beforeAll(async () => {
+      s = await open();
+    });
+    afterAll(async () => {
+      await s?.close();
+    });
+    const page = { limit: 50, offset: 0 };
+
+    async function workspace(): Promise<string> {
+      const b = bundle();
+      expect(await s.workspaces.bootstrap(b)).toBe("ok");
+      return b.workspace.id;
+    }
+
+    function topic(ws: string, over: Partial<Topic> = {}): Topic {
+      const at = stamp();
+      return {
+        id: uuidv7(),
+        workspace_id: ws,
+        slug: unique("t"),
+        title: "A topic",
+        body: "",
+        tags: [],
+        area_id: null,
+        repo_id: null,
+        kind: "note",
+        origin: "manual",
+        source_url: null,
+        owner_id: null,
+        author_id: null,
+        status: "draft",
+        governance: { authoritative: false, approved_by: null, approved_at: null },
+        approved_via: null,
+        drift: null,
+        merged_into: null,
+        merged_from: [],
+        version: 1,
+        created_at: at,
+        updated_at: at,
+        ...over,
+      };
+    }
+
+    const created = (t: Topic): TopicWrite => ({ topic: t, event: topicEvent(null, t, "topic.created", new Date(t.updated_at)) });
+    const edit = (t: Topic, patch: Partial<Topic>, type: Parameters<typeof changeTopic>[3] = "topic.updated") =>
+      changeTopic(null, t, patch, type, new Date(stamp()));
+
+    async function add(ws: string, over: Partial<Topic> = {}): Promise<Topic> {
+      const t = topic(ws, over);
+      expect(await s.topics.insert(created(t))).toBe("ok");
+      return t;
+    }
+
+    test("TopicStore.insert() stores a topic that get() and resolve() return", async () => {
+      const ws = await workspace();
+      const t = await add(ws, { tags: ["api", "design"], body: "Body **md**" });
+      expect(await s.topics.get(ws, t.id)).toEqual(t);
+      expect(await s.topics.resolve(ws, t.slug)).toEqual({ topic: t, redirectedFrom: null });
+      expect(await s.topics.resolve(ws, "no-such-slug")).toBeNull();
+      expect(await s.topics.get(ws, uuidv7())).toBeNull();
+    });
+
+    test("TopicStore.insert() refuses a slug a topic holds, also under concurrent inserts", async () => {
+      const ws = await workspace();
+      const t = await add(ws);
+      expect(await s.topics.insert(created(topic(ws, { slug: t.slug })))).toBe("slug_taken");
+      const slug = unique("race");
+      const results = await Promise.all(Array.from({ length: 6 }, () => s.topics.insert(created(topic(ws, { slug })))));
+      expect(results.filter((r) => r === "ok")).toHaveLength(1);
+      expect((await s.topics.list(ws, {}, page)).total).toBe(2);
+    });
+
+    test("TopicStore reads are scoped to the workspace", async () => {
+      const ws = await workspace();
+      const other = await workspace();
+      const t = await add(ws, { tags: ["x"], title: "secret plans" });
+      expect(await s.topics.get(other, t.id)).toBeNull();
+      expect(await s.topics.resolve(other, t.slug)).toBeNull();
+      expect((await s.topics.list(other, {}, page)).total).toBe(0);
+      expect((await s.topics.search(other, { terms: ["secret"], statuses: ["draft"], limit: 10 })).total).toBe(0);
+      expect(await s.tags.get(other, "x")).toBeNull();
+      expect(await s.topics.history(other, t.id, 10)).toEqual([]);
+    });
+
+    test("TopicStore.update() applies a write made against the stored version only", async () => {
+      const ws = await workspace();
+      const t = await add(ws);
+      const w = edit(t, { title: "Renamed", body: "new" });
+      expect(await s.topics.update(w)).toBe("ok");
+      expect(await s.topics.get(ws, t.id)).toEqual(w.topic);
+      expect(await s.topics.update(edit(t, { title: "Stale" }))).toBe("version_conflict");
+      expect((await s.topics.get(ws, t.id))?.title).toBe("Renamed");
+      expect(await s.topics.update(edit(topic(ws), { title: "x" }))).toBe("not_found");
+    });
+
+    test("TopicStore.update() lets exactly one of concurrent writers of one version win", async () => {
+      const ws = await workspace();
+      const t = await add(ws);
+      const writes = Array.from({ length: 6 }, (_, i) => edit(t, { title: `Writer ${i}` }));
+      const results = await Promise.all(writes.map((w) => s.topics.update(w)));
+      expect(results.filter((r) => r === "ok")).toHaveLength(1);
+      expect(results.filter((r) => r === "version_conflict")).toHaveLength(5);
+      const winner = writes[results.indexOf("ok")]!;
+      expect(await s.topics.get(ws, t.id)).toEqual(winner.topic);
+      expect((await s.topics.history(ws, t.id, 10)).map((e) => e.version)).toEqual([2, 1]);
+    });
+
+    test("TopicStore.update() with a new slug leaves the old one as a redirect", async () => {
+      const ws = await workspace();
+      const t = await add(ws);
+      const other = await add(ws);
+      expect(await s.topics.update(edit(t, { slug: other.slug }))).toBe("slug_taken");
+      expect((await s.topics.get(ws, t.id))?.version).toBe(1);
+      const moved = edit(t, { slug: unique("moved") }, "topic.moved");
+      expect(await s.topics.update(moved)).toBe("ok");
+      expect(await s.topics.resolve(ws, t.slug)).toEqual({ topic: moved.topic, redirectedFrom: t.slug });
+      expect(await s.topics.resolve(ws, moved.topic.slug)).toEqual({ topic: moved.topic, redirectedFrom: null });
+      // Moving back takes the slug over from its own redirect.
+      const back = edit(moved.topic, { slug: t.slug }, "topic.moved");
+      expect(await s.topics.update(back)).toBe("ok");
+      expect(await s.topics.resolve(ws, t.slug)).toEqual({ topic: back.topic, redirectedFrom: null });
+      expect(await s.topics.resolve(ws, moved.topic.slug)).toEqual({ topic: back.topic, redirectedFrom: moved.topic.slug });
+      // A new topic may take a slug that is only a redirect.
+      const fresh = await add(ws, { slug: moved.topic.slug });
+      expect(await s.topics.resolve(ws, moved.topic.slug)).toEqual({ topic: fresh, redirectedFrom: null });
+    });
+
+    test("TopicStore.list() hides archived topics unless asked, and filters", async () => {
+      const ws = await workspace();
+      const repo = uuidv7();
+      const a = await add(ws, { tags: ["api"], kind: "doc", source_url: "https://x.test/a" });
+      const b = await add(ws, { tags: ["ops"], origin: "auto", repo_id: repo, status: "proposed" });
+      const c = await add(ws, { tags: ["api", "ops"], status: "archived" });
+      const ids = async (f: Parameters<Stores["topics"]["list"]>[1]) => (await s.topics.list(ws, f, page)).items.map((x) => x.id).sort();
+      expect(await ids({})).toEqual([a.id, b.id].sort());
+      expect(await ids({ status: "archived" })).toEqual([c.id]);
+      expect(await ids({ status: "proposed" })).toEqual([b.id]);
+      expect(await ids({ tags: ["api"] })).toEqual([a.id]);
+      expect(await ids({ tags: ["api", "ops"] })).toEqual([a.id, b.id].sort());
+      expect(await ids({ tags: ["nope"] })).toEqual([]);
+      expect(await ids({ kind: "doc" })).toEqual([a.id]);
+      expect(await ids({ kind: "note" })).toEqual([b.id]);
+      expect(await ids({ origin: "auto" })).toEqual([b.id]);
+      expect(await ids({ origin: "manual" })).toEqual([a.id]);
+      expect(await ids({ repoId: repo })).toEqual([b.id]);
+      expect(await ids({ hasExternal: true })).toEqual([a.id]);
+      expect(await ids({ hasExternal: false })).toEqual([b.id]);
+    });
+
+    test("TopicStore.list() filters stale reviewed topics by their approval instant", async () => {
+      const ws = await workspace();
+      const gov = (at: string) => ({ authoritative: true, approved_by: null, approved_at: at });
+      const old = await add(ws, { status: "reviewed", governance: gov("2025-01-01T00:00:00.000Z") });
+      const fresh = await add(ws, { status: "reviewed", governance: gov("2026-06-01T00:00:00.000Z") });
+      const draft = await add(ws);
+      const before = "2026-01-01T00:00:00.000Z";
+      const ids = async (is: boolean) => (await s.topics.list(ws, { stale: { is, before } }, page)).items.map((x) => x.id).sort();
+      expect(await ids(true)).toEqual([old.id]);
+      expect(await ids(false)).toEqual([fresh.id, draft.id].sort());
+    });
+
+    test("TopicStore.list() orders drifted first, then by trust, then most recently updated, and pages", async () => {
+      const ws = await workspace();
+      const draftOld = await add(ws);
+      const reviewed = await add(ws, { status: "reviewed" });
+      const draftNew = await add(ws);
+      const proposed = await add(ws, { status: "proposed" });
+      const drifted = await add(ws, { drift: { commit: "abc", files: ["a.ts"], at: stamp() } });
+      const all = await s.topics.list(ws, {}, page);
+      expect(all.items.map((x) => x.id)).toEqual([drifted.id, reviewed.id, proposed.id, draftNew.id, draftOld.id]);
+      expect(all.total).toBe(5);
+      const second = await s.topics.list(ws, {}, { limit: 2, offset: 2 });
+      expect(second.items.map((x) => x.id)).toEqual([proposed.id, draftNew.id]);
+      expect(second.total).toBe(5);
+      expect(await s.topics.list(ws, {}, { limit: 2, offset: 10 })).toEqual({ items: [], total: 5 });
+    });
+
+    test("TopicStore.search() finds topics holding every term and ranks title over tags over body", async () => {
+      const ws = await workspace();
+      const inBody = await add(ws, { title: "Release notes", body: "How we deploy the billing service", status: "proposed" });
+      const inTitle = await add(ws, { title: "Deploy billing", body: "steps", status: "proposed" });
+      const inTags = await add(ws, { title: "Runbook", tags: ["deploy", "billing"], status: "proposed" });
+      await add(ws, { title: "Deploy only", body: "nothing else", status: "proposed" });
+      const r = await s.topics.search(ws, { terms: ["deploy", "billing"], statuses: ["proposed", "reviewed"], limit: 10 });
+      expect(r.items.map((x) => x.id)).toEqual([inTitle.id, inTags.id, inBody.id]);
+      expect(r.total).toBe(3);
+      expect(r.items[0]).toEqual(inTitle);
+      const top = await s.topics.search(ws, { terms: ["deploy", "billing"], statuses: ["proposed", "reviewed"], limit: 1 });
+      expect(top).toEqual({ items: [inTitle], total: 3 });
+    });
+
+    test("TopicStore.search() ranks reviewed over proposed over draft at equal relevance, and keeps to its statuses", async () => {
+      const ws = await workspace();
+      const draft = await add(ws, { title: "Kafka consumer lag" });
+      const reviewed = await add(ws, { title: "Kafka partitions", status: "reviewed" });
+      const proposed = await add(ws, { title: "Kafka retention", status: "proposed" });
+      await add(ws, { title: "Kafka archive", status: "archived" });
+      const all = await s.topics.search(ws, { terms: ["kafka"], statuses: ["draft", "proposed", "reviewed"], limit: 10 });
+      expect(all.items.map((x) => x.id)).toEqual([reviewed.id, proposed.id, draft.id]);
+      const noNotes = await s.topics.search(ws, { terms: ["kafka"], statuses: ["proposed", "reviewed"], limit: 10 });
+      expect(noNotes.items.map((x) => x.id)).toEqual([reviewed.id, proposed.id]);
+    });
+
+    test("TopicStore.search() matches whole folded words, and filters by tags and staleness", async () => {
+      const ws = await workspace();
+      const cafe = await add(ws, { title: "Café opening hours", tags: ["ops"], status: "proposed" });
+      const tagged = await add(ws, { title: "Cafe menu", tags: ["food"], status: "proposed" });
+      const q = { statuses: ["proposed" as const], limit: 10 };
+      expect((await s.topics.search(ws, { ...q, terms: ["cafe"] })).items.map((x) => x.id).sort()).toEqual([cafe.id, tagged.id].sort());
+      expect((await s.topics.search(ws, { ...q, terms: ["caf"] })).total).toBe(0);
+      expect((await s.topics.search(ws, { ...q, terms: ["cafe"], tags: ["food"] })).items.map((x) => x.id)).toEqual([tagged.id]);
+      expect((await s.topics.search(ws, { ...q, terms: ["cafe"], stale: { is: true, before: stamp() } })).total).toBe(0);
+    });
+
+    test("TopicStore.history() and timeline() record each change, newest first", async () => {
+      const ws = await workspace();
+      const repo = uuidv7();
+      const t = await add(ws, { repo_id: repo });
+      const u = edit(t, { body: "v2" });
+      await s.topics.update(u);
+      const p = edit(u.topic, { status: "proposed" }, "topic.proposed");
+      await s.topics.update(p);
+      await add(ws);
+      const history = await s.topics.history(ws, t.id, 10);
+      expect(history.map((e) => [e.version, e.type, e.snapshot?.body])).toEqual([
+        [3, "topic.proposed", "v2"],
+        [2, "topic.updated", "v2"],
+        [1, "topic.created", ""],
+      ]);
+      expect((await s.topics.history(ws, t.id, 2)).map((e) => e.version)).toEqual([3, 2]);
+      const tl = await s.topics.timeline(ws, {}, page);
+      expect(tl.total).toBe(4);
+      expect(tl.items.map((e) => e.type)).toEqual(["topic.created", "topic.proposed", "topic.updated", "topic.created"]);
+      expect((await s.topics.timeline(ws, { type: "topic.proposed" }, page)).items.map((e) => e.id)).toEqual([p.event.id]);
+      expect((await s.topics.timeline(ws, { repoId: repo }, page)).total).toBe(3);
+      expect((await s.topics.timeline(ws, {}, { limit: 1, offset: 1 })).items.map((e) => e.id)).toEqual([p.event.id]);
+    });
+
+    test("TopicStore.merge() archives the source and updates the target together, or neither", async () => {
+      const ws = await workspace();
+      const source = await add(ws, { body: "S" });
+      const target = await add(ws, { body: "T" });
+      const stale = edit(target, { body: "T+S" });
+      await s.topics.update(edit(target, { title: "moved on" }));
+      const archived = edit(source, { status: "archived", merged_into: target.id }, "topic.merged_into");
+      expect(await s.topics.merge(archived, stale)).toBe("version_conflict");
+      expect(await s.topics.get(ws, source.id)).toEqual(source);
+      const current = (await s.topics.get(ws, target.id))!;
+      const merged = edit(current, { body: "T+S", merged_from: [source.id] }, "topic.merged");
+      expect(await s.topics.merge(archived, merged)).toBe("ok");
+      expect(await s.topics.get(ws, source.id)).toEqual(archived.topic);
+      expect(await s.topics.get(ws, target.id)).toEqual(merged.topic);
+    });
+
+    test("TopicStore.delete() removes the topic, its redirects and its text, and records the deletion", async () => {
+      const ws = await workspace();
+      const t = await add(ws, { body: "secret" });
+      const moved = edit(t, { slug: unique("moved") }, "topic.moved");
+      await s.topics.update(moved);
+      const gone = { ...moved.topic, version: 3 };
+      const event = { ...topicEvent(null, gone, "topic.deleted", new Date(stamp())), snapshot: null };
+      expect(await s.topics.delete(ws, t.id, 1, event)).toBe("version_conflict");
+      expect(await s.topics.delete(ws, t.id, 2, event)).toBe("ok");
+      expect(await s.topics.get(ws, t.id)).toBeNull();
+      expect(await s.topics.resolve(ws, t.slug)).toBeNull();
+      expect(await s.topics.resolve(ws, moved.topic.slug)).toBeNull();
+      expect(await s.topics.history(ws, t.id, 10)).toEqual([]);
+      const tl = await s.topics.timeline(ws, {}, page);
+      expect(tl.items.map((e) => [e.type, e.snapshot])).toEqual([
+        ["topic.deleted", null],
+        ["topic.moved", null],
+        ["topic.created", null],
+      ]);
+      expect(await s.topics.delete(ws, t.id, null, event)).toBe("not_found");
+    });
+
+    test("TagStore: topic writes register tags; list counts topics, most-used first", async () => {
+      const ws = await workspace();
+      await add(ws, { tags: ["api", "ops"] });
+      await add(ws, { tags: ["api"] });
+      await add(ws, { tags: ["api", "zeta"], status: "archived" });
+      const r = await s.tags.upsert({ workspace_id: ws, name: "lonely", description: "unused", created_at: stamp(), updated_at: stamp() });
+      expect(r.created).toBe(true);
+      const list = await s.tags.list(ws, page);
+      expect(list.total).toBe(4);
+      expect(list.items.map((t) => [t.name, t.topic_count])).toEqual([["api", 3], ["ops", 1], ["zeta", 1], ["lonely", 0]]);
+      expect((await s.tags.list(ws, { limit: 1, offset: 1 })).items.map((t) => t.name)).toEqual(["ops"]);
+      expect(await s.tags.get(ws, "ops")).toMatchObject({ name: "ops", description: null, topic_count: 1 });
+    });
+
+    test("TagStore.upsert() is idempotent and merges a description; describe() sets or clears it", async () => {
+      const ws = await workspace();
+      const tag = { workspace_id: ws, name: "infra", description: null, created_at: stamp(), updated_at: stamp() };
+      expect((await s.tags.upsert(tag)).created).toBe(true);
+      const again = await s.tags.upsert({ ...tag, description: "Servers" });
+      expect(again).toMatchObject({ created: false, tag: { name: "infra", description: "Servers" } });
+      expect((await s.tags.upsert(tag)).tag.description).toBe("Servers");
+      expect((await s.tags.list(ws, page)).total).toBe(1);
+      expect((await s.tags.describe(ws, "infra", null, stamp()))?.description).toBeNull();
+      expect(await s.tags.describe(ws, "nope", "x", stamp())).toBeNull();
+    });
+
+    test("TagStore.retag() renames a tag on every topic, each as a new version, and merges onto an existing name", async () => {
+      const ws = await workspace();
+      const a = await add(ws, { tags: ["ops", "webapp"] });
+      const b = await add(ws, { tags: ["web-app"] });
+      const c = await add(ws, { tags: ["other"] });
+      await s.tags.describe(ws, "webapp", "The web app", stamp());
+      const rewrite = (from: string, to: string | null) => (t: Topic) =>
+        edit(t, { tags: [...new Set([...t.tags.filter((x) => x !== from), ...(to ? [to] : [])])].sort() }, "topic.retagged");
+      expect(await s.tags.retag(ws, "webapp", "web-app", rewrite("webapp", "web-app"))).toBe(1);
+      expect(await s.topics.get(ws, a.id)).toMatchObject({ tags: ["ops", "web-app"], version: 2 });
+      expect(await s.topics.get(ws, b.id)).toMatchObject({ tags: ["web-app"], version: 1 });
+      expect(await s.tags.get(ws, "webapp")).toBeNull();
+      expect(await s.tags.get(ws, "web-app")).toMatchObject({ topic_count: 2, description: "The web app" });
+      expect(await s.tags.retag(ws, "webapp", "x", rewrite("webapp", "x"))).toBeNull();
+      expect(await s.tags.retag(ws, "ops", "site-ops", rewrite("ops", "site-ops"))).toBe(1);
+      expect(await s.tags.get(ws, "site-ops")).toMatchObject({ topic_count: 1 });
+      expect(await s.tags.retag(ws, "web-app", null, rewrite("web-app", null))).toBe(2);
+      expect(await s.topics.get(ws, b.id)).toMatchObject({ tags: [], version: 2 });
+      expect(await s.topics.get(ws, c.id)).toMatchObject({ tags: ["other"], version: 1 });
+      expect((await s.tags.list(ws, page)).items.map((t) => t.name).sort()).toEqual(["other", "site-ops"]);
+      expect((await s.topics.history(ws, a.id, 10)).map((e) => [e.type, e.version])).toEqual([
+        ["topic.retagged", 4],
+        ["topic.retagged", 3],
+        ["topic.retagged", 2],
+        ["topic.created", 1],
+      ]);
+    });
+
+    test("WorkspaceStore.delete() removes the workspace's topics, events and tags", async () => {
+      const b = bundle();
+      await s.workspaces.bootstrap(b);
+      const t = await add(b.workspace.id, { tags: ["gone"] });
+      expect(await s.workspaces.delete(b.workspace.id)).toBe(true);
+      expect(await s.topics.get(b.workspace.id, t.id)).toBeNull();
+      expect((await s.topics.timeline(b.workspace.id, {}, page)).total).toBe(0);
+      expect(await s.tags.get(b.workspace.id, "gone")).toBeNull();
+    });
+  });
+}
