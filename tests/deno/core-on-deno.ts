@@ -3,11 +3,14 @@
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import {
   addMember,
+  applyGovernance,
   authenticateApiKey,
   bootstrapWorkspace,
   type CoreDeps,
   createSecretBox,
+  createTopic,
   isAppError,
+  searchTopics,
   setMemberRole,
   systemClock,
 } from "../../core/mod.ts";
@@ -44,4 +47,20 @@ Deno.test("core on Deno: bootstrap, authenticate, add a member, keep the last ow
 
   const sealed = await deps.secretBox.seal("hello");
   assert((await deps.secretBox.open(sealed)) === "hello", "secret box round-trips");
+});
+
+Deno.test("core on Deno: a topic is written, approved and found by search", async () => {
+  const deps: CoreDeps = {
+    stores: createMemoryStores(),
+    clock: systemClock,
+    secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
+  };
+  const boot = await bootstrapWorkspace(deps, null, { slug: "deno-kb", owner_email: "kb@example.com" });
+  const { principal, workspace } = await authenticateApiKey(deps, boot.api_key.key);
+  const topic = await createTopic(deps, principal, workspace, { title: "Déploiement rapide", tags: ["Ops Team"] });
+  assert(topic.slug === "deploiement-rapide" && topic.tags?.[0] === "ops-team", "slug and tags normalised");
+  const approved = await applyGovernance(deps, principal, workspace, topic.slug, "approve", 1);
+  assert(approved.trust === "reviewed" && approved.approved_via === "human", "approved by the owner");
+  const found = await searchTopics(deps, workspace, { q: "deploiement" });
+  assert(found.items.length === 1 && found.items[0]!.id === topic.id, "found by a folded word");
 });
