@@ -46,14 +46,14 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
     ...(alias ? { deprecated: true } : {}),
   });
 
-  const scope = workspaceScope(deps, base.slice(1));
-  const routes = alias
-    ? scope.onBeforeHandle(({ request, set }) => {
-        const url = new URL(request.url);
-        set.headers.deprecation = WATCHERS_DEPRECATED_AT;
-        set.headers.link = `<${url.pathname.replace(/\/watchers(?=\/|$)/, "/topics")}${url.search}>; rel="successor-version"`;
-      })
-    : scope;
+  const routes = workspaceScope(deps, base.slice(1), {
+    headers: alias
+      ? (url) => ({
+          deprecation: WATCHERS_DEPRECATED_AT,
+          link: `<${url.pathname.replace(/\/watchers(?=\/|$)/, "/topics")}${url.search}>; rel="successor-version"`,
+        })
+      : undefined,
+  });
 
   const withEtag = <T extends { version: number }>(set: { headers: Record<string, unknown> }, view: T): T => {
     set.headers.etag = `"${view.version}"`;

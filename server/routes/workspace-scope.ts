@@ -9,9 +9,11 @@ import { enforceRateLimit } from "../http/rate-limit.ts";
  * limit, all before the body is validated, so an anonymous caller learns nothing about the shape
  * of an endpoint's input.
  */
-export function workspaceScope(deps: ServerDeps, name: string) {
+export function workspaceScope(deps: ServerDeps, name: string, opts: { headers?: (url: URL) => Record<string, string> } = {}) {
   return new Elysia({ name: `workspace-scope:${name}`, prefix: "/workspaces/:slug" }).derive(
     async ({ request, params, set }) => {
+      // Headers every answer of the controller carries, errors included (a deprecated alias's).
+      if (opts.headers) Object.assign(set.headers, opts.headers(new URL(request.url)));
       const { principal, workspace } = await requireWorkspace(deps.core, request.headers, (params as { slug: string }).slug);
       const limits = deps.rateLimits;
       await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, set.headers);

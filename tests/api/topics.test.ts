@@ -349,6 +349,9 @@ describe("/watchers: the deprecated alias", () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get("deprecation")).toMatch(/^@\d+$/);
     expect((await t.call("GET", `${ws}/watchers/search?q=alias`, { key: p.member })).status).toBe(200);
+    const invalid = await t.call("GET", `${ws}/watchers?limit=999`, { key: p.member });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get("deprecation")).toMatch(/^@\d+$/);
   });
 
   test("OpenAPI documents both, the alias as deprecated", async () => {
