@@ -75,7 +75,8 @@ export class MemoryTopicStore implements TopicStore {
     const rows = inWorkspace(this.t.topicEvents, workspaceId)
       .filter((e) => (!f.type || e.type === f.type) && (!f.repoId || e.repo_id === f.repoId))
       .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    return page(rows, p.offset, p.limit);
+    const listed = page(rows, p.offset, p.limit);
+    return { items: listed.items.map((e) => ({ ...e, snapshot: null })), total: listed.total };
   }
 
   /** Applies a checked write: topic, event, redirects and tag registry. */

@@ -20,6 +20,7 @@ import type {
   Workspace,
   WorkspaceSettings,
 } from "../../core/workspaces/model.ts";
+import type { TagDoc, TopicDoc, TopicEventDoc, TopicRedirectDoc } from "./topic-documents.ts";
 
 export interface WorkspaceDoc {
   _id: string;
@@ -115,6 +116,10 @@ export interface MongoCollections {
   areas: Collection<AreaDoc>;
   repos: Collection<RepoDoc>;
   rosters: Collection<RosterDoc>;
+  topics: Collection<TopicDoc>;
+  topicEvents: Collection<TopicEventDoc>;
+  topicRedirects: Collection<TopicRedirectDoc>;
+  tags: Collection<TagDoc>;
 }
 
 export const COLLECTION_NAMES = {
@@ -125,6 +130,10 @@ export const COLLECTION_NAMES = {
   areas: "areas",
   repos: "repos",
   rosters: "rosters",
+  topics: "topics",
+  topicEvents: "topic_events",
+  topicRedirects: "topic_redirects",
+  tags: "tags",
 } as const;
 
 export function collections(db: Db): MongoCollections {
@@ -136,6 +145,10 @@ export function collections(db: Db): MongoCollections {
     areas: db.collection<AreaDoc>(COLLECTION_NAMES.areas),
     repos: db.collection<RepoDoc>(COLLECTION_NAMES.repos),
     rosters: db.collection<RosterDoc>(COLLECTION_NAMES.rosters),
+    topics: db.collection<TopicDoc>(COLLECTION_NAMES.topics),
+    topicEvents: db.collection<TopicEventDoc>(COLLECTION_NAMES.topicEvents),
+    topicRedirects: db.collection<TopicRedirectDoc>(COLLECTION_NAMES.topicRedirects),
+    tags: db.collection<TagDoc>(COLLECTION_NAMES.tags),
   };
 }
 
@@ -308,11 +321,12 @@ export async function listPage<D extends { _id: string }, T>(
   sort: Record<string, 1 | -1>,
   page: { limit: number; offset: number },
   map: (d: D) => T,
+  projection?: Record<string, 0 | 1>,
 ): Promise<{ items: T[]; total: number }> {
   const limit = Math.max(0, Math.trunc(page.limit));
   const offset = Math.max(0, Math.trunc(page.offset));
   const [docs, total] = await Promise.all([
-    limit === 0 ? Promise.resolve([] as D[]) : (coll.find(filter as never).sort(sort).skip(offset).limit(limit).toArray() as Promise<D[]>),
+    limit === 0 ? Promise.resolve([] as D[]) : (coll.find(filter as never, projection ? { projection } : {}).sort(sort).skip(offset).limit(limit).toArray() as Promise<D[]>),
     coll.countDocuments(filter as never),
   ]);
   return { items: docs.map(map), total };

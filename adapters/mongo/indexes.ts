@@ -50,6 +50,34 @@ export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> 
     // newest version, by the same index read backwards.
     { key: { workspace_id: 1, v: -1 }, name: "workspace_version_unique", unique: true },
   ],
+  topics: [
+    // Slugs are unique per workspace among live topics (redirects live apart, topic_redirects).
+    { key: { workspace_id: 1, slug: 1 }, name: "workspace_slug_unique", unique: true },
+    // Search: `terms: { $all: [...] }` (multikey; no text index on FerretDB, see topic-store.ts).
+    { key: { workspace_id: 1, terms: 1 }, name: "workspace_terms" },
+    // Tag filters, tag counts, and the topics a retag rewrites.
+    { key: { workspace_id: 1, tags: 1 }, name: "workspace_tags" },
+    // Lists in `compareListed` order, of every status but archived or of one status.
+    { key: { workspace_id: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_list_order" },
+    { key: { workspace_id: 1, status: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_status_list_order" },
+  ],
+  topicEvents: [
+    // The lock of every topic write (exactly one writer inserts version v+1); history newest
+    // first; the newest event of a topic (healing); a topic's events on its deletion.
+    { key: { workspace_id: 1, topic_id: 1, version: -1 }, name: "workspace_topic_version_unique", unique: true },
+    // The timeline, newest first: all of it, by type, by repo.
+    { key: { workspace_id: 1, at: -1, _id: -1 }, name: "workspace_timeline" },
+    { key: { workspace_id: 1, type: 1, at: -1, _id: -1 }, name: "workspace_type_timeline" },
+    { key: { workspace_id: 1, repo_id: 1, at: -1, _id: -1 }, name: "workspace_repo_timeline" },
+  ],
+  topicRedirects: [
+    // `_id` is `<workspace_id>:<slug>`; this one finds the redirects to a topic (its deletion).
+    { key: { workspace_id: 1, topic_id: 1 }, name: "workspace_topic" },
+  ],
+  tags: [
+    // `_id` is `<workspace_id>:<name>` (one registration per name); this one lists a workspace's.
+    { key: { workspace_id: 1, name: 1 }, name: "workspace_name_unique", unique: true },
+  ],
 };
 
 /**

@@ -16,6 +16,8 @@ import { MongoIdentityStore } from "./identity-store.ts";
 import { ensureIndexes } from "./indexes.ts";
 import { MongoMemberStore } from "./member-store.ts";
 import { MongoRepoStore } from "./repo-store.ts";
+import { MongoTagStore } from "./tag-store.ts";
+import { MongoTopicStore } from "./topic-store.ts";
 import { MongoWorkspaceStore } from "./workspace-store.ts";
 
 export { ensureIndexes, INDEXES } from "./indexes.ts";
@@ -36,6 +38,7 @@ const STATUS_TIMEOUT_MS = 2_000;
 export function createMongoStores(client: MongoClient, db: Db, options: Partial<MongoStoreOptions> = {}): Stores {
   const o: MongoStoreOptions = { ...DEFAULT_OPTIONS, ...options };
   const c = collections(db);
+  const topics = new MongoTopicStore(c);
   return {
     workspaces: new MongoWorkspaceStore(c, o),
     identities: new MongoIdentityStore(c),
@@ -43,6 +46,8 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     apiKeys: new MongoApiKeyStore(c),
     areas: new MongoAreaStore(c),
     repos: new MongoRepoStore(c),
+    topics,
+    tags: new MongoTagStore(c, topics, o),
     status: () => status(db),
     close: () => client.close(),
   };

@@ -19,7 +19,8 @@
  * PostgreSQL's `on conflict` waits for the other transaction.
  *
  * `delete` removes the workspace document first (readers stop seeing the workspace at once), then
- * every tenant document with its `workspace_id`. Re-running it after a crash completes it.
+ * every tenant document with its `workspace_id` (topics, their events, redirects and tags too).
+ * Re-running it after a crash completes it.
  */
 import type { Workspace, WorkspaceCounts } from "../../core/workspaces/model.ts";
 import type { BootstrapBundle, WorkspaceStore } from "../../core/workspaces/ports.ts";
@@ -233,6 +234,10 @@ export class MongoWorkspaceStore implements WorkspaceStore {
       this.c.members.deleteMany(byWorkspace),
       this.c.areas.deleteMany(byWorkspace),
       this.c.repos.deleteMany(byWorkspace),
+      this.c.topics.deleteMany(byWorkspace),
+      this.c.topicEvents.deleteMany(byWorkspace),
+      this.c.topicRedirects.deleteMany(byWorkspace),
+      this.c.tags.deleteMany(byWorkspace),
     ]);
   }
 

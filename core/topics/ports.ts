@@ -64,7 +64,7 @@ export interface TopicStore {
   search(workspaceId: string, search: TopicSearch): Promise<SearchResult>;
   /** Events of one topic that still hold a snapshot, newest first, at most `limit`. */
   history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]>;
-  /** The workspace timeline, newest first. */
+  /** The workspace timeline, newest first; rows come without their snapshot (null). */
   timeline(workspaceId: string, filter: TimelineFilter, page: OffsetPage): Promise<Listed<TopicEvent>>;
 
   /**

@@ -2,10 +2,14 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MongoClient, type Db } from "mongodb";
 import { createMongoStores, ensureIndexes, openMongoStores } from "../../adapters/mongo/mod.ts";
 import { apiKeyDoc, identityDoc, memberDoc } from "../../adapters/mongo/documents.ts";
+import { topicEventDoc } from "../../adapters/mongo/topic-documents.ts";
 import type { Stores } from "../../core/stores.ts";
+import type { Topic } from "../../core/topics/model.ts";
+import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
 import { apiKey, bundle, identity, newMember, stamp, unique } from "./fixtures.ts";
+import { runTopicStoresContract } from "./topic-stores.contract.ts";
 import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
 
 // Started at load, not in a hook: the first run on a machine builds FerretDB (about 1.5 minutes),
@@ -13,6 +17,8 @@ import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
 const server = await sharedMongo();
 
 runWorkspaceStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
+
+runTopicStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
 
 /**
  * What a crash between two writes of a port method leaves behind, written here document by
@@ -154,6 +160,107 @@ describe("mongo: leftovers of an interrupted write", () => {
     expect(await s.workspaces.delete(b.workspace.id)).toBe(false);
     expect(await s.workspaces.counts(b.workspace.id)).toEqual({ members: 0, api_keys: 0, areas: 0, repos: 0 });
     expect(await db.collection("rosters").countDocuments({ workspace_id: b.workspace.id })).toBe(0);
+  });
+
+  /** A topic inserted through the store, in a fresh workspace unless one is given. */
+  async function storedTopic(over: Partial<Topic> = {}, workspaceId?: string): Promise<Topic> {
+    if (workspaceId === undefined) {
+      const b = bundle();
+      await s.workspaces.bootstrap(b);
+      workspaceId = b.workspace.id;
+    }
+    const at = stamp();
+    const t: Topic = {
+      id: uuidv7(),
+      workspace_id: workspaceId,
+      slug: unique("t"),
+      title: "Before",
+      body: "old text",
+      tags: [],
+      area_id: null,
+      repo_id: null,
+      kind: "note",
+      origin: "manual",
+      source_url: null,
+      owner_id: null,
+      author_id: null,
+      status: "draft",
+      governance: { authoritative: false, approved_by: null, approved_at: null },
+      approved_via: null,
+      drift: null,
+      merged_into: null,
+      merged_from: [],
+      version: 1,
+      created_at: at,
+      updated_at: at,
+      ...over,
+    };
+    expect(await s.topics.insert({ topic: t, event: topicEvent(null, t, "topic.created", new Date(at)) })).toBe("ok");
+    return t;
+  }
+  const change = (t: Topic, patch: Partial<Topic>, type: Parameters<typeof changeTopic>[3] = "topic.updated") =>
+    changeTopic(null, t, patch, type, new Date(stamp()));
+
+  test("TopicStore.update() cut short after its event: the next write of that version rolls the topic forward, then conflicts", async () => {
+    const t = await storedTopic();
+    // The write's first step (its event, holding the next state), without the document replace.
+    const cut = change(t, { title: "After", slug: unique("moved"), tags: ["healed"] }, "topic.moved");
+    await db.collection("topic_events").insertOne(topicEventDoc(cut.event) as never);
+    expect(await s.topics.get(t.workspace_id, t.id)).toEqual(t);
+    // A writer that read version 1 collides with the event and heals the topic on its way out.
+    expect(await s.topics.update(change(t, { title: "Late" }))).toBe("version_conflict");
+    expect(await s.topics.get(t.workspace_id, t.id)).toEqual(cut.topic);
+    expect(await s.topics.resolve(t.workspace_id, t.slug)).toEqual({ topic: cut.topic, redirectedFrom: t.slug });
+    expect(await s.tags.get(t.workspace_id, "healed")).toMatchObject({ topic_count: 1 });
+    expect((await s.topics.history(t.workspace_id, t.id, 10)).map((e) => e.version)).toEqual([2, 1]);
+    // Re-read, the write goes through.
+    const next = change(cut.topic, { title: "Late" });
+    expect(await s.topics.update(next)).toBe("ok");
+    expect(await s.topics.get(t.workspace_id, t.id)).toEqual(next.topic);
+  });
+
+  test("TopicStore.history() heals a topic whose write was cut short after its event", async () => {
+    const t = await storedTopic();
+    const cut = change(t, { body: "new text" });
+    await db.collection("topic_events").insertOne(topicEventDoc(cut.event) as never);
+    expect((await s.topics.history(t.workspace_id, t.id, 10)).map((e) => e.snapshot?.body)).toEqual(["new text", "old text"]);
+    expect(await s.topics.get(t.workspace_id, t.id)).toEqual(cut.topic);
+  });
+
+  test("TopicStore.update() cut short after an event whose slug was taken since: the event is taken back", async () => {
+    const t = await storedTopic();
+    const other = await storedTopic({}, t.workspace_id);
+    const cut = change(t, { slug: other.slug }, "topic.moved");
+    await db.collection("topic_events").insertOne(topicEventDoc(cut.event) as never);
+    const next = change(t, { title: "Edited" });
+    expect(await s.topics.update(next)).toBe("ok");
+    expect(await s.topics.get(t.workspace_id, t.id)).toEqual(next.topic);
+    expect((await s.topics.history(t.workspace_id, t.id, 10)).map((e) => [e.version, e.type])).toEqual([
+      [2, "topic.updated"],
+      [1, "topic.created"],
+    ]);
+  });
+
+  test("TopicStore.delete() cut short after its event: writes find the topic gone and finish the deletion", async () => {
+    const t = await storedTopic({ body: "secret" });
+    const moved = change(t, { slug: unique("moved") }, "topic.moved");
+    expect(await s.topics.update(moved)).toBe("ok");
+    const gone = { ...moved.topic, version: 3 };
+    await db.collection("topic_events").insertOne(topicEventDoc({ ...topicEvent(null, gone, "topic.deleted", new Date(stamp())), snapshot: null }) as never);
+    expect(await s.topics.update(change(moved.topic, { title: "x" }))).toBe("not_found");
+    expect(await s.topics.get(t.workspace_id, t.id)).toBeNull();
+    expect(await s.topics.resolve(t.workspace_id, t.slug)).toBeNull();
+    expect(await s.topics.history(t.workspace_id, t.id, 10)).toEqual([]);
+    expect(await db.collection("topic_events").countDocuments({ topic_id: t.id, snapshot: { $ne: null } })).toBe(0);
+  });
+
+  test("TopicStore.delete() cut short after its event: calling it again completes it", async () => {
+    const t = await storedTopic({ body: "secret" });
+    const event = { ...topicEvent(null, { ...t, version: 2 }, "topic.deleted", new Date(stamp())), snapshot: null };
+    await db.collection("topic_events").insertOne(topicEventDoc(event) as never);
+    expect(await s.topics.delete(t.workspace_id, t.id, 1, event)).toBe("ok");
+    expect(await s.topics.get(t.workspace_id, t.id)).toBeNull();
+    expect(await s.topics.history(t.workspace_id, t.id, 10)).toEqual([]);
   });
 
   test("status() reports ok: false, without throwing, once the server is gone", async () => {

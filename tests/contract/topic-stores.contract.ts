@@ -245,6 +245,7 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect((await s.topics.history(ws, t.id, 2)).map((e) => e.version)).toEqual([3, 2]);
       const tl = await s.topics.timeline(ws, {}, page);
       expect(tl.total).toBe(4);
+      expect(tl.items.every((e) => e.snapshot === null)).toBe(true);
       expect(tl.items.map((e) => e.type)).toEqual(["topic.created", "topic.proposed", "topic.updated", "topic.created"]);
       expect((await s.topics.timeline(ws, { type: "topic.proposed" }, page)).items.map((e) => e.id)).toEqual([p.event.id]);
       expect((await s.topics.timeline(ws, { repoId: repo }, page)).total).toBe(3);
