@@ -13,6 +13,8 @@ import { migrate } from "./migrate.ts";
 import { pgliteDriver } from "./pglite-driver.ts";
 import { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
 import { PostgresRepoStore } from "./repo-store.ts";
+import { PostgresTagStore } from "./tag-store.ts";
+import { PostgresTopicStore } from "./topic-store.ts";
 import { PostgresWorkspaceStore } from "./workspace-store.ts";
 
 export type { SqlDriver } from "./driver.ts";
@@ -30,6 +32,8 @@ export function createSqlStores(driver: SqlDriver): Stores {
     apiKeys: new PostgresApiKeyStore(driver),
     areas: new PostgresAreaStore(driver),
     repos: new PostgresRepoStore(driver),
+    topics: new PostgresTopicStore(driver),
+    tags: new PostgresTagStore(driver),
     status: () => status(driver),
     close: () => driver.close(),
   };

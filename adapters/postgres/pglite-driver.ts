@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
+import { btree_gin } from "@electric-sql/pglite/contrib/btree_gin";
 import type { SqlDriver } from "./driver.ts";
 
 /**
@@ -15,7 +16,8 @@ export async function pgliteDriver(dataDir?: string): Promise<SqlDriver> {
   // PGlite creates the last directory of a path but not its parents; `memory://`, `idb://` and
   // other scheme-prefixed locations are its own business.
   if (dataDir && !/^[a-z]+:\/\//.test(dataDir)) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  // btree_gin: the topic indexes are GIN over (workspace_id, ...); see migrations/002-topics.ts.
+  const db = await PGlite.create({ dataDir, extensions: { btree_gin } });
   return wrap(db, db);
 }
 

@@ -1,4 +1,5 @@
 import m001 from "./001-workspaces.ts";
+import m002 from "./002-topics.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -8,4 +9,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001];
+export const MIGRATIONS: readonly Migration[] = [m001, m002];

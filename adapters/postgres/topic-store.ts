@@ -1,0 +1,272 @@
+import { isUuid } from "../../core/kernel/ids.ts";
+import type { OffsetPage } from "../../core/kernel/paging.ts";
+import type { Topic, TopicEvent } from "../../core/topics/model.ts";
+import type { SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
+import { FIELD_WEIGHT } from "../../core/topics/search-rank.ts";
+import type { Listed } from "../../core/workspaces/ports.ts";
+import { inTransaction, type SqlDriver, sqlState } from "./driver.ts";
+import { listPage, pageParams } from "./listing.ts";
+import type { Row } from "./rows.ts";
+import {
+  addTagDeltas,
+  applyTagDeltas,
+  EVENT_COLUMNS,
+  insertEvent,
+  insertTopicRow,
+  isSlugTaken,
+  lockTopics,
+  moveSlug,
+  type TagDeltas,
+  TIMELINE_COLUMNS,
+  toTopic,
+  toTopicEvent,
+  topicColumns,
+  writeVersion,
+} from "./topic-rows.ts";
+
+const NONE = { items: [], total: 0 };
+
+const DEADLOCK_DETECTED = "40P01";
+const MAX_WRITE_ATTEMPTS = 3;
+
+/** `compareListed` in SQL, on the `page` alias too (see listing.ts). */
+const LIST_ORDER = "drifted desc, trust_rank desc, updated_at desc, id desc";
+/** `compareRanked` in SQL, on a search's `score`. */
+const RANKED_ORDER = "score desc, trust_rank desc, updated_at desc, id desc";
+
+/** What a version-checked write of existing topics may refuse. */
+type Refusal = "version_conflict" | "not_found" | "slug_taken";
+
+/**
+ * SQL conditions on `topics` for a filter, appending their parameters to `params`. Null when the
+ * filter can match nothing (a repo id that is no uuid), so no malformed value reaches a cast.
+ */
+function conditions(
+  f: { tags?: string[]; stale?: StaleFilter; kind?: string; origin?: string; repoId?: string; hasExternal?: boolean },
+  params: unknown[],
+): string[] | null {
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  const out: string[] = [];
+  if (f.tags) out.push(`tags && ${p(f.tags)}::text[]`);
+  if (f.stale) {
+    const stale = `(status = 'reviewed' and approved_at is not null and approved_at < ${p(f.stale.before)}::timestamptz)`;
+    out.push(f.stale.is ? stale : `not ${stale}`);
+  }
+  if (f.kind) out.push(`kind = ${p(f.kind)}`);
+  if (f.origin) out.push(`origin = ${p(f.origin)}`);
+  if (f.repoId) {
+    if (!isUuid(f.repoId)) return null;
+    out.push(`repo_id = ${p(f.repoId)}::uuid`);
+  }
+  if (f.hasExternal !== undefined) out.push(f.hasExternal ? "source_url is not null" : "source_url is null");
+  return out;
+}
+
+/**
+ * A tsquery holding every term: each quoted as a lexeme (`'a' & 'b'`), so PostgreSQL takes it as
+ * given, with no parser or dictionary. Terms come from core's tokenizer (letters and digits);
+ * quotes and backslashes are escaped all the same.
+ */
+function allOf(terms: readonly string[]): string {
+  return terms.map((t) => `'${t.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`).join(" & ");
+}
+
+export class PostgresTopicStore implements TopicStore {
+  constructor(private readonly db: SqlDriver) {}
+
+  async get(workspaceId: string, topicId: string): Promise<Topic | null> {
+    if (!isUuid(workspaceId) || !isUuid(topicId)) return null;
+    const rows = await this.db.query<Row>(`select ${topicColumns()} from topics where workspace_id = $1 and id = $2`, [workspaceId, topicId]);
+    return rows[0] ? toTopic(rows[0]) : null;
+  }
+
+  async resolve(workspaceId: string, slug: string): Promise<{ topic: Topic; redirectedFrom: string | null } | null> {
+    if (!isUuid(workspaceId)) return null;
+    // The live slug wins; a redirect never holds a live slug, but the order makes it certain.
+    const rows = await this.db.query<Row>(
+      `select * from (
+         select ${topicColumns("t")}, null::text as redirected_from
+         from topics t where t.workspace_id = $1 and t.slug = $2
+         union all
+         select ${topicColumns("t")}, r.slug as redirected_from
+         from topic_redirects r join topics t on t.workspace_id = r.workspace_id and t.id = r.topic_id
+         where r.workspace_id = $1 and r.slug = $2
+       ) found
+       order by redirected_from nulls first
+       limit 1`,
+      [workspaceId, slug],
+    );
+    const r = rows[0];
+    return r ? { topic: toTopic(r), redirectedFrom: (r.redirected_from as string | null) ?? null } : null;
+  }
+
+  list(workspaceId: string, filter: TopicFilter, page: OffsetPage): Promise<Listed<Topic>> {
+    if (!isUuid(workspaceId)) return Promise.resolve(NONE);
+    const params: unknown[] = [workspaceId];
+    // Written so that the planner sees the partial index's predicate (status <> 'archived').
+    const where = ["workspace_id = $1", filter.status === undefined ? "status <> 'archived'" : `status = $${params.push(filter.status)}`];
+    const more = conditions(filter, params);
+    if (more === null) return Promise.resolve(NONE);
+    where.push(...more);
+    const [limit, offset] = pageParams(page);
+    params.push(limit, offset);
+    const filtered = `from topics where ${where.join(" and ")}`;
+    return listPage(this.db, {
+      page: `select ${topicColumns()}, drifted, trust_rank ${filtered}
+             order by ${LIST_ORDER} limit $${params.length - 1} offset $${params.length}`,
+      count: `select count(*)::int as total ${filtered}`,
+      order: LIST_ORDER.split(", ").map((c) => `page.${c}`).join(", "),
+      params,
+      map: toTopic,
+    });
+  }
+
+  async search(workspaceId: string, s: TopicSearch): Promise<SearchResult> {
+    if (!isUuid(workspaceId)) return NONE;
+    const params: unknown[] = [workspaceId, s.terms, s.statuses];
+    const where = ["workspace_id = $1", "status = any($3::text[])"];
+    // No terms: every topic scores 0 and matches, as `scoreTopic` has it.
+    if (s.terms.length > 0) where.push(`search @@ $${params.push(allOf(s.terms))}::tsquery`);
+    const more = conditions(s, params);
+    if (more === null) return NONE;
+    where.push(...more);
+    params.push(Math.max(0, Math.trunc(s.limit)));
+    // `scoreTopic`: each query term by the best field holding it (every term is somewhere, the
+    // tsquery saw to that). The total is counted over every hit, before the limit cuts (and
+    // also when the limit is 0: the total row is left-joined, as in listing.ts).
+    const rows = await this.db.query<Row>(
+      `with hits as (
+         select ${topicColumns("t")}, t.trust_rank,
+           (select coalesce(sum(case when q = any(t.title_terms) then ${FIELD_WEIGHT.title}
+                                     when q = any(t.tag_terms) then ${FIELD_WEIGHT.tags}
+                                     else ${FIELD_WEIGHT.body} end), 0)
+            from unnest($2::text[]) as q) as score
+         from topics t
+         where ${where.join(" and ")}
+       )
+       select c.total as total__, page.*
+       from (select count(*)::int as total from hits) c
+       left join (select * from hits order by ${RANKED_ORDER} limit $${params.length}) page on true
+       order by ${RANKED_ORDER.split(", ").map((c) => `page.${c}`).join(", ")}`,
+      params,
+    );
+    return { items: rows.filter((r) => r.id !== null).map(toTopic), total: Number(rows[0]?.total__ ?? 0) };
+  }
+
+  async history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]> {
+    if (!isUuid(workspaceId) || !isUuid(topicId)) return [];
+    const rows = await this.db.query<Row>(
+      `select ${EVENT_COLUMNS} from topic_events
+       where workspace_id = $1 and topic_id = $2 and snapshot is not null
+       order by version desc limit $3`,
+      [workspaceId, topicId, Math.max(0, Math.trunc(limit))],
+    );
+    return rows.map(toTopicEvent);
+  }
+
+  timeline(workspaceId: string, filter: TimelineFilter, page: OffsetPage): Promise<Listed<TopicEvent>> {
+    if (!isUuid(workspaceId)) return Promise.resolve(NONE);
+    const params: unknown[] = [workspaceId];
+    const where = ["workspace_id = $1"];
+    if (filter.type) where.push(`type = $${params.push(filter.type)}`);
+    if (filter.repoId) {
+      if (!isUuid(filter.repoId)) return Promise.resolve(NONE);
+      where.push(`repo_id = $${params.push(filter.repoId)}::uuid`);
+    }
+    const [limit, offset] = pageParams(page);
+    params.push(limit, offset);
+    const filtered = `from topic_events where ${where.join(" and ")}`;
+    return listPage(this.db, {
+      page: `select ${TIMELINE_COLUMNS} ${filtered} order by at desc, id desc limit $${params.length - 1} offset $${params.length}`,
+      count: `select count(*)::int as total ${filtered}`,
+      order: "page.at desc, page.id desc",
+      params,
+      map: toTopicEvent,
+    });
+  }
+
+  async insert(w: TopicWrite): Promise<"ok" | "slug_taken"> {
+    // Ids are minted by core; a malformed one is a bug, not a refusal.
+    if (!isUuid(w.topic.workspace_id) || !isUuid(w.topic.id)) throw new TypeError("A topic's workspace_id and id must be uuids");
+    return inTransaction<"ok" | "slug_taken">(this.db, async (tx, abort) => {
+      // First, before anything else is written: `on conflict do nothing` waits for a concurrent
+      // insert of the same slug, then skips, with no error to poison the transaction.
+      if (!(await insertTopicRow(tx, w.topic))) return abort("slug_taken");
+      await moveSlug(tx, w.topic, null);
+      await insertEvent(tx, w.event);
+      await applyTagDeltas(tx, w.topic.workspace_id, addTagDeltas(new Map(), [], w.topic.tags), w.topic.updated_at);
+      return "ok";
+    });
+  }
+
+  async update(w: TopicWrite): Promise<"ok" | Refusal> {
+    if (!isUuid(w.topic.workspace_id) || !isUuid(w.topic.id)) return "not_found";
+    return this.write(w.topic.workspace_id, [w], (r) => r);
+  }
+
+  async merge(source: TopicWrite, target: TopicWrite): Promise<"ok" | "version_conflict" | "not_found"> {
+    const ws = target.topic.workspace_id;
+    if (source.topic.workspace_id !== ws || ![ws, source.topic.id, target.topic.id].every(isUuid)) return "not_found";
+    // The target first, as the port orders it; a slug refusal cannot happen (neither slug moves)
+    // and would read as a conflict.
+    return this.write(ws, [source, target], (r) => (r === "slug_taken" ? "version_conflict" : r), [target, source]);
+  }
+
+  async delete(workspaceId: string, topicId: string, expectedVersion: number | null, event: TopicEvent): Promise<"ok" | "version_conflict" | "not_found"> {
+    if (!isUuid(workspaceId) || !isUuid(topicId)) return "not_found";
+    return inTransaction<"ok" | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
+      const cur = (await lockTopics(tx, workspaceId, [topicId])).get(topicId);
+      if (!cur) return abort("not_found");
+      if (expectedVersion !== null && cur.version !== expectedVersion) return abort("version_conflict");
+      // Its redirects go with it (their foreign key cascades); its events stay, without text.
+      await tx.query(`delete from topics where workspace_id = $1 and id = $2`, [workspaceId, topicId]);
+      await tx.query(`update topic_events set snapshot = null where workspace_id = $1 and topic_id = $2 and snapshot is not null`, [
+        workspaceId,
+        topicId,
+      ]);
+      await insertEvent(tx, event);
+      await applyTagDeltas(tx, workspaceId, addTagDeltas(new Map(), cur.tags, []), event.at);
+      return "ok";
+    });
+  }
+
+  /**
+   * Applies version-checked writes of existing topics in one transaction: locks them all (id
+   * order), checks each in `checks` order (refusals as the memory store reports them, mapped by
+   * `refuse`), then writes each in `order`. A slug another topic holds surfaces as a unique
+   * violation, which rolls the transaction back and is reported as "slug_taken".
+   *
+   * Two writers swapping slugs wait on each other's new slug (a unique index waits for the
+   * holder's outcome); PostgreSQL breaks that cycle by failing one, which is run again: it then
+   * finds the slug held, as the memory store would have told it.
+   */
+  private async write<R extends string>(
+    workspaceId: string,
+    checks: TopicWrite[],
+    refuse: (r: Refusal) => R,
+    order: TopicWrite[] = checks,
+    attempt = 1,
+  ): Promise<"ok" | R> {
+    try {
+      return await inTransaction<"ok" | R>(this.db, async (tx, abort) => {
+        const locked = await lockTopics(tx, workspaceId, checks.map((w) => w.topic.id));
+        for (const w of checks) {
+          const cur = locked.get(w.topic.id);
+          if (!cur) return abort(refuse("not_found"));
+          if (cur.version !== w.topic.version - 1) return abort(refuse("version_conflict"));
+        }
+        const deltas: TagDeltas = new Map();
+        for (const w of order) await writeVersion(tx, w, locked.get(w.topic.id)!, deltas);
+        await applyTagDeltas(tx, workspaceId, deltas, order[0]!.topic.updated_at);
+        return "ok";
+      });
+    } catch (e) {
+      if (isSlugTaken(e)) return refuse("slug_taken");
+      if (sqlState(e) === DEADLOCK_DETECTED && attempt < MAX_WRITE_ATTEMPTS) return this.write(workspaceId, checks, refuse, order, attempt + 1);
+      throw e;
+    }
+  }
+}
