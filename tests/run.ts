@@ -64,7 +64,7 @@ try {
     await step("typecheck", [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], {}, (o) => (/error TS\d+/.test(o) ? [0, 1] : [1, 0])),
   );
   results.push(
-    await step("bun test", [bin("bun"), "test", "tests/"], env, (o) => [lastNumber(o, /^\s*(\d+) pass$/gm), lastNumber(o, /^\s*(\d+) fail$/gm)]),
+    await step("bun test", [bin("bun"), "test", "--timeout", "60000", "tests/"], env, (o) => [lastNumber(o, /^\s*(\d+) pass$/gm), lastNumber(o, /^\s*(\d+) fail$/gm)]),
   );
   results.push(
     await step("deno", [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts"], {}, (o) => [
