@@ -14,36 +14,37 @@ import type { Row } from "./rows.ts";
 const str = (v: unknown): string => v as string;
 const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 
-/** The stored fields of a topic (not the derived ones). `alias` prefixes each column. */
+/** The stored fields of a topic (not the derived ones), in the order writes bind them. */
+const STORED = [
+  "workspace_id",
+  "id",
+  "slug",
+  "title",
+  "body",
+  "tags",
+  "area_id",
+  "repo_id",
+  "kind",
+  "origin",
+  "source_url",
+  "owner_id",
+  "author_id",
+  "status",
+  "authoritative",
+  "approved_by",
+  "approved_at",
+  "approved_via",
+  "drift",
+  "merged_into",
+  "merged_from",
+  "version",
+  "created_at",
+  "updated_at",
+];
+
+/** The stored columns of a topic, each prefixed by `alias`. */
 export function topicColumns(alias = "topics"): string {
-  return [
-    "workspace_id",
-    "id",
-    "slug",
-    "title",
-    "body",
-    "tags",
-    "area_id",
-    "repo_id",
-    "kind",
-    "origin",
-    "source_url",
-    "owner_id",
-    "author_id",
-    "status",
-    "authoritative",
-    "approved_by",
-    "approved_at",
-    "approved_via",
-    "drift",
-    "merged_into",
-    "merged_from",
-    "version",
-    "created_at",
-    "updated_at",
-  ]
-    .map((c) => `${alias}.${c}`)
-    .join(", ");
+  return STORED.map((c) => `${alias}.${c}`).join(", ");
 }
 
 export function toTopic(r: Row): Topic {
@@ -83,30 +84,7 @@ export function toTopic(r: Row): Topic {
  * which only `search` keeps.
  */
 const WRITTEN = [
-  "workspace_id",
-  "id",
-  "slug",
-  "title",
-  "body",
-  "tags",
-  "area_id",
-  "repo_id",
-  "kind",
-  "origin",
-  "source_url",
-  "owner_id",
-  "author_id",
-  "status",
-  "authoritative",
-  "approved_by",
-  "approved_at",
-  "approved_via",
-  "drift",
-  "merged_into",
-  "merged_from",
-  "version",
-  "created_at",
-  "updated_at",
+  ...STORED,
   "trust_rank",
   "title_terms",
   "tag_terms",

@@ -1,5 +1,6 @@
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
+import type { Topic } from "../../core/topics/model.ts";
 import type { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
 import type { BootstrapBundle } from "../../core/workspaces/ports.ts";
 
@@ -50,4 +51,34 @@ export function bundle(slug = unique("ws"), owner: Identity = identity(), isNew 
 export function newMember(workspaceId: string, role: Member["role"] = "member") {
   const at = stamp();
   return { id: uuidv7(), workspace_id: workspaceId, role, created_at: at, updated_at: at };
+}
+
+/** A draft topic of `workspaceId` at version 1, with `over` applied. */
+export function topicFixture(workspaceId: string, over: Partial<Topic> = {}): Topic {
+  const at = stamp();
+  return {
+    id: uuidv7(),
+    workspace_id: workspaceId,
+    slug: unique("t"),
+    title: "A topic",
+    body: "",
+    tags: [],
+    area_id: null,
+    repo_id: null,
+    kind: "note",
+    origin: "manual",
+    source_url: null,
+    owner_id: null,
+    author_id: null,
+    status: "draft",
+    governance: { authoritative: false, approved_by: null, approved_at: null },
+    approved_via: null,
+    drift: null,
+    merged_into: null,
+    merged_from: [],
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    ...over,
+  };
 }

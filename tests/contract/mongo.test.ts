@@ -8,7 +8,7 @@ import type { Topic } from "../../core/topics/model.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
-import { apiKey, bundle, identity, newMember, stamp, unique } from "./fixtures.ts";
+import { apiKey, bundle, identity, newMember, stamp, topicFixture, unique } from "./fixtures.ts";
 import { runTopicStoresContract } from "./topic-stores.contract.ts";
 import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
 
@@ -169,32 +169,8 @@ describe("mongo: leftovers of an interrupted write", () => {
       await s.workspaces.bootstrap(b);
       workspaceId = b.workspace.id;
     }
-    const at = stamp();
-    const t: Topic = {
-      id: uuidv7(),
-      workspace_id: workspaceId,
-      slug: unique("t"),
-      title: "Before",
-      body: "old text",
-      tags: [],
-      area_id: null,
-      repo_id: null,
-      kind: "note",
-      origin: "manual",
-      source_url: null,
-      owner_id: null,
-      author_id: null,
-      status: "draft",
-      governance: { authoritative: false, approved_by: null, approved_at: null },
-      approved_via: null,
-      drift: null,
-      merged_into: null,
-      merged_from: [],
-      version: 1,
-      created_at: at,
-      updated_at: at,
-      ...over,
-    };
+    const t = topicFixture(workspaceId, { title: "Before", body: "old text", ...over });
+    const at = t.updated_at;
     expect(await s.topics.insert({ topic: t, event: topicEvent(null, t, "topic.created", new Date(at)) })).toBe("ok");
     return t;
   }

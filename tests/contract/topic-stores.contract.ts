@@ -4,7 +4,7 @@ import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import type { TopicWrite } from "../../core/topics/ports.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
-import { bundle, stamp, unique } from "./fixtures.ts";
+import { bundle, stamp, topicFixture, unique } from "./fixtures.ts";
 
 /**
  * The contract of the topic and tag store ports (core/topics/ports.ts). Every adapter runs it;
@@ -27,34 +27,7 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       return b.workspace.id;
     }
 
-    function topic(ws: string, over: Partial<Topic> = {}): Topic {
-      const at = stamp();
-      return {
-        id: uuidv7(),
-        workspace_id: ws,
-        slug: unique("t"),
-        title: "A topic",
-        body: "",
-        tags: [],
-        area_id: null,
-        repo_id: null,
-        kind: "note",
-        origin: "manual",
-        source_url: null,
-        owner_id: null,
-        author_id: null,
-        status: "draft",
-        governance: { authoritative: false, approved_by: null, approved_at: null },
-        approved_via: null,
-        drift: null,
-        merged_into: null,
-        merged_from: [],
-        version: 1,
-        created_at: at,
-        updated_at: at,
-        ...over,
-      };
-    }
+    const topic = topicFixture;
 
     const created = (t: Topic): TopicWrite => ({ topic: t, event: topicEvent(null, t, "topic.created", new Date(t.updated_at)) });
     const edit = (t: Topic, patch: Partial<Topic>, type: Parameters<typeof changeTopic>[3] = "topic.updated") =>
