@@ -24,6 +24,7 @@ const STORED = [
   "tags",
   "area_id",
   "repo_id",
+  "anchors",
   "kind",
   "origin",
   "source_url",
@@ -57,6 +58,7 @@ export function toTopic(r: Row): Topic {
     tags: [...(r.tags as string[])],
     area_id: strOrNull(r.area_id),
     repo_id: strOrNull(r.repo_id),
+    anchors: [...((r.anchors as string[] | null) ?? [])],
     kind: r.kind as TopicKind,
     origin: r.origin as TopicOrigin,
     source_url: strOrNull(r.source_url),
@@ -80,8 +82,8 @@ export function toTopic(r: Row): Topic {
 
 /**
  * Every column a topic version writes, `$1`... in this order: the stored fields, then the derived
- * ones (`trust_rank`, the term arrays and, from them, `search`). `$28` holds the body's terms,
- * which only `search` keeps.
+ * ones (`trust_rank`, the term arrays and, from them, `search`). The last parameter holds the
+ * body's terms, which only `search` keeps.
  */
 const WRITTEN = [
   ...STORED,
@@ -91,8 +93,11 @@ const WRITTEN = [
   "search",
 ] as const;
 
-const SEARCH_VECTOR =
-  "setweight(array_to_tsvector($26::text[]), 'A') || setweight(array_to_tsvector($27::text[]), 'B') || setweight(array_to_tsvector($28::text[]), 'C')";
+/** `$n` of the title's, tags' and body's terms: right after the stored fields and `trust_rank`. */
+const TERMS_AT = STORED.length + 2;
+/** How many parameters a topic write binds (the version check comes next). */
+const PARAMS = TERMS_AT + 2;
+const SEARCH_VECTOR = `setweight(array_to_tsvector($${TERMS_AT}::text[]), 'A') || setweight(array_to_tsvector($${TERMS_AT + 1}::text[]), 'B') || setweight(array_to_tsvector($${TERMS_AT + 2}::text[]), 'C')`;
 
 /** The value of each WRITTEN column. */
 const WRITTEN_VALUES = [...WRITTEN.slice(0, -1).map((_, i) => `$${i + 1}`), SEARCH_VECTOR];
@@ -108,6 +113,7 @@ function topicParams(t: Topic): unknown[] {
     t.tags,
     t.area_id,
     t.repo_id,
+    t.anchors,
     t.kind,
     t.origin,
     t.source_url,
@@ -150,7 +156,7 @@ export async function updateTopicRow(tx: SqlDriver, t: Topic): Promise<boolean> 
   // Everything but the key ($1, $2).
   const rows = await tx.query(
     `update topics set (${WRITTEN.slice(2).join(", ")}) = (${WRITTEN_VALUES.slice(2).join(", ")})
-     where workspace_id = $1 and id = $2 and version = $29
+     where workspace_id = $1 and id = $2 and version = $${PARAMS + 1}
      returning id`,
     [...topicParams(t), t.version - 1],
   );

@@ -20,6 +20,7 @@ export type Trust = (typeof TRUST_VERDICTS)[number];
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_BODY_LENGTH = 200_000;
 export const MAX_TAGS_PER_TOPIC = 32;
+export const MAX_ANCHORS_PER_TOPIC = 20;
 
 const Timestamp = Type.String({ description: "ISO 8601 UTC timestamp." });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -49,6 +50,7 @@ export const Topic = Type.Object({
   tags: Type.Array(Type.String(), { description: "Normalised tag names, sorted." }),
   area_id: Nullable(Type.String()),
   repo_id: Nullable(Type.String()),
+  anchors: Type.Array(Type.String(), { description: "Glob patterns (picomatch) of files of the linked repo this topic is about." }),
   kind: literalUnion(TOPIC_KINDS),
   origin: literalUnion(TOPIC_ORIGINS),
   source_url: Nullable(Type.String()),
@@ -148,6 +150,7 @@ export const TopicView = Type.Object(
     tags: Type.Optional(Type.Array(Type.String())),
     area_id: Type.Optional(Nullable(Type.String())),
     repo_id: Type.Optional(Nullable(Type.String())),
+    anchors: Type.Optional(Type.Array(Type.String())),
     kind: Type.Optional(literalUnion(TOPIC_KINDS)),
     origin: Type.Optional(literalUnion(TOPIC_ORIGINS)),
     source_url: Type.Optional(Nullable(Type.String())),
@@ -193,6 +196,15 @@ export const TagNameInput = Type.String({
 const TagsSchema = Type.Array(TagNameInput, { maxItems: MAX_TAGS_PER_TOPIC });
 const IdRef = Type.String({ pattern: UUID_PATTERN });
 const UrlSchema = Type.String({ pattern: "^https?://\\S+$", maxLength: 2000 });
+export const AnchorsSchema = Type.Array(
+  Type.String({
+    minLength: 1,
+    maxLength: 300,
+    pattern: "^[^/\\s](?:.*\\S)?$",
+    description: "A glob (picomatch syntax) relative to the repo root, e.g. `src/billing/**/*.ts`; no leading slash, no leading or trailing whitespace.",
+  }),
+  { maxItems: MAX_ANCHORS_PER_TOPIC, description: "Files of the linked repo (`repo_id`) this topic is about. Duplicates collapse." },
+);
 
 const editable = {
   title: TitleSchema,
@@ -200,6 +212,7 @@ const editable = {
   tags: TagsSchema,
   area_id: Nullable(IdRef),
   repo_id: Nullable(IdRef),
+  anchors: AnchorsSchema,
   kind: literalUnion(TOPIC_KINDS),
   source_url: Nullable(UrlSchema),
 };
@@ -212,6 +225,7 @@ export const CreateTopicDto = Type.Object(
     tags: Type.Optional(editable.tags),
     area_id: Type.Optional(editable.area_id),
     repo_id: Type.Optional(editable.repo_id),
+    anchors: Type.Optional(editable.anchors),
     kind: Type.Optional(editable.kind),
     origin: Type.Optional(literalUnion(TOPIC_ORIGINS, { description: "Defaults to `auto` for a program (OAuth client, faceless key), else `manual`." })),
     source_url: Type.Optional(editable.source_url),
@@ -230,6 +244,7 @@ export const UpdateTopicDto = Type.Object(
     tags: Type.Optional(editable.tags),
     area_id: Type.Optional(editable.area_id),
     repo_id: Type.Optional(editable.repo_id),
+    anchors: Type.Optional(editable.anchors),
     kind: Type.Optional(editable.kind),
     source_url: Type.Optional(editable.source_url),
     expected_version: Type.Optional(Type.Integer({ minimum: 1, description: "Or the `If-Match` header; a stale value is 409 VERSION_CONFLICT." })),

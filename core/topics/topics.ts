@@ -38,6 +38,7 @@ export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, d
     tags,
     area_id: dto.area_id ?? null,
     repo_id: dto.repo_id ?? null,
+    anchors: [...new Set(dto.anchors ?? [])],
     kind: dto.kind ?? "note",
     origin: dto.origin ?? (actorKind(p) === "agent" ? "auto" : "manual"),
     source_url: dto.source_url ?? null,
@@ -138,6 +139,7 @@ export async function updateTopic(
   const { expected_version: _, ...fields } = dto;
   const patch: Partial<Topic> = { ...fields };
   if (fields.tags) patch.tags = tagsOf(fields.tags);
+  if (fields.anchors) patch.anchors = [...new Set(fields.anchors)];
   await checkRefs(deps, ws, fields);
   const changed = Object.keys(patch).filter((k) => JSON.stringify(patch[k as keyof Topic]) !== JSON.stringify(topic[k as keyof Topic]));
   const now = deps.clock.now();

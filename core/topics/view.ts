@@ -30,6 +30,7 @@ export function toTopicView(t: Topic, ws: Workspace, now: Date, view: TopicViewN
     tags: t.tags,
     area_id: t.area_id,
     repo_id: t.repo_id,
+    anchors: t.anchors,
     kind: t.kind,
     origin: t.origin,
     source_url: t.source_url,

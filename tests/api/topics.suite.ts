@@ -77,6 +77,8 @@ describe(name, () => {
         { title: "x", kind: "essay" },
         { title: "x", area_id: "01939a3e-0000-7000-8000-000000000000" },
         { title: "x", source_url: "ftp://nope" },
+        { title: "x", anchors: ["/abs/path"] },
+        { title: "x", anchors: ["src/*.ts "] },
       ]) {
         const res = await t.call("POST", `${ws}/topics`, { key: p.member, body });
         expect(res.status, JSON.stringify(body)).toBe(400);

@@ -65,6 +65,7 @@ export function topicFixture(workspaceId: string, over: Partial<Topic> = {}): To
     tags: [],
     area_id: null,
     repo_id: null,
+    anchors: [],
     kind: "note",
     origin: "manual",
     source_url: null,

@@ -1,5 +1,6 @@
 import m001 from "./001-workspaces.ts";
 import m002 from "./002-topics.ts";
+import m003 from "./003-topic-anchors.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -9,4 +10,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003];
