@@ -42,3 +42,5 @@ export * from "./topics/view.ts";
 export * from "./topics/topics.ts";
 export * from "./topics/transitions.ts";
 export * from "./topics/tags.ts";
+export * from "./topics/anchor-base.ts";
+export * from "./topics/path-matcher.ts";

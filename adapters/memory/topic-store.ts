@@ -1,4 +1,5 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
+import { anchorBases } from "../../core/topics/anchor-base.ts";
 import type { Topic, TopicEvent } from "../../core/topics/model.ts";
 import type { SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
 import { compareListed, compareRanked, scoreTopic } from "../../core/topics/search-rank.ts";
@@ -61,6 +62,16 @@ export class MemoryTopicStore implements TopicStore {
     }
     hits.sort(compareRanked);
     return { items: hits.slice(0, s.limit).map((h) => copy(h.topic)), total: hits.length };
+  }
+
+  async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number): Promise<Topic[]> {
+    const wanted = new Set(bases);
+    return inWorkspace(this.t.topics, workspaceId)
+      .filter((x) => x.status !== "archived" && (repoId === null || x.repo_id === repoId))
+      .filter((x) => anchorBases(x.anchors).some((b) => wanted.has(b)))
+      .sort(compareListed)
+      .slice(0, Math.max(0, limit))
+      .map(copy);
   }
 
   async history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]> {

@@ -60,6 +60,8 @@ export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> 
     // Lists in `compareListed` order, of every status but archived or of one status.
     { key: { workspace_id: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_list_order" },
     { key: { workspace_id: 1, status: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_status_list_order" },
+    // Topics by the bases of their anchors (match-files, drift).
+    { key: { workspace_id: 1, anchor_bases: 1 }, name: "workspace_anchor_bases" },
     // The repo filter, in list order.
     { key: { workspace_id: 1, repo_id: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_repo_list_order" },
   ],

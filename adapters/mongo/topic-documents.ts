@@ -11,6 +11,7 @@
  * - `topic_redirects`: old slugs, `_id` = `<workspace_id>:<slug>`.
  * - `tags`: the registry, `_id` = `<workspace_id>:<name>`.
  */
+import { anchorBases } from "../../core/topics/anchor-base.ts";
 import type { Tag, TagView, Topic, TopicEvent } from "../../core/topics/model.ts";
 import { trustRank } from "../../core/topics/search-rank.ts";
 import { allTerms, topicTerms } from "../../core/topics/search-terms.ts";
@@ -23,6 +24,8 @@ export type TopicDoc = Omit<Topic, "id"> & {
   tag_terms: string[];
   /** `compareListed` as a number: drifted × 10 + trust rank (reviewed 3 ... archived 0). */
   list_rank: number;
+  /** `anchorBases(anchors)`: what `anchoredAt` looks topics up by. */
+  anchor_bases: string[];
 };
 
 export type TopicEventDoc = Omit<TopicEvent, "id"> & { _id: string };
@@ -46,7 +49,7 @@ export interface TagDoc {
 }
 
 /** Leaves out the adapter's bookkeeping (and the terms, which can be as long as a body). */
-export const TOPIC_FIELDS_ONLY = { terms: 0, title_terms: 0, tag_terms: 0, list_rank: 0 } as const;
+export const TOPIC_FIELDS_ONLY = { terms: 0, title_terms: 0, tag_terms: 0, list_rank: 0, anchor_bases: 0 } as const;
 
 export const redirectKey = (workspaceId: string, slug: string) => `${workspaceId}:${slug}`;
 export const tagKey = (workspaceId: string, name: string) => `${workspaceId}:${name}`;
@@ -87,6 +90,7 @@ export function topicDoc(t: Topic): TopicDoc {
     title_terms: terms.title,
     tag_terms: terms.tags,
     list_rank: listRank(t),
+    anchor_bases: anchorBases(t.anchors),
   };
 }
 
@@ -121,7 +125,7 @@ export function tagDoc(t: Tag): TagDoc {
 // ---- documents → models ----
 
 /** The topic of a document (read with or without TOPIC_FIELDS_ONLY). */
-export function toTopic(d: Omit<TopicDoc, "terms" | "title_terms" | "tag_terms" | "list_rank">): Topic {
+export function toTopic(d: Omit<TopicDoc, "terms" | "title_terms" | "tag_terms" | "list_rank" | "anchor_bases">): Topic {
   return {
     id: d._id,
     workspace_id: d.workspace_id,

@@ -114,6 +114,14 @@ export class MongoTopicStore implements TopicStore {
     return { items: docs.map(toTopic), total };
   }
 
+  async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number): Promise<Topic[]> {
+    if (bases.length === 0 || limit <= 0) return [];
+    const q: Filter<TopicDoc> = { workspace_id: workspaceId, status: { $ne: "archived" }, anchor_bases: { $in: bases } };
+    if (repoId !== null) q.repo_id = repoId;
+    const docs = await this.c.topics.find(q, { projection: TOPIC_FIELDS_ONLY }).sort({ list_rank: -1, updated_at: -1, _id: -1 }).limit(limit).toArray();
+    return docs.map(toTopic);
+  }
+
   /**
    * No text index on FerretDB: the candidates are the topics holding every term (`terms: $all`,
    * a multikey index on MongoDB), read without body and terms; each is scored with `scoreTopic`

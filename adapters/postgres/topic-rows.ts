@@ -3,6 +3,7 @@
  * tag stores: a topic version with its derived columns, its event, and the tag registry's counts.
  * All of them run inside the caller's transaction.
  */
+import { anchorBases } from "../../core/topics/anchor-base.ts";
 import type { TopicStatus } from "../../core/topics/governance.ts";
 import type { ApprovedVia, Drift, Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "../../core/topics/model.ts";
 import type { TopicWrite } from "../../core/topics/ports.ts";
@@ -88,13 +89,14 @@ export function toTopic(r: Row): Topic {
 const WRITTEN = [
   ...STORED,
   "trust_rank",
+  "anchor_bases",
   "title_terms",
   "tag_terms",
   "search",
 ] as const;
 
-/** `$n` of the title's, tags' and body's terms: right after the stored fields and `trust_rank`. */
-const TERMS_AT = STORED.length + 2;
+/** `$n` of the title's, tags' and body's terms: after the stored fields, `trust_rank` and `anchor_bases`. */
+const TERMS_AT = STORED.length + 3;
 /** How many parameters a topic write binds (the version check comes next). */
 const PARAMS = TERMS_AT + 2;
 const SEARCH_VECTOR = `setweight(array_to_tsvector($${TERMS_AT}::text[]), 'A') || setweight(array_to_tsvector($${TERMS_AT + 1}::text[]), 'B') || setweight(array_to_tsvector($${TERMS_AT + 2}::text[]), 'C')`;
@@ -131,6 +133,7 @@ function topicParams(t: Topic): unknown[] {
     t.created_at,
     t.updated_at,
     trustRank(t.status),
+    anchorBases(t.anchors),
     terms.title,
     terms.tags,
     terms.body,

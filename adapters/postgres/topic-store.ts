@@ -124,6 +124,18 @@ export class PostgresTopicStore implements TopicStore {
     });
   }
 
+  async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number): Promise<Topic[]> {
+    if (!isUuid(workspaceId) || bases.length === 0 || limit <= 0) return [];
+    if (repoId !== null && !isUuid(repoId)) return [];
+    const rows = await this.db.query<Row>(
+      `select ${topicColumns()} from topics
+       where workspace_id = $1 and status <> 'archived' and anchor_bases && $2::text[] and ($3::uuid is null or repo_id = $3::uuid)
+       order by ${LIST_ORDER} limit $4`,
+      [workspaceId, bases, repoId, limit],
+    );
+    return rows.map(toTopic);
+  }
+
   async search(workspaceId: string, s: TopicSearch): Promise<SearchResult> {
     if (!isUuid(workspaceId)) return NONE;
     const params: unknown[] = [workspaceId, s.terms, s.statuses];

@@ -64,6 +64,12 @@ export interface TopicStore {
   search(workspaceId: string, search: TopicSearch): Promise<SearchResult>;
   /** Events of one topic that still hold a snapshot, newest first, at most `limit`. */
   history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]>;
+  /**
+   * Topics (any status but archived) with an anchor whose `anchorBase` is one of `bases`, of repo
+   * `repoId` (any repo when null), at most `limit`, in `compareListed` order. Candidates only: the
+   * caller matches the patterns.
+   */
+  anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number): Promise<Topic[]>;
   /** The workspace timeline, newest first; rows come without their snapshot (null). */
   timeline(workspaceId: string, filter: TimelineFilter, page: OffsetPage): Promise<Listed<TopicEvent>>;
 

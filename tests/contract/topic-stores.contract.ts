@@ -200,6 +200,26 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect((await s.topics.search(ws, { ...q, terms: ["cafe"], stale: { is: true, before: stamp() } })).total).toBe(0);
     });
 
+    test("TopicStore.anchoredAt() finds topics by the bases of their anchors, per repo, in list order", async () => {
+      const ws = await workspace();
+      const [r1, r2] = [uuidv7(), uuidv7()];
+      const billing = await add(ws, { repo_id: r1, anchors: ["src/billing/**/*.ts"], status: "reviewed" });
+      const anywhere = await add(ws, { repo_id: r1, anchors: ["**/*.md", "docs/intro.md"] });
+      const exact = await add(ws, { repo_id: r1, anchors: ["src/billing/invoice.ts"], status: "proposed" });
+      await add(ws, { repo_id: r2, anchors: ["src/billing/*.ts"] });
+      await add(ws, { repo_id: r1, anchors: ["src/billing/**"], status: "archived" });
+      const bases = ["", "src", "src/billing", "src/billing/invoice.ts"];
+      expect((await s.topics.anchoredAt(ws, r1, bases, 10)).map((t) => t.id)).toEqual([billing.id, exact.id, anywhere.id]);
+      expect((await s.topics.anchoredAt(ws, r1, ["docs/intro.md"], 10)).map((t) => t.id)).toEqual([anywhere.id]);
+      expect((await s.topics.anchoredAt(ws, null, ["src/billing"], 10)).length).toBe(2);
+      expect((await s.topics.anchoredAt(ws, r1, bases, 1)).map((t) => t.id)).toEqual([billing.id]);
+      expect(await s.topics.anchoredAt(ws, r1, ["lib"], 10)).toEqual([]);
+      const moved = edit(billing, { anchors: ["lib/**"] });
+      await s.topics.update(moved);
+      expect((await s.topics.anchoredAt(ws, r1, ["lib"], 10)).map((t) => t.id)).toEqual([billing.id]);
+      expect((await s.topics.anchoredAt(ws, r1, ["src/billing"], 10)).map((t) => t.id)).toEqual([]);
+    });
+
     test("TopicStore.history() and timeline() record each change, newest first", async () => {
       const ws = await workspace();
       const repo = uuidv7();
