@@ -6,6 +6,7 @@ import type { ServerDeps } from "./deps.ts";
 import { errorResponse } from "./http/error-envelope.ts";
 import { STATUS_OF } from "./http/error-status.ts";
 import { toAppError } from "./http/elysia-errors.ts";
+import { isJson, parseJsonBody } from "./http/json-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { areaRoutes } from "./routes/areas.ts";
@@ -76,6 +77,7 @@ export function buildApp(deps: ServerDeps) {
         );
       }
     })
+    .onParse({ as: "global" }, ({ request, contentType }) => (isJson(contentType) ? parseJsonBody(request) : undefined))
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request, set);
       const appError = toAppError(code, error);

@@ -1,14 +1,17 @@
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** Longest tag name accepted, after normalisation. */
 export const MAX_TAG_LENGTH = 64;
 
 /**
  * The one normal form of a tag name, applied everywhere a name enters (topic writes, tag
  * endpoints, filters): trimmed, lowercase, every run of whitespace one dash. Returns null when
- * nothing is left or the result is longer than MAX_TAG_LENGTH.
+ * nothing is left, the result is longer than MAX_TAG_LENGTH, or it holds a control character.
  */
 export function normalizeTagName(raw: string): string | null {
   const name = raw.trim().toLowerCase().replace(/\s+/g, "-");
-  if (name.length === 0 || name.length > MAX_TAG_LENGTH) return null;
+  if (name.length === 0 || name.length > MAX_TAG_LENGTH || CONTROL.test(name)) return null;
   return name;
 }
 

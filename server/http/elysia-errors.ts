@@ -18,6 +18,9 @@ export function toAppError(code: string | number, error: unknown): AppError {
     return new AppError("VALIDATION_FAILED", `Invalid request ${where}`, details);
   }
   if (code === "PARSE") {
+    // Our own body parser (json-body.ts) refuses with a domain error; Elysia wraps it as the cause.
+    const cause = (error as { cause?: unknown }).cause;
+    if (isAppError(cause)) return cause;
     return new AppError("VALIDATION_FAILED", "Invalid request body: expected a JSON document (content-type application/json)");
   }
   if (code === "NOT_FOUND") return new AppError("NOT_FOUND", "Route not found");

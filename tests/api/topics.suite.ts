@@ -79,12 +79,22 @@ describe(name, () => {
         { title: "x", source_url: "ftp://nope" },
         { title: "x", anchors: ["/abs/path"] },
         { title: "x", anchors: ["src/*.ts "] },
+        { title: "nul \u0000 inside" },
+        { title: "x", tags: ["bell\u0007"] },
       ]) {
         const res = await t.call("POST", `${ws}/topics`, { key: p.member, body });
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body.error.code).toBe("VALIDATION_FAILED");
       }
       expect((await t.call("GET", `${ws}/topics?status=draft&limit=200`, { key: p.owner })).body.total).toBe(before);
+    });
+
+    test("text holding U+0000 is refused with a clear 400 on every backend", async () => {
+      const res = await t.call("POST", `${ws}/topics`, { key: p.member, rawBody: '{"title":"a\\u0000b"}', headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", message: expect.stringContaining("U+0000") });
+      expect((await t.call("GET", `${ws}/tags`, { key: p.member })).status).toBe(200);
+      expect((await t.call("PATCH", `${ws}/tags/a%00b`, { key: p.owner, body: { description: "x" } })).status).toBe(400);
     });
 
     test("another workspace's key gets 404 for the workspace, never the topic", async () => {
