@@ -2,6 +2,9 @@ import type { KeyHasher } from "./access/api-key.ts";
 import type { SecretBox } from "./access/secret-box.ts";
 import type { EventBus } from "./events/ports.ts";
 import type { Clock } from "./kernel/clock.ts";
+import type { JobQueue } from "./jobs/ports.ts";
+import type { CodeHost } from "./topics/code-host.ts";
+import type { PathMatcher } from "./topics/path-matcher.ts";
 import type { Stores } from "./stores.ts";
 
 /** What every use case is given: the stores, the clock, and the box that seals secrets. */
@@ -16,4 +19,10 @@ export interface CoreDeps {
   keyHasher?: KeyHasher;
   /** Where use cases publish workspace events (the live stream); none means they are not published. */
   events?: EventBus;
+  /** Reads linked repos' files (adapters/git/); without it, repos get no file index. */
+  codeHost?: CodeHost;
+  /** The glob matcher of anchors (adapters/glob/); match-files and drift fail without it. */
+  paths?: PathMatcher;
+  /** Where use cases queue background work (workers/); without it, that work runs inline. */
+  jobs?: JobQueue;
 }

@@ -1,5 +1,10 @@
 import type { ApiKeyStore } from "./access/ports.ts";
 import type { TagStore, TopicStore } from "./topics/ports.ts";
+import type { RepoIndexStore } from "./topics/repo-index-store.ts";
+import type { WebhookDeliveryStore } from "./webhooks/ports.ts";
+import type { ProposalStore } from "./topics/proposal-ports.ts";
+import type { RelationStore } from "./topics/relation-ports.ts";
+import type { NoteShareStore, ShareLinkStore } from "./sharing/ports.ts";
 import type { AreaStore, IdentityStore, MemberStore, RepoStore, WorkspaceStore } from "./workspaces/ports.ts";
 
 export interface StoreStatus {
@@ -19,6 +24,12 @@ export interface Stores {
   repos: RepoStore;
   topics: TopicStore;
   tags: TagStore;
+  proposals: ProposalStore;
+  relations: RelationStore;
+  shareLinks: ShareLinkStore;
+  noteShares: NoteShareStore;
+  repoIndex: RepoIndexStore;
+  webhookDeliveries: WebhookDeliveryStore;
   status(): Promise<StoreStatus>;
   close(): Promise<void>;
 }

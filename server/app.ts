@@ -12,10 +12,13 @@ import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { areaRoutes } from "./routes/areas.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
+import { publicShareRoutes } from "./routes/public-shares.ts";
 import { repoRoutes } from "./routes/repos.ts";
+import { sharingRoutes } from "./routes/sharing.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -56,6 +59,9 @@ export function buildApp(deps: ServerDeps) {
     .use(eventRoutes(deps))
     .use(topicRoutes(deps, "/topics"))
     .use(topicRoutes(deps, "/watchers"))
+    .use(webhookRoutes(deps))
+    .use(sharingRoutes(deps))
+    .use(publicShareRoutes(deps, "api"))
     .use(tagRoutes(deps));
 
   const root = new Elysia({ normalize: false });
@@ -77,7 +83,8 @@ export function buildApp(deps: ServerDeps) {
         );
       }
     })
-    .onParse({ as: "global" }, ({ request, contentType }) => (isJson(contentType) ? parseJsonBody(request) : undefined))
+    // Webhook receivers read their bodies as raw bytes (the signature covers them): not parsed here.
+    .onParse({ as: "global" }, ({ request, contentType, path }) => (isJson(contentType) && !path.startsWith(`${API_PREFIX}/webhooks/`) ? parseJsonBody(request) : undefined))
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request, set);
       const appError = toAppError(code, error);
@@ -108,6 +115,8 @@ export function buildApp(deps: ServerDeps) {
     });
   }
   return root
+    // Share links carry the root address `/s/{token}`; the same table also answers under /api/v1.
+    .use(publicShareRoutes(deps, "root"))
     .use(api);
 }
 

@@ -12,6 +12,10 @@ import { createMemoryEventBus } from "../adapters/memory/event-bus.ts";
 import { createMemoryRateCounter } from "../adapters/memory/rate-counter.ts";
 import { openPgliteStores, openPostgresStores } from "../adapters/postgres/mod.ts";
 import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.ts";
+import { createGitCodeHost } from "../adapters/git/code-host.ts";
+import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
+import { createInProcessQueue } from "../workers/in-process-queue.ts";
+import { jobHandler } from "../workers/repo-index-job.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";
 import type { ServerDeps } from "./deps.ts";
@@ -76,14 +80,19 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
 
   const stores =
     config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
+  // Code context: repos read with git, anchors matched with picomatch, file indexes refreshed by
+  // jobs of an in-process queue (a Redis-backed queue is the next step for several instances).
+  const codeHost = createGitCodeHost({ cacheDir: config.gitCacheDir ?? join(resolve(config.dataDir), "git-cache"), allowLocalPaths: config.codeHostLocalPaths });
+  const jobs = createInProcessQueue(jobHandler(() => deps.core), (level, msg, fields) => logger.log(level, msg, fields));
+
   // Closed in this order on shutdown: what uses the connections first, the store last.
-  const closers = [() => counter.close(), () => events.close(), () => bus.close(), closeRedis, () => stores.close()];
+  const closers = [() => jobs.close(), () => counter.close(), () => events.close(), () => bus.close(), closeRedis, () => stores.close()];
 
   const windowMs = config.rateLimitWindowMs;
   const deps: ServerDeps = {
-    core: { stores, clock: systemClock, secretBox: await createSecretBox(secret), keyHasher: bunKeyHasher, events },
+    core: { stores, clock: systemClock, secretBox: await createSecretBox(secret), keyHasher: bunKeyHasher, events, codeHost, paths: picomatchMatcher, jobs },
     logger,
-    config: { bodyLimitBytes: config.bodyLimitBytes, corsOrigins: config.corsOrigins },
+    config: { bodyLimitBytes: config.bodyLimitBytes, corsOrigins: config.corsOrigins, codeHostWebhookSecret: config.codeHostWebhookSecret },
     build: readBuildInfo(),
     rateLimits: {
       counter,

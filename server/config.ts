@@ -21,6 +21,12 @@ export interface Config {
   rateLimitPerIp: number;
   rateLimitWindowMs: number;
   trustProxy: boolean;
+  /** Secret of the code-host webhook's signatures; null leaves `POST /webhooks/code-host` off (404). */
+  codeHostWebhookSecret: string | null;
+  /** Whether repos may be read from local paths and file:// URLs (default: only when embedded). */
+  codeHostLocalPaths: boolean;
+  /** Where bare clones of remote repos are kept (default `<DATA_DIR>/git-cache`). */
+  gitCacheDir: string | null;
 }
 
 const LEVELS = ["debug", "info", "warn", "error", "silent"];
@@ -31,6 +37,13 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min || n > max) throw new Error(`Invalid ${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
   return n;
+}
+
+function bool(env: Record<string, string | undefined>, name: string): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (raw !== "true" && raw !== "false") throw new Error(`Invalid ${name}: expected true or false, got "${raw}"`);
+  return raw === "true";
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -56,5 +69,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerIp: int(env, "RATE_LIMIT_PER_IP", 30, 0, 1_000_000_000),
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1000, 86_400_000),
     trustProxy: env.TRUST_PROXY === "true",
+    codeHostWebhookSecret: env.CODE_HOST_WEBHOOK_SECRET || null,
+    // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.
+    codeHostLocalPaths: bool(env, "CODE_HOST_LOCAL_PATHS") ?? (!env.DATABASE_URL && !env.MONGO_URL),
+    gitCacheDir: env.GIT_CACHE_DIR || null,
   };
 }

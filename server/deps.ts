@@ -14,6 +14,8 @@ export interface ServerConfig {
   bodyLimitBytes: number;
   /** Allowed CORS origins; `*` for any; empty for none. */
   corsOrigins: string[];
+  /** Secret of `POST /webhooks/code-host` signatures; unset, that receiver answers 404. */
+  codeHostWebhookSecret?: string | null;
 }
 
 export interface ServerDeps {

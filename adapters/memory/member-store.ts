@@ -2,6 +2,7 @@ import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { Listed, MemberStore } from "../../core/workspaces/ports.ts";
 import type { Identity, Member, MemberView, Role } from "../../core/workspaces/model.ts";
 import { byCreated, copy, inWorkspace, type MemoryTables, page } from "./tables.ts";
+import { dropMemberInbox } from "./share-stores.ts";
 
 export class MemoryMemberStore implements MemberStore {
   constructor(private t: MemoryTables) {}
@@ -62,6 +63,7 @@ export class MemoryMemberStore implements MemberStore {
         t.apiKeyIdByHash.delete(k.key_hash);
       }
     }
+    dropMemberInbox(t, workspaceId, memberId);
     t.members.delete(memberId);
     return "ok";
   }

@@ -4,6 +4,9 @@ import { MemoryAreaStore } from "./area-store.ts";
 import { MemoryIdentityStore } from "./identity-store.ts";
 import { MemoryMemberStore } from "./member-store.ts";
 import { MemoryRepoStore } from "./repo-store.ts";
+import { MemoryRepoIndexStore, MemoryWebhookDeliveryStore } from "./code-index-stores.ts";
+import { MemoryNoteShareStore, MemoryShareLinkStore } from "./share-stores.ts";
+import { MemoryProposalStore, MemoryRelationStore } from "./proposal-relation-stores.ts";
 import { MemoryTagStore } from "./tag-store.ts";
 import { MemoryTopicStore } from "./topic-store.ts";
 import { MemoryTables } from "./tables.ts";
@@ -24,6 +27,12 @@ export function createMemoryStores(): Stores {
     repos: new MemoryRepoStore(t),
     topics: new MemoryTopicStore(t),
     tags: new MemoryTagStore(t),
+    proposals: new MemoryProposalStore(t),
+    relations: new MemoryRelationStore(t),
+    shareLinks: new MemoryShareLinkStore(t),
+    noteShares: new MemoryNoteShareStore(t),
+    repoIndex: new MemoryRepoIndexStore(t),
+    webhookDeliveries: new MemoryWebhookDeliveryStore(t),
     status: async () => ({ kind: "memory", ok: true, latency_ms: 0 }),
     close: async () => {},
   };

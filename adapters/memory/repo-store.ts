@@ -26,6 +26,13 @@ export class MemoryRepoStore implements RepoStore {
 
   async delete(workspaceId: string, repoId: string): Promise<boolean> {
     if (!(await this.get(workspaceId, repoId))) return false;
+    this.t.repoIndexes.delete(repoId);
     return this.t.repos.delete(repoId);
+  }
+
+  async findByFullName(fullName: string, limit: number): Promise<Repo[]> {
+    const rows: Repo[] = [];
+    for (const r of this.t.repos.values()) if (r.full_name === fullName) rows.push(r);
+    return rows.sort(byCreated).slice(0, Math.max(0, limit)).map(copy);
   }
 }

@@ -1,6 +1,10 @@
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
 import type { Area, Identity, Member, Repo, Workspace } from "../../core/workspaces/model.ts";
 import type { Tag, Topic, TopicEvent } from "../../core/topics/model.ts";
+import type { RepoIndex } from "../../core/topics/repo-index-store.ts";
+import type { NoteShare, ShareLink } from "../../core/sharing/model.ts";
+import type { Proposal } from "../../core/topics/proposal-model.ts";
+import type { Relation } from "../../core/topics/relation-model.ts";
 
 /**
  * The in-memory "database": plain maps shared by the stores of one adapter instance. Every
@@ -20,8 +24,21 @@ export class MemoryTables {
   /** `${workspace_id}:${slug}` → topic id: old slugs a move left behind. */
   topicRedirects = new Map<string, string>();
   topicEvents = new Map<string, TopicEvent>();
+  /** repo id → its file index. */
+  repoIndexes = new Map<string, RepoIndex>();
+  /** `${source}:${delivery_id}` → when it was received. Global, like workspaces. */
+  webhookDeliveries = new Map<string, string>();
   /** `${workspace_id}:${name}` → tag. */
   tags = new Map<string, Tag>();
+  /** `${workspace_id}:${topic_id}` → the topic's one active share link. */
+  shareLinks = new Map<string, ShareLink>();
+  /** token hash → key of `shareLinks`. */
+  shareLinkKeyByHash = new Map<string, string>();
+  noteShares = new Map<string, NoteShare>();
+  proposals = new Map<string, Proposal>();
+  relations = new Map<string, Relation>();
+  /** workspace id → its relation change counter. */
+  relationMarkers = new Map<string, number>();
 }
 
 /** Copies on the way in and out, so callers never hold a live reference to stored state. */

@@ -6,6 +6,7 @@ import { compareListed, compareRanked, scoreTopic } from "../../core/topics/sear
 import { topicTerms } from "../../core/topics/search-terms.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { copy, inWorkspace, type MemoryTables, page } from "./tables.ts";
+import { dropTopicShares } from "./share-stores.ts";
 
 /** Whether a topic is stale as of `f.before`, the rule of core/topics/staleness.ts as a filter. */
 export function matchesStale(t: Topic, f: StaleFilter): boolean {
@@ -137,6 +138,7 @@ export class MemoryTopicStore implements TopicStore {
     if (!cur || cur.workspace_id !== workspaceId) return "not_found" as const;
     if (expectedVersion !== null && cur.version !== expectedVersion) return "version_conflict" as const;
     this.t.topics.delete(topicId);
+    dropTopicShares(this.t, workspaceId, topicId);
     for (const [key, id] of this.t.topicRedirects) if (id === topicId) this.t.topicRedirects.delete(key);
     for (const e of this.t.topicEvents.values()) if (e.topic_id === topicId) e.snapshot = null;
     this.t.topicEvents.set(event.id, copy(event));

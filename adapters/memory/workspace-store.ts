@@ -1,6 +1,7 @@
 import type { BootstrapBundle, WorkspaceStore } from "../../core/workspaces/ports.ts";
 import type { Workspace, WorkspaceCounts } from "../../core/workspaces/model.ts";
 import { copy, inWorkspace, type MemoryTables } from "./tables.ts";
+import { dropWorkspaceShares } from "./share-stores.ts";
 
 export class MemoryWorkspaceStore implements WorkspaceStore {
   constructor(private t: MemoryTables) {}
@@ -44,6 +45,12 @@ export class MemoryWorkspaceStore implements WorkspaceStore {
     for (const table of [t.members, t.areas, t.repos] as Map<string, { id: string; workspace_id: string }>[]) {
       for (const row of inWorkspace(table, workspaceId)) table.delete(row.id);
     }
+    for (const index of inWorkspace(t.repoIndexes, workspaceId)) t.repoIndexes.delete(index.repo_id);
+    dropWorkspaceShares(t, workspaceId);
+    for (const table of [t.proposals, t.relations] as Map<string, { id: string; workspace_id: string }>[]) {
+      for (const row of inWorkspace(table, workspaceId)) table.delete(row.id);
+    }
+    t.relationMarkers.delete(workspaceId);
     for (const e of inWorkspace(t.topicEvents, workspaceId)) t.topicEvents.delete(e.id);
     for (const topic of inWorkspace(t.topics, workspaceId)) t.topics.delete(topic.id);
     for (const table of [t.topicRedirects, t.tags] as Map<string, unknown>[]) {

@@ -21,6 +21,9 @@ import type {
   WorkspaceSettings,
 } from "../../core/workspaces/model.ts";
 import type { TagDoc, TopicDoc, TopicEventDoc, TopicRedirectDoc } from "./topic-documents.ts";
+import type { RepoIndexDoc, WebhookDeliveryDoc } from "./code-index-stores.ts";
+import type { NoteShareDoc, ShareLinkDoc } from "./share-documents.ts";
+import type { ProposalDecisionDoc, ProposalDoc, RelationDoc, RelationMarkerDoc } from "./proposal-relation-documents.ts";
 
 export interface WorkspaceDoc {
   _id: string;
@@ -119,6 +122,14 @@ export interface MongoCollections {
   topics: Collection<TopicDoc>;
   topicEvents: Collection<TopicEventDoc>;
   topicRedirects: Collection<TopicRedirectDoc>;
+  repoIndexes: Collection<RepoIndexDoc>;
+  webhookDeliveries: Collection<WebhookDeliveryDoc>;
+  shareLinks: Collection<ShareLinkDoc>;
+  noteShares: Collection<NoteShareDoc>;
+  topicProposals: Collection<ProposalDoc>;
+  topicProposalDecisions: Collection<ProposalDecisionDoc>;
+  topicRelations: Collection<RelationDoc>;
+  topicRelationMarkers: Collection<RelationMarkerDoc>;
   tags: Collection<TagDoc>;
 }
 
@@ -133,6 +144,14 @@ export const COLLECTION_NAMES = {
   topics: "topics",
   topicEvents: "topic_events",
   topicRedirects: "topic_redirects",
+  repoIndexes: "repo_indexes",
+  webhookDeliveries: "webhook_deliveries",
+  shareLinks: "share_links",
+  noteShares: "note_shares",
+  topicProposals: "topic_proposals",
+  topicProposalDecisions: "topic_proposal_decisions",
+  topicRelations: "topic_relations",
+  topicRelationMarkers: "topic_relation_markers",
   tags: "tags",
 } as const;
 
@@ -148,6 +167,14 @@ export function collections(db: Db): MongoCollections {
     topics: db.collection<TopicDoc>(COLLECTION_NAMES.topics),
     topicEvents: db.collection<TopicEventDoc>(COLLECTION_NAMES.topicEvents),
     topicRedirects: db.collection<TopicRedirectDoc>(COLLECTION_NAMES.topicRedirects),
+    repoIndexes: db.collection<RepoIndexDoc>(COLLECTION_NAMES.repoIndexes),
+    webhookDeliveries: db.collection<WebhookDeliveryDoc>(COLLECTION_NAMES.webhookDeliveries),
+    shareLinks: db.collection<ShareLinkDoc>(COLLECTION_NAMES.shareLinks),
+    noteShares: db.collection<NoteShareDoc>(COLLECTION_NAMES.noteShares),
+    topicProposals: db.collection<ProposalDoc>(COLLECTION_NAMES.topicProposals),
+    topicProposalDecisions: db.collection<ProposalDecisionDoc>(COLLECTION_NAMES.topicProposalDecisions),
+    topicRelations: db.collection<RelationDoc>(COLLECTION_NAMES.topicRelations),
+    topicRelationMarkers: db.collection<RelationMarkerDoc>(COLLECTION_NAMES.topicRelationMarkers),
     tags: db.collection<TagDoc>(COLLECTION_NAMES.tags),
   };
 }

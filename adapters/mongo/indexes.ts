@@ -44,6 +44,9 @@ export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> 
   repos: [
     { key: { workspace_id: 1, provider: 1, full_name: 1 }, name: "workspace_provider_full_name_unique", unique: true },
     { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
+    // Exception to the tenancy rule: the code-host webhook names a repository (`acme/api`), not a
+    // workspace, and finds every workspace linking it (RepoStore.findByFullName).
+    { key: { full_name: 1, created_at: 1, _id: 1 }, name: "full_name_created" },
   ],
   rosters: [
     // The compare-and-set of roster changes: one writer inserts version v+1 (roster.ts); and the
@@ -64,6 +67,8 @@ export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> 
     { key: { workspace_id: 1, anchor_bases: 1 }, name: "workspace_anchor_bases" },
     // The repo filter, in list order.
     { key: { workspace_id: 1, repo_id: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_repo_list_order" },
+    // The graph ETag's stale count: reviewed topics approved before an instant.
+    { key: { workspace_id: 1, status: 1, "governance.approved_at": 1 }, name: "workspace_status_approved" },
   ],
   topicEvents: [
     // The lock of every topic write (exactly one writer inserts version v+1); history newest
@@ -78,6 +83,44 @@ export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> 
     // `_id` is `<workspace_id>:<slug>`; this one finds the redirects to a topic (its deletion).
     { key: { workspace_id: 1, topic_id: 1 }, name: "workspace_topic" },
   ],
+  // `_id` is the repo id (one index per repo, read with its workspace_id); the workspace's on its deletion.
+  repoIndexes: [{ key: { workspace_id: 1, _id: 1 }, name: "workspace_id" }],
+  // Global: `_id` is `<source>:<delivery_id>` (the claim is its insert); pruning by age.
+  webhookDeliveries: [{ key: { received_at: 1 }, name: "received_at" }],
+  shareLinks: [
+    // Exception to the tenancy rule: the public page finds its link from the token alone (like
+    // api_keys.key_hash). `_id` is `<workspace_id>:<topic_id>`: one link per topic.
+    { key: { token_hash: 1 }, name: "token_hash_unique", unique: true },
+    // The workspace's links on its deletion.
+    { key: { workspace_id: 1, topic_id: 1 }, name: "workspace_topic" },
+  ],
+  noteShares: [
+    // A member's inbox, newest first; its read-all; the member's entries on removal.
+    { key: { workspace_id: 1, recipient_member_id: 1, created_at: -1, _id: -1 }, name: "workspace_recipient_created" },
+    // A topic's entries on its deletion.
+    { key: { workspace_id: 1, topic_id: 1 }, name: "workspace_topic" },
+  ],
+  topicProposals: [
+    // A topic's proposals, newest first (optionally of one status); its proposals on its deletion.
+    { key: { workspace_id: 1, topic_id: 1, created_at: -1, _id: -1 }, name: "workspace_topic_created" },
+    // The review queue (open ones, oldest first) and other status lists.
+    { key: { workspace_id: 1, status: 1, created_at: 1, _id: 1 }, name: "workspace_status_created" },
+  ],
+  topicProposalDecisions: [
+    // `_id` is the proposal's id (the decision's lock); this one finds a workspace's on its deletion.
+    { key: { workspace_id: 1, _id: 1 }, name: "workspace_id" },
+  ],
+  topicRelations: [
+    // One relation per core `relationKey` (from, to, type; a symmetric type's pair in either order).
+    { key: { workspace_id: 1, key: 1 }, name: "workspace_key_unique", unique: true },
+    // A topic's relations in both directions (`$or` of the two), oldest first.
+    { key: { workspace_id: 1, from_topic_id: 1, created_at: 1, _id: 1 }, name: "workspace_from_created" },
+    { key: { workspace_id: 1, to_topic_id: 1, created_at: 1, _id: 1 }, name: "workspace_to_created" },
+    // The full graph's edges, oldest first.
+    { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
+  ],
+  // `_id` is the workspace id: one marker per workspace, nothing else to index.
+  topicRelationMarkers: [],
   tags: [
     // `_id` is `<workspace_id>:<name>` (one registration per name); this one lists a workspace's.
     { key: { workspace_id: 1, name: 1 }, name: "workspace_name_unique", unique: true },

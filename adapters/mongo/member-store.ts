@@ -232,6 +232,7 @@ export class MongoMemberStore implements MemberStore {
    */
   private async deleteMember(m: MemberDoc): Promise<boolean> {
     await this.c.apiKeys.deleteMany({ workspace_id: m.workspace_id, identity_id: m.identity_id });
+    await this.c.noteShares.deleteMany({ workspace_id: m.workspace_id, recipient_member_id: m._id });
     return (await this.c.members.deleteOne({ _id: m._id, workspace_id: m.workspace_id })).deletedCount === 1;
   }
 

@@ -16,6 +16,9 @@ import { MongoIdentityStore } from "./identity-store.ts";
 import { ensureIndexes } from "./indexes.ts";
 import { MongoMemberStore } from "./member-store.ts";
 import { MongoRepoStore } from "./repo-store.ts";
+import { MongoRepoIndexStore, MongoWebhookDeliveryStore } from "./code-index-stores.ts";
+import { MongoNoteShareStore, MongoShareLinkStore } from "./share-stores.ts";
+import { MongoProposalStore, MongoRelationStore } from "./proposal-relation-stores.ts";
 import { MongoTagStore } from "./tag-store.ts";
 import { MongoTopicStore } from "./topic-store.ts";
 import { MongoWorkspaceStore } from "./workspace-store.ts";
@@ -48,6 +51,12 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     repos: new MongoRepoStore(c),
     topics,
     tags: new MongoTagStore(c, topics, o),
+    proposals: new MongoProposalStore(c),
+    relations: new MongoRelationStore(c),
+    shareLinks: new MongoShareLinkStore(c),
+    noteShares: new MongoNoteShareStore(c),
+    repoIndex: new MongoRepoIndexStore(c),
+    webhookDeliveries: new MongoWebhookDeliveryStore(c),
     status: () => status(db),
     close: () => client.close(),
   };

@@ -26,8 +26,18 @@ export class MongoRepoStore implements RepoStore {
     }
   }
 
+  /** The repo first, then its file index (an index `put` meanwhile checks for the repo after writing). */
   async delete(workspaceId: string, repoId: string): Promise<boolean> {
     const r = await this.c.repos.deleteOne({ _id: repoId, workspace_id: workspaceId });
+    if (r.deletedCount === 1) await this.c.repoIndexes.deleteOne({ _id: repoId, workspace_id: workspaceId });
     return r.deletedCount === 1;
+  }
+
+  /** Served by the `full_name_created` index, across workspaces. */
+  async findByFullName(fullName: string, limit: number): Promise<Repo[]> {
+    const n = Math.max(0, Math.trunc(limit));
+    if (n === 0) return [];
+    const docs = await this.c.repos.find({ full_name: fullName }).sort({ created_at: 1, _id: 1 }).limit(n).toArray();
+    return docs.map(toRepo);
   }
 }

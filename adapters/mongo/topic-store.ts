@@ -408,6 +408,9 @@ export class MongoTopicStore implements TopicStore {
     }
     await this.c.topics.deleteOne({ _id: topicId, workspace_id: workspaceId });
     await this.c.topicRedirects.deleteMany({ workspace_id: workspaceId, topic_id: topicId });
+    // Its public link and the inbox entries sharing it (ADR 008).
+    await this.c.shareLinks.deleteMany({ workspace_id: workspaceId, topic_id: topicId });
+    await this.c.noteShares.deleteMany({ workspace_id: workspaceId, topic_id: topicId });
     await this.c.topicEvents.updateMany({ workspace_id: workspaceId, topic_id: topicId, snapshot: { $ne: null } }, { $set: { snapshot: null } });
   }
 

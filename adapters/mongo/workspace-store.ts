@@ -237,7 +237,14 @@ export class MongoWorkspaceStore implements WorkspaceStore {
       this.c.topics.deleteMany(byWorkspace),
       this.c.topicEvents.deleteMany(byWorkspace),
       this.c.topicRedirects.deleteMany(byWorkspace),
+      this.c.repoIndexes.deleteMany(byWorkspace),
       this.c.tags.deleteMany(byWorkspace),
+      this.c.shareLinks.deleteMany(byWorkspace),
+      this.c.noteShares.deleteMany(byWorkspace),
+      this.c.topicProposals.deleteMany(byWorkspace),
+      this.c.topicProposalDecisions.deleteMany(byWorkspace),
+      this.c.topicRelations.deleteMany(byWorkspace),
+      this.c.topicRelationMarkers.deleteMany(byWorkspace),
     ]);
   }
 

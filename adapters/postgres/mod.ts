@@ -13,6 +13,9 @@ import { migrate } from "./migrate.ts";
 import { pgliteDriver } from "./pglite-driver.ts";
 import { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
 import { PostgresRepoStore } from "./repo-store.ts";
+import { PostgresRepoIndexStore, PostgresWebhookDeliveryStore } from "./code-index-stores.ts";
+import { PostgresProposalStore, PostgresRelationStore } from "./proposal-relation-stores.ts";
+import { PostgresNoteShareStore, PostgresShareLinkStore } from "./share-stores.ts";
 import { PostgresTagStore } from "./tag-store.ts";
 import { PostgresTopicStore } from "./topic-store.ts";
 import { PostgresWorkspaceStore } from "./workspace-store.ts";
@@ -34,6 +37,12 @@ export function createSqlStores(driver: SqlDriver): Stores {
     repos: new PostgresRepoStore(driver),
     topics: new PostgresTopicStore(driver),
     tags: new PostgresTagStore(driver),
+    proposals: new PostgresProposalStore(driver),
+    relations: new PostgresRelationStore(driver),
+    shareLinks: new PostgresShareLinkStore(driver),
+    noteShares: new PostgresNoteShareStore(driver),
+    repoIndex: new PostgresRepoIndexStore(driver),
+    webhookDeliveries: new PostgresWebhookDeliveryStore(driver),
     status: () => status(driver),
     close: () => driver.close(),
   };

@@ -41,6 +41,16 @@ export class PostgresRepoStore implements RepoStore {
     return rows.length > 0 ? "ok" : "taken";
   }
 
+  /** Served by `repos_full_name_idx` (migration 006), across workspaces. */
+  async findByFullName(fullName: string, limit: number): Promise<Repo[]> {
+    const rows = await this.db.query<Row>(`select ${REPO_COLUMNS} from repos where full_name = $1 order by created_at, id limit $2`, [
+      fullName,
+      Math.max(0, Math.trunc(limit)),
+    ]);
+    return rows.map(toRepo);
+  }
+
+  /** The repo's file index goes with it (foreign key, cascade). */
   async delete(workspaceId: string, repoId: string): Promise<boolean> {
     if (!isUuid(workspaceId) || !isUuid(repoId)) return false;
     const rows = await this.db.query(`delete from repos where workspace_id = $1 and id = $2 returning id`, [

@@ -49,3 +49,27 @@ export function assertCanWrite(p: Principal, action: string): void {
 export function actorKind(p: Principal): "human" | "agent" {
   return p.kind === "service" || p.via === "oauth" ? "agent" : "human";
 }
+
+/**
+ * Whether the principal may relate topics (add a typed relation). Over OAuth that takes scope
+ * `topics:write`; API keys and sessions carry the member's full role.
+ */
+export function canRelateTopics(p: Principal): boolean {
+  return p.scopes === undefined || p.scopes.includes("topics:write");
+}
+
+export function assertCanRelateTopics(p: Principal): void {
+  if (!canRelateTopics(p)) throw forbidden("Cannot add a relation: scope topics:write is required");
+}
+
+/**
+ * Whether the principal may delete a topic relation: people only. A faceless key or an OAuth
+ * client (an agent, `actorKind`) is refused, whatever its role or scopes.
+ */
+export function canDeleteRelation(p: Principal): boolean {
+  return actorKind(p) === "human" && canWrite(p);
+}
+
+export function assertCanDeleteRelation(p: Principal): void {
+  if (!canDeleteRelation(p)) throw forbidden("Cannot delete a relation: only a person may (not a faceless key or an OAuth client)");
+}

@@ -8,6 +8,8 @@ const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
 /** `src/billing/**\/*.ts` → `src/billing`; `**\/*.md` → ``; a literal path is its own base. */
 export function anchorBase(pattern: string): string {
   const segments = pattern.split("/");
+  // picomatch ignores a leading `./` (`./src/*.ts` matches `src/a.ts`): so does the base.
+  while (segments.length > 1 && segments[0] === ".") segments.shift();
   const literal: string[] = [];
   for (const s of segments) {
     if (GLOB_CHARS.test(s)) return literal.join("/");

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
+import { AnchorValidation } from "./anchor-validation.ts";
 import { TOPIC_STATUSES } from "./governance.ts";
 import { MAX_TAG_LENGTH } from "./tag-name.ts";
 import { MAX_TOPIC_SLUG_LENGTH, TOPIC_SLUG_PATTERN } from "./topic-slug.ts";
@@ -84,6 +85,7 @@ export const TOPIC_EVENT_TYPES = [
   "topic.moved",
   "topic.retagged",
   "topic.deleted",
+  "topic.drifted",
 ] as const;
 export type TopicEventType = (typeof TOPIC_EVENT_TYPES)[number];
 
@@ -170,6 +172,10 @@ export const TopicView = Type.Object(
     updated_at: Timestamp,
     redirected_from: Type.Optional(Type.String({ description: "The old slug the request named, when it was a redirect." })),
     history: Type.Optional(Type.Array(TopicRevisionView, { description: "With `history=true`: revisions, newest first." })),
+    anchor_validation: Type.Optional(AnchorValidation),
+    orphaned_anchors: Type.Optional(
+      Type.Array(Type.String(), { description: "With `include_orphaned=true`: anchors matching no file of the repo's current file index." }),
+    ),
   },
   {
     description:

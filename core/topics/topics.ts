@@ -13,6 +13,7 @@ import { parseSearchQuery, parseTimelineQuery, parseTopicListQuery, parseView, t
 import type { TopicWrite } from "./ports.ts";
 import { RESERVED_TOPIC_SLUGS, slugCandidate, slugFromTitle } from "./topic-slug.ts";
 import { toEventView, toRevisionView, toTopicView } from "./view.ts";
+import { orphanedAnchorsFor, withAnchorValidation } from "./repo-index.ts";
 
 /** How many revisions `history=true` returns, newest first. */
 export const HISTORY_LIMIT = 100;
@@ -63,7 +64,7 @@ export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, d
     const w = { topic, event: topicEvent(p, topic, "topic.created", now, { status: topic.status }) };
     if ((await deps.stores.topics.insert(w)) === "ok") {
       await published(deps, p, w);
-      return toTopicView(topic, ws, now, "full");
+      return withAnchorValidation(deps, ws, topic, toTopicView(topic, ws, now, "full"));
     }
     if (dto.slug) break;
   }
@@ -74,11 +75,12 @@ export async function getTopic(
   deps: CoreDeps,
   ws: Workspace,
   slug: string,
-  query: { history?: string; view?: string },
+  query: { history?: string; view?: string; include_orphaned?: string },
 ): Promise<TopicView> {
   const { topic, redirectedFrom } = await findTopic(deps, ws, slug);
   const view = toTopicView(topic, ws, deps.clock.now(), parseView(query.view, "full"));
   if (redirectedFrom) view.redirected_from = redirectedFrom;
+  if (query.include_orphaned === "true") view.orphaned_anchors = await orphanedAnchorsFor(deps, ws, topic);
   if (query.history === "true") {
     const events = await deps.stores.topics.history(ws.id, topic.id, HISTORY_LIMIT);
     view.history = events.filter((e) => e.snapshot !== null).map((e) => toRevisionView(e as typeof e & { snapshot: Topic }));
@@ -143,10 +145,10 @@ export async function updateTopic(
   await checkRefs(deps, ws, fields);
   const changed = Object.keys(patch).filter((k) => JSON.stringify(patch[k as keyof Topic]) !== JSON.stringify(topic[k as keyof Topic]));
   const now = deps.clock.now();
-  if (changed.length === 0) return toTopicView(topic, ws, now, "full");
+  if (changed.length === 0) return withAnchorValidation(deps, ws, topic, toTopicView(topic, ws, now, "full"));
   const w = changeTopic(p, topic, patch, "topic.updated", now, { fields: changed });
   await commit(deps, p, w);
-  return toTopicView(w.topic, ws, now, "full");
+  return withAnchorValidation(deps, ws, w.topic, toTopicView(w.topic, ws, now, "full"));
 }
 
 /**
@@ -167,6 +169,9 @@ export async function deleteTopic(deps: CoreDeps, p: Principal, ws: Workspace, s
   const result = await deps.stores.topics.delete(ws.id, topic.id, topic.version, event);
   if (result === "version_conflict") throw versionConflict("topic", (await deps.stores.topics.get(ws.id, topic.id))?.version ?? topic.version);
   if (result === "not_found") throw topicNotFound();
+  // Its relations and suggested edits go with it (PostgreSQL cascades; the others are told).
+  await deps.stores.relations.removeTopic(ws.id, topic.id);
+  await deps.stores.proposals.removeTopic(ws.id, topic.id);
   await emit(deps, ws.id, "topic.deleted", p, { topic_id: topic.id, slug: topic.slug });
   return topic.id;
 }

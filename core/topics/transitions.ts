@@ -2,6 +2,7 @@ import { actorKind, assertCanWrite, assertOwnerOrAdmin, canWrite, isOwnerOrAdmin
 import type { Principal } from "../access/principal.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
+import { uuidv7 } from "../kernel/ids.ts";
 import { conflict, forbidden, validationFailed, versionConflict } from "../kernel/errors.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import { GOVERNANCE, type GovernanceAction, transition } from "./governance.ts";
@@ -131,6 +132,8 @@ export async function mergeTopic(deps: CoreDeps, p: Principal, ws: Workspace, sl
     : await deps.stores.topics.update(archived);
   if (result === "version_conflict") throw versionConflict("topic", source.version);
   if (result === "not_found" || result === "slug_taken") throw conflict("Cannot merge topic: a topic changed meanwhile; try again");
+  // The source's relations now belong to the target (self-relations and duplicates dropped).
+  await deps.stores.relations.retarget(ws.id, source.id, target.id, () => uuidv7(now.getTime()));
   await emit(deps, ws.id, "topic.merged", p, { topic_id: target.id, slug: target.slug, source_id: source.id });
   return toTopicView(merged.topic, ws, now, "full");
 }

@@ -162,7 +162,13 @@ export const CreateRepoDto = Type.Object(
       Type.String({ pattern: "^[A-Za-z0-9._/-]+$", minLength: 1, maxLength: 200, description: "Defaults to `main`." }),
     ),
     clone_url: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 2000, description: "Where the code can be fetched from (URL or local path)." }),
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        pattern: "^(?:https://|ssh://|git@|file:///|/).*$",
+        description:
+          "Where the code is read from to index the default branch's files: `https://...`, `ssh://...`, `git@host:path`, `file:///path` or an absolute local path (local paths only where the server allows them).",
+      }),
     ),
   },
   strict,

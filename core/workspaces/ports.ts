@@ -76,5 +76,12 @@ export interface RepoStore {
   get(workspaceId: string, repoId: string): Promise<Repo | null>;
   /** (provider, full_name) is unique within a workspace. */
   insert(repo: Repo): Promise<"ok" | "taken">;
+  /** Deletes the repo and its file index. */
   delete(workspaceId: string, repoId: string): Promise<boolean>;
+  /**
+   * Repos of any workspace and provider with this `full_name`, oldest first, at most `limit`: the
+   * code-host webhook names a repository, not a workspace. The one repo lookup that does not start
+   * with `workspace_id` (an index of its own, like `api_keys.key_hash`).
+   */
+  findByFullName(fullName: string, limit: number): Promise<Repo[]>;
 }

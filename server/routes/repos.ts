@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { parseOffsetPage } from "../../core/kernel/paging.ts";
 import { CreateRepoDto, IdSchema, Repo, SlugSchema } from "../../core/workspaces/model.ts";
 import { createRepo, deleteRepo, getRepo, listRepos } from "../../core/workspaces/repos.ts";
+import { getRepoIndexState, RepoIndexState, RepoRefreshResult, refreshRepo } from "../../core/topics/repo-refresh.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -29,7 +30,8 @@ export function repoRoutes(deps: ServerDeps) {
           ...authenticated,
           tags,
           summary: "Link a code repository (owner/admin)",
-          description: "(provider, full_name) is unique in a workspace (409). `default_branch` defaults to `main`.",
+          description:
+            "(provider, full_name) is unique in a workspace (409). `default_branch` defaults to `main`. Linking queues the first read of the default branch's files (the file index anchors are checked against).",
         },
       },
     )
@@ -60,7 +62,35 @@ export function repoRoutes(deps: ServerDeps) {
       {
         params: RepoParams,
         response: { 200: Deleted, ...errors(400, 401, 403, 404) },
-        detail: { ...authenticated, tags, summary: "Remove a repo (owner/admin)" },
+        detail: { ...authenticated, tags, summary: "Remove a repo (owner/admin)", description: "Its file index goes with it." },
+      },
+    )
+    .get("/repos/:id/index", ({ workspace, params }) => getRepoIndexState(core, workspace, params.id), {
+      params: RepoParams,
+      response: { 200: RepoIndexState, ...errors(400, 401, 404) },
+      detail: {
+        ...authenticated,
+        tags,
+        summary: "The repo's file index",
+        description: "The commit of the default branch the index was read at, its file count and when. Anchors are validated against it.",
+      },
+    })
+    .post(
+      "/repos/:id/refresh",
+      async ({ principal, workspace, params, set }) => {
+        set.status = 201;
+        return refreshRepo(core, principal, workspace, params.id);
+      },
+      {
+        params: RepoParams,
+        response: { 201: RepoRefreshResult, ...errors(400, 401, 403, 404) },
+        detail: {
+          ...authenticated,
+          tags,
+          summary: "Refresh the repo's file index (owner/admin)",
+          description:
+            "Queues a background job that reads the default branch's files from the code host (`refresh: queued`); the answer shows the index as it is now. Linking a repo and the code-host webhook's push events queue the same job.",
+        },
       },
     );
 }

@@ -54,6 +54,9 @@ export const TopicSearchQuery = Type.Object(
 export const TopicGetQuery = Type.Object(
   {
     history: bool("`true` adds `history`: the topic's revisions, newest first (at most 100)."),
+    include_orphaned: bool(
+      "`true` adds `orphaned_anchors`: the anchors that match no file of the linked repo's current file index (a repo not indexed yet is indexed first, once; empty when the topic has no repo or the repo cannot be read).",
+    ),
     view: view("full"),
   },
   strict,

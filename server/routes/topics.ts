@@ -16,7 +16,9 @@ import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transi
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, Deleted, errors, pageOf, strict } from "../http/schemas.ts";
+import { codeContextRoutes } from "./code-context.ts";
 import { GOVERNANCE_DOCS } from "./topic-docs.ts";
+import { topicLinkRoutes } from "./topic-links.ts";
 import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "./topic-queries.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
@@ -91,7 +93,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         response: { 201: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc(
           "Create a topic",
-          "Creates a Note (`draft`), or with `status: proposed` puts it up for review at once. Tags are normalised and registered. A chosen slug that is taken is a 409.",
+          "Creates a Note (`draft`), or with `status: proposed` puts it up for review at once. Tags are normalised and registered. A chosen slug that is taken is a 409. With a `repo_id`, the answer carries `anchor_validation`: each anchor's match count on the repo's default branch, rated `ok`, `overbroad` (more than max(500, 20% of the repo's files)) or `zero`, with samples and warnings; advisory, it never blocks the write.",
         ),
       },
     )
@@ -123,7 +125,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         response: { 200: pageOf("events", TopicEventView), ...errors(400, 401, 404) },
         detail: doc(
           "Topic event timeline",
-          "Every topic change, newest first: `topic.created`, `topic.updated`, each governance action (`topic.proposed`, `topic.approved`, ...), `topic.moved`, `topic.merged` (on the target), `topic.merged_into` (on the source), `topic.retagged`, `topic.deleted`. Events of deleted topics stay, without their text.",
+          "Every topic change, newest first: `topic.created`, `topic.updated`, each governance action (`topic.proposed`, `topic.approved`, ...), `topic.moved`, `topic.merged` (on the target), `topic.merged_into` (on the source), `topic.retagged`, `topic.drifted` (anchored code changed), `topic.deleted`. Events of deleted topics stay, without their text.",
         ),
       },
     )
@@ -136,7 +138,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         response: { 200: TopicView, ...errors(400, 401, 404) },
         detail: doc(
           "Read a topic",
-          "An old slug (left by a move or a merge) answers with the topic it now names, and says so in `redirected_from`. `ETag` carries the version for `If-Match`.",
+          "An old slug (left by a move or a merge) answers with the topic it now names, and says so in `redirected_from`. `ETag` carries the version for `If-Match`. `include_orphaned=true` adds `orphaned_anchors`: anchors that match no file of the repo's current index.",
         ),
       },
     )
@@ -152,7 +154,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         response: { 200: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc(
           "Edit a topic",
-          "Optimistic concurrency: send `If-Match` or `expected_version`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is written. Archived topics cannot be edited (409; restore first).",
+          "Optimistic concurrency: send `If-Match` or `expected_version`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is written. Archived topics cannot be edited (409; restore first). With a `repo_id`, the answer carries `anchor_validation` (as on create; advisory).",
         ),
       },
     )
@@ -220,5 +222,9 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
       },
     );
   }
+  // Suggested edits, relations and the graph: the same table, so under both base paths.
+  topicLinkRoutes(routes, base, core, doc);
+  // Code context (match-files, mark-drift): the same table, so under both base paths.
+  codeContextRoutes(routes, base, core, doc);
   return r;
 }

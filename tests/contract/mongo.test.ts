@@ -9,7 +9,10 @@ import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
 import { apiKey, bundle, identity, newMember, stamp, topicFixture, unique } from "./fixtures.ts";
+import { runShareStoresContract } from "./share-stores.contract.ts";
+import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
 import { runTopicStoresContract } from "./topic-stores.contract.ts";
+import { runProposalRelationStoresContract } from "./proposal-relation-stores.contract.ts";
 import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
 
 // Started at load, not in a hook: the first run on a machine builds FerretDB (about 1.5 minutes),
@@ -19,6 +22,12 @@ const server = await sharedMongo();
 runWorkspaceStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
 
 runTopicStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
+
+runCodeIndexStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
+
+runProposalRelationStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
+
+runShareStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
 
 /**
  * What a crash between two writes of a port method leaves behind, written here document by
@@ -237,6 +246,46 @@ describe("mongo: leftovers of an interrupted write", () => {
     expect(await s.topics.delete(t.workspace_id, t.id, 1, event)).toBe("ok");
     expect(await s.topics.get(t.workspace_id, t.id)).toBeNull();
     expect(await s.topics.history(t.workspace_id, t.id, 10)).toEqual([]);
+  });
+
+  test("ProposalStore.decide() cut short after its decision: reads show the decision, deciding again is refused", async () => {
+    const t = await storedTopic();
+    const p = {
+      id: uuidv7(),
+      workspace_id: t.workspace_id,
+      topic_id: t.id,
+      summary: "s",
+      patch: { body: "x" },
+      base_version: 1,
+      status: "open" as const,
+      author_id: null,
+      via: "agent" as const,
+      created_at: stamp(),
+      decided_at: null,
+      decided_by: null,
+      merged_version: null,
+    };
+    await s.proposals.insert(p);
+    // The decision's lock, without the copy onto the proposal document.
+    const decision = { status: "rejected" as const, decided_at: stamp(), decided_by: null, merged_version: null };
+    await db.collection("topic_proposal_decisions").insertOne({ _id: p.id as never, workspace_id: t.workspace_id, ...decision });
+    expect(await s.proposals.get(t.workspace_id, p.id)).toEqual({ ...p, ...decision });
+    expect((await s.proposals.list(t.workspace_id, { status: "open" }, "oldest", page)).items).toEqual([]);
+    expect(await s.proposals.decide(t.workspace_id, p.id, { ...decision, status: "merged", merged_version: 2 })).toBe("not_open");
+    expect(await db.collection("topic_proposals").findOne({ _id: p.id as never })).toMatchObject({ status: "rejected" });
+  });
+
+  test("RelationStore.retarget() cut short after a carried copy: calling it again finishes without duplicates", async () => {
+    const src = await storedTopic();
+    const [tgt, x] = [await storedTopic({}, src.workspace_id), await storedTopic({}, src.workspace_id)];
+    const ws = src.workspace_id;
+    const r = { id: uuidv7(), workspace_id: ws, from_topic_id: src.id, to_topic_id: x.id, type: "depends_on" as const, created_at: stamp(), created_by: null };
+    expect(await s.relations.insert(r)).toBe("ok");
+    // The carried copy inserted, the source's relation not yet deleted.
+    const copy = { ...r, id: uuidv7(), from_topic_id: tgt.id };
+    expect(await s.relations.insert(copy)).toBe("ok");
+    expect(await s.relations.retarget(ws, src.id, tgt.id, uuidv7)).toBe(0);
+    expect(await s.relations.list(ws, 10)).toEqual([copy]);
   });
 
   test("status() reports ok: false, without throwing, once the server is gone", async () => {

@@ -64,3 +64,23 @@ Deno.test("core on Deno: a topic is written, approved and found by search", asyn
   const found = await searchTopics(deps, workspace, { q: "deploiement" });
   assert(found.items.length === 1 && found.items[0]!.id === topic.id, "found by a folded word");
 });
+
+Deno.test("core on Deno: code context with a host's code host and matcher (index, validation, match, drift, webhook signature)", async () => {
+  const mod = await import("../../core/mod.ts");
+  // A minimal matcher and code host of the embedding app's own (core imports no glob library).
+  const paths = { compile: (p: string) => (p.endsWith("/**") ? (f: string) => f.startsWith(p.slice(0, -2)) : (f: string) => f === p) };
+  const codeHost = { listFiles: async () => ({ commit: "c0ffee", files: ["src/b.ts", "src/a.ts", "README.md"] }) };
+  const deps: CoreDeps = { stores: createMemoryStores(), clock: systemClock, secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"), paths, codeHost };
+  const boot = await bootstrapWorkspace(deps, null, { slug: "deno-code", owner_email: "code@example.com" });
+  const { principal, workspace } = await authenticateApiKey(deps, boot.api_key.key);
+  const repo = await mod.createRepo(deps, principal, workspace, { provider: "git", full_name: "deno/app", clone_url: "/srv/app" });
+  const topic = await createTopic(deps, principal, workspace, { title: "Sources", repo_id: repo.id, anchors: ["src/**", "lib/**"] });
+  const v = topic.anchor_validation!;
+  assert(v.commit === "c0ffee" && v.anchors[0]!.matches === 2 && v.anchors[1]!.rating === "zero", "anchors validated against the index");
+  const matched = await mod.matchFiles(deps, workspace, { paths: ["src/a.ts", "docs/x.md"] });
+  assert(matched.files[0]!.topics[0]!.id === topic.id && matched.files[1]!.topics.length === 0, "files matched to topics");
+  const drift = await mod.markDrift(deps, principal, workspace, { paths: ["src/b.ts"], commit: "beef" });
+  assert(drift.count === 1, "the anchored topic is marked drifted");
+  const body = new TextEncoder().encode("{}");
+  assert(await mod.verifyHubSignature("s", body, await mod.hubSignature("s", body)), "webhook signatures verify with Web Crypto");
+});

@@ -40,7 +40,7 @@ export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
  */
 export async function makeTestApp(
   stores: Stores = withAuthCache(createMemoryStores(), createLocalInvalidationBus()),
-  opts: { events?: EventBus; rateLimits?: Partial<RateLimits> } = {},
+  opts: { events?: EventBus; rateLimits?: Partial<RateLimits>; core?: Partial<CoreDeps>; codeHostWebhookSecret?: string } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const core: CoreDeps = {
@@ -49,11 +49,12 @@ export async function makeTestApp(
     secretBox: await createSecretBox(TEST_SECRET),
     keyHasher: bunKeyHasher,
     events: opts.events ?? createMemoryEventBus(),
+    ...opts.core,
   };
   const app = buildApp({
     core,
     logger: createLogger("info", (l) => void logs.push(l)),
-    config: { bodyLimitBytes: 64 * 1024, corsOrigins: ["https://app.example.com"] },
+    config: { bodyLimitBytes: 64 * 1024, corsOrigins: ["https://app.example.com"], codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {
       counter: createMemoryRateCounter(),

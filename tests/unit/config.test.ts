@@ -11,6 +11,17 @@ describe("readConfig()", () => {
     expect(c).toMatchObject({ mongoUrl: "mongodb://y", redisUrl: "redis://z", databaseUrl: null, rateLimitPerKey: 0, rateLimitPerIp: 30, port: 3000 });
   });
 
+  test("readConfig() reads the code-host settings: local repo paths only when embedded unless said otherwise", () => {
+    expect(readConfig({})).toMatchObject({ codeHostWebhookSecret: null, codeHostLocalPaths: true, gitCacheDir: null });
+    expect(readConfig({ DATABASE_URL: "postgres://x" }).codeHostLocalPaths).toBe(false);
+    expect(readConfig({ MONGO_URL: "mongodb://y", CODE_HOST_LOCAL_PATHS: "true", CODE_HOST_WEBHOOK_SECRET: "s3cret", GIT_CACHE_DIR: "/var/cache/git" })).toMatchObject({
+      codeHostLocalPaths: true,
+      codeHostWebhookSecret: "s3cret",
+      gitCacheDir: "/var/cache/git",
+    });
+    expect(() => readConfig({ CODE_HOST_LOCAL_PATHS: "yes" })).toThrow(/Invalid CODE_HOST_LOCAL_PATHS/);
+  });
+
   test("readConfig() rejects malformed numbers instead of guessing", () => {
     expect(() => readConfig({ PORT: "http" })).toThrow(/Invalid PORT/);
     expect(() => readConfig({ RATE_LIMIT_WINDOW_MS: "5" })).toThrow(/Invalid RATE_LIMIT_WINDOW_MS/);

@@ -1,0 +1,125 @@
+import { type Static, Type } from "@sinclair/typebox";
+import type { CoreDeps } from "../deps.ts";
+import { unauthenticated, validationFailed } from "../kernel/errors.ts";
+import { literalUnion } from "../kernel/literal-union.ts";
+import { assertValid } from "../kernel/validation.ts";
+import { markDriftIn } from "../topics/mark-drift.ts";
+import { requestRepoIndex } from "../topics/repo-index.ts";
+import { verifyHubSignature } from "./signature.ts";
+
+/**
+ * The code-host webhook (`POST /webhooks/code-host`): GitHub's format, which Gitea and Forgejo
+ * send too. Signed with `X-Hub-Signature-256`; `X-GitHub-Event` names the event and
+ * `X-GitHub-Delivery` the delivery, which takes effect once however often it is redelivered.
+ */
+export const CODE_HOST_SOURCE = "code-host";
+/** Repos one push may concern (the same repository linked in several workspaces). */
+export const MAX_REPOS_PER_PUSH = 100;
+/** Changed paths taken from one push. */
+export const MAX_PUSH_PATHS = 10_000;
+/** Delivery ids are remembered this long (providers redeliver for a few days at most). */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+export interface CodeHostDelivery {
+  /** `X-GitHub-Event`: `push`, `ping`, ... */
+  event: string | null;
+  /** `X-GitHub-Delivery` */
+  deliveryId: string | null;
+  /** `X-Hub-Signature-256` */
+  signature: string | null;
+  contentType: string | null;
+  /** The raw body, exactly as received: the signature covers these bytes. */
+  body: Uint8Array;
+}
+
+export const CodeHostWebhookResult = Type.Object({
+  received: Type.Literal(true),
+  event: Type.String(),
+  outcome: literalUnion(["pong", "processed", "ignored", "duplicate"] as const, {
+    description: "`pong` for a ping; `processed` for a push; `duplicate` for a delivery id seen before (nothing done again); `ignored` for other events.",
+  }),
+  repos: Type.Integer({ description: "Linked repos (in any workspace) whose default branch the push updated: their file index is refreshed." }),
+  drifted: Type.Integer({ description: "Topics marked drifted." }),
+});
+export type CodeHostWebhookResult = Static<typeof CodeHostWebhookResult>;
+
+const Paths = Type.Optional(Type.Array(Type.String()));
+const PushPayload = Type.Object({
+  ref: Type.String(),
+  after: Type.Optional(Type.String()),
+  deleted: Type.Optional(Type.Boolean()),
+  repository: Type.Object({ full_name: Type.String({ minLength: 1, maxLength: 200 }) }),
+  commits: Type.Optional(Type.Array(Type.Object({ added: Paths, modified: Paths, removed: Paths }))),
+});
+type PushPayload = Static<typeof PushPayload>;
+
+const decoder = new TextDecoder();
+
+function parsePayload(d: CodeHostDelivery): PushPayload {
+  let text = decoder.decode(d.body);
+  if ((d.contentType ?? "").startsWith("application/x-www-form-urlencoded")) text = new URLSearchParams(text).get("payload") ?? "";
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw validationFailed("Invalid push payload: not JSON", [{ path: "/", message: "expected a JSON object" }]);
+  }
+  return assertValid(PushPayload, value, "push payload");
+}
+
+/**
+ * Verifies and applies one delivery. A bad or missing signature is UNAUTHENTICATED and nothing
+ * happens. A push to a linked repo's default branch refreshes that repo's file index (a queued
+ * job) and marks the topics anchored to the changed files drifted, with the pushed commit, in
+ * every workspace that links the repository. A delivery whose processing fails is released, so
+ * the provider's redelivery can try again.
+ */
+export async function receiveCodeHostWebhook(deps: CoreDeps, secret: string, d: CodeHostDelivery): Promise<CodeHostWebhookResult> {
+  if (!(await verifyHubSignature(secret, d.body, d.signature))) {
+    throw unauthenticated("Invalid webhook signature: X-Hub-Signature-256 must be the HMAC-SHA256 of the raw body under the configured secret");
+  }
+  const event = d.event ?? "";
+  const answer = (outcome: CodeHostWebhookResult["outcome"], repos = 0, drifted = 0): CodeHostWebhookResult => ({ received: true, event, outcome, repos, drifted });
+  if (event === "ping") return answer("pong");
+  if (event !== "push") return answer("ignored");
+  if (d.deliveryId && d.deliveryId.length > 200) {
+    throw validationFailed("Invalid delivery id: at most 200 characters", [{ path: "headers.x-github-delivery", message: "too long" }]);
+  }
+  const payload = parsePayload(d);
+
+  const now = deps.clock.now();
+  const store = deps.stores.webhookDeliveries;
+  if (d.deliveryId && !(await store.claim(CODE_HOST_SOURCE, d.deliveryId, now.toISOString()))) return answer("duplicate");
+  try {
+    const { repos, drifted } = await applyPush(deps, payload);
+    void store.prune(new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 86_400_000).toISOString()).catch(() => {});
+    return answer("processed", repos, drifted);
+  } catch (e) {
+    if (d.deliveryId) await store.release(CODE_HOST_SOURCE, d.deliveryId).catch(() => {});
+    throw e;
+  }
+}
+
+async function applyPush(deps: CoreDeps, payload: PushPayload): Promise<{ repos: number; drifted: number }> {
+  if (payload.deleted) return { repos: 0, drifted: 0 };
+  const changed = new Set<string>();
+  for (const c of payload.commits ?? []) {
+    for (const p of [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])]) {
+      if (changed.size >= MAX_PUSH_PATHS) break;
+      if (p !== "" && !p.startsWith("/")) changed.add(p);
+    }
+  }
+  const commit = payload.after && !/^0+$/.test(payload.after) ? payload.after.slice(0, 200) : null;
+  const linked = await deps.stores.repos.findByFullName(payload.repository.full_name, MAX_REPOS_PER_PUSH);
+  let repos = 0;
+  let drifted = 0;
+  for (const repo of linked) {
+    if (payload.ref !== `refs/heads/${repo.default_branch}`) continue;
+    repos++;
+    await requestRepoIndex(deps, repo);
+    if (changed.size === 0) continue;
+    const r = await markDriftIn(deps, null, repo.workspace_id, { paths: [...changed], commit, repoId: repo.id });
+    drifted += r.count;
+  }
+  return { repos, drifted };
+}

@@ -1,0 +1,68 @@
+import { Type } from "@sinclair/typebox";
+import type { CoreDeps } from "../../core/deps.ts";
+import { MarkDriftDto, MarkDriftResult, markDrift } from "../../core/topics/mark-drift.ts";
+import { MatchFilesDto, MatchFilesResult, matchFiles } from "../../core/topics/match-files.ts";
+import { SlugSchema } from "../../core/workspaces/model.ts";
+import { errors, strict } from "../http/schemas.ts";
+import type { workspaceScope } from "./workspace-scope.ts";
+
+/**
+ * Code context on the topic table (server/routes/topics.ts registers them on its own instance,
+ * so they exist under `/topics` and `/watchers` alike): files matched to topics by their anchors,
+ * and drift. docs/decisions/010-code-context.md.
+ */
+type TopicScope = ReturnType<typeof workspaceScope>;
+type Doc = (summary: string, description?: string) => {
+  security: { apiKey: never[] }[];
+  tags: string[];
+  summary: string;
+  description?: string;
+  deprecated?: boolean;
+};
+
+const SlugParams = Type.Object({ slug: SlugSchema }, strict);
+const SessionHeader = Type.Object({
+  "x-service-session": Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "Required: identifies the calling agent's session (e.g. a coding agent's run). Missing or empty is a 400.",
+  }),
+});
+
+export function codeContextRoutes(r: TopicScope, base: "/topics" | "/watchers", core: CoreDeps, doc: Doc): void {
+  r.post(
+    `${base}/match-files`,
+    async ({ workspace, body, set }) => {
+      set.status = 201;
+      return matchFiles(core, workspace, body);
+    },
+    {
+      parse: "json",
+      params: SlugParams,
+      headers: SessionHeader,
+      body: MatchFilesDto,
+      response: { 201: MatchFilesResult, ...errors(400, 401, 404, 413) },
+      detail: doc(
+        "Match files to topics",
+        "For each given repo-relative path, the topics (never archived ones) whose anchors (picomatch globs) match it, with their trust verdict and which anchors matched: reviewed first, then proposed, then draft; within a verdict drifted first, then the most recently updated. With `repo_id`, only topics linked to that repo. Header `x-service-session` is required. At most 5,000 candidate topics are considered (`truncated` says when more were).",
+      ),
+    },
+  );
+  r.post(
+    `${base}/mark-drift`,
+    async ({ principal, workspace, body, set }) => {
+      set.status = 201;
+      return markDrift(core, principal, workspace, body);
+    },
+    {
+      parse: "json",
+      params: SlugParams,
+      body: MarkDriftDto,
+      response: { 201: MarkDriftResult, ...errors(400, 401, 403, 404, 413) },
+      detail: doc(
+        "Mark topics drifted by changed files",
+        "Every topic (not archived; of `repo_id` when given) whose anchors match one of the changed `paths` is marked drifted with the evidence `{ commit, files, at }` (files: the matched paths, newest first, at most 100, kept from earlier drift until cleared) and a `topic.drifted` event. Drifted topics list first; `vouch-ack` (or `approve`) clears the drift. Anyone who may write. The code-host webhook does the same on a push.",
+      ),
+    },
+  );
+}

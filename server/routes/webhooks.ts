@@ -1,0 +1,57 @@
+import { Type } from "@sinclair/typebox";
+import { Elysia } from "elysia";
+import { AppError } from "../../core/kernel/errors.ts";
+import { CodeHostWebhookResult, receiveCodeHostWebhook } from "../../core/webhooks/code-host.ts";
+import type { ServerDeps } from "../deps.ts";
+import { errors } from "../http/schemas.ts";
+
+const WebhookHeaders = Type.Object({
+  "x-hub-signature-256": Type.Optional(Type.String({ description: "`sha256=` + hex HMAC-SHA256 of the raw body under CODE_HOST_WEBHOOK_SECRET. Missing or wrong: 401." })),
+  "x-github-event": Type.Optional(Type.String({ description: "`push` or `ping`; other events are acknowledged and ignored." })),
+  "x-github-delivery": Type.Optional(Type.String({ description: "The delivery id: a delivery sent again takes effect once." })),
+});
+
+/**
+ * Inbound webhooks: public (no API key), each authenticated by its provider's signature over the
+ * raw body, so the body is read as bytes here and parsed by core only after the check.
+ */
+export function webhookRoutes(deps: ServerDeps) {
+  return new Elysia({ name: "webhooks" }).post(
+    "/webhooks/code-host",
+    async ({ request, body, headers }) => {
+      const secret = deps.config.codeHostWebhookSecret;
+      if (!secret) throw new AppError("NOT_FOUND", "Code-host webhook is not configured: set CODE_HOST_WEBHOOK_SECRET to enable it");
+      return receiveCodeHostWebhook(deps.core, secret, {
+        event: headers["x-github-event"] ?? null,
+        deliveryId: headers["x-github-delivery"] ?? null,
+        signature: headers["x-hub-signature-256"] ?? null,
+        contentType: request.headers.get("content-type"),
+        body: new Uint8Array(body as ArrayBuffer),
+      });
+    },
+    {
+      parse: "arrayBuffer",
+      headers: WebhookHeaders,
+      response: { 200: CodeHostWebhookResult, ...errors(400, 401, 404, 413) },
+      detail: {
+        tags: ["webhooks"],
+        summary: "Code-host webhook receiver (public)",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                description:
+                  "The provider's event as sent (read as raw bytes: the signature covers them). A push uses `ref`, `after`, `deleted`, `repository.full_name` and `commits[].added/modified/removed`.",
+              },
+            },
+            "application/x-www-form-urlencoded": { schema: { type: "object", properties: { payload: { type: "string", description: "The same JSON event." } } } },
+          },
+        },
+        description:
+          "For a GitHub App or repository webhook (Gitea and Forgejo send the same format), JSON or form-encoded. Public, authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with CODE_HOST_WEBHOOK_SECRET, compared in constant time): a missing or wrong signature is 401 and changes nothing. Not configured (no secret): 404. `ping`: 200. `push` to a linked repo's default branch (matched by `repository.full_name` in every workspace that links it): its file index is refreshed (a background job) and the topics anchored to the changed files (`commits[].added/modified/removed`) are marked drifted with the pushed commit (`after`). A delivery id (`X-GitHub-Delivery`) seen before answers 200 `duplicate` and does nothing again.",
+      },
+    },
+  );
+}
