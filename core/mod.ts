@@ -60,6 +60,8 @@ export * from "./topics/repo-index.ts";
 export * from "./topics/repo-refresh.ts";
 export * from "./topics/match-files.ts";
 export * from "./topics/mark-drift.ts";
+export * from "./topics/retrieval-ledger.ts";
+export * from "./topics/retrieve.ts";
 export * from "./jobs/ports.ts";
 export * from "./webhooks/ports.ts";
 export * from "./webhooks/signature.ts";

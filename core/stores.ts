@@ -1,6 +1,7 @@
 import type { ApiKeyStore } from "./access/ports.ts";
 import type { TagStore, TopicStore } from "./topics/ports.ts";
 import type { RepoIndexStore } from "./topics/repo-index-store.ts";
+import type { RetrievalLedger } from "./topics/retrieval-ledger.ts";
 import type { WebhookDeliveryStore } from "./webhooks/ports.ts";
 import type { ProposalStore } from "./topics/proposal-ports.ts";
 import type { RelationStore } from "./topics/relation-ports.ts";
@@ -29,6 +30,7 @@ export interface Stores {
   shareLinks: ShareLinkStore;
   noteShares: NoteShareStore;
   repoIndex: RepoIndexStore;
+  retrievals: RetrievalLedger;
   webhookDeliveries: WebhookDeliveryStore;
   status(): Promise<StoreStatus>;
   close(): Promise<void>;

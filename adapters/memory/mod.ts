@@ -5,6 +5,7 @@ import { MemoryIdentityStore } from "./identity-store.ts";
 import { MemoryMemberStore } from "./member-store.ts";
 import { MemoryRepoStore } from "./repo-store.ts";
 import { MemoryRepoIndexStore, MemoryWebhookDeliveryStore } from "./code-index-stores.ts";
+import { MemoryRetrievalLedger } from "./retrieval-ledger.ts";
 import { MemoryNoteShareStore, MemoryShareLinkStore } from "./share-stores.ts";
 import { MemoryProposalStore, MemoryRelationStore } from "./proposal-relation-stores.ts";
 import { MemoryTagStore } from "./tag-store.ts";
@@ -32,6 +33,7 @@ export function createMemoryStores(): Stores {
     shareLinks: new MemoryShareLinkStore(t),
     noteShares: new MemoryNoteShareStore(t),
     repoIndex: new MemoryRepoIndexStore(t),
+    retrievals: new MemoryRetrievalLedger(t),
     webhookDeliveries: new MemoryWebhookDeliveryStore(t),
     status: async () => ({ kind: "memory", ok: true, latency_ms: 0 }),
     close: async () => {},

@@ -28,6 +28,8 @@ export class MemoryTables {
   repoIndexes = new Map<string, RepoIndex>();
   /** `${source}:${delivery_id}` → when it was received. Global, like workspaces. */
   webhookDeliveries = new Map<string, string>();
+  /** Retrieval deliveries by workspace, session and topic. */
+  deliveries = new Map<string, { workspace_id: string; version: number; at: string }>();
   /** `${workspace_id}:${name}` → tag. */
   tags = new Map<string, Tag>();
   /** `${workspace_id}:${topic_id}` → the topic's one active share link. */

@@ -22,6 +22,9 @@ function matchesFilter(t: Topic, f: TopicFilter): boolean {
   if (f.origin && t.origin !== f.origin) return false;
   if (f.repoId && t.repo_id !== f.repoId) return false;
   if (f.hasExternal !== undefined && (t.source_url !== null) !== f.hasExternal) return false;
+  if (f.drifted !== undefined && (t.drift !== null) !== f.drifted) return false;
+  if (f.hasOwner !== undefined && (t.owner_id !== null) !== f.hasOwner) return false;
+  if (f.hasAnchors !== undefined && (t.anchors.length > 0) !== f.hasAnchors) return false;
   return true;
 }
 
@@ -32,6 +35,15 @@ export class MemoryTopicStore implements TopicStore {
   async get(workspaceId: string, topicId: string): Promise<Topic | null> {
     const topic = this.t.topics.get(topicId);
     return topic && topic.workspace_id === workspaceId ? copy(topic) : null;
+  }
+
+  async getMany(workspaceId: string, topicIds: readonly string[]): Promise<Topic[]> {
+    const out: Topic[] = [];
+    for (const id of new Set(topicIds)) {
+      const topic = this.t.topics.get(id);
+      if (topic && topic.workspace_id === workspaceId) out.push(copy(topic));
+    }
+    return out;
   }
 
   private bySlug(workspaceId: string, slug: string): Topic | undefined {

@@ -51,6 +51,7 @@ export class MemoryWorkspaceStore implements WorkspaceStore {
       for (const row of inWorkspace(table, workspaceId)) table.delete(row.id);
     }
     t.relationMarkers.delete(workspaceId);
+    for (const [k, d] of t.deliveries) if (d.workspace_id === workspaceId) t.deliveries.delete(k);
     for (const e of inWorkspace(t.topicEvents, workspaceId)) t.topicEvents.delete(e.id);
     for (const topic of inWorkspace(t.topics, workspaceId)) t.topics.delete(topic.id);
     for (const table of [t.topicRedirects, t.tags] as Map<string, unknown>[]) {

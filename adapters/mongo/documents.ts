@@ -6,6 +6,7 @@
  * on them directly. Fields the models do not have are the adapter's bookkeeping for keeping the
  * ports' invariants without transactions (docs/decisions/005-mongo-without-transactions.md).
  */
+import type { DeliveryDoc } from "./retrieval-ledger.ts";
 import type { Collection, Db } from "mongodb";
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
 import type {
@@ -130,6 +131,7 @@ export interface MongoCollections {
   topicProposalDecisions: Collection<ProposalDecisionDoc>;
   topicRelations: Collection<RelationDoc>;
   topicRelationMarkers: Collection<RelationMarkerDoc>;
+  retrievalDeliveries: Collection<DeliveryDoc>;
   tags: Collection<TagDoc>;
 }
 
@@ -152,6 +154,7 @@ export const COLLECTION_NAMES = {
   topicProposalDecisions: "topic_proposal_decisions",
   topicRelations: "topic_relations",
   topicRelationMarkers: "topic_relation_markers",
+  retrievalDeliveries: "retrieval_deliveries",
   tags: "tags",
 } as const;
 
@@ -175,6 +178,7 @@ export function collections(db: Db): MongoCollections {
     topicProposalDecisions: db.collection<ProposalDecisionDoc>(COLLECTION_NAMES.topicProposalDecisions),
     topicRelations: db.collection<RelationDoc>(COLLECTION_NAMES.topicRelations),
     topicRelationMarkers: db.collection<RelationMarkerDoc>(COLLECTION_NAMES.topicRelationMarkers),
+    retrievalDeliveries: db.collection<DeliveryDoc>(COLLECTION_NAMES.retrievalDeliveries),
     tags: db.collection<TagDoc>(COLLECTION_NAMES.tags),
   };
 }

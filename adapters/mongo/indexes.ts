@@ -121,6 +121,8 @@ export const INDEXES: Record<keyof typeof COLLECTION_NAMES, IndexDescription[]> 
   ],
   // `_id` is the workspace id: one marker per workspace, nothing else to index.
   topicRelationMarkers: [],
+  // Forgetting a workspace's old deliveries (lookups go by _id).
+  retrievalDeliveries: [{ key: { workspace_id: 1, delivered_at: 1 }, name: "workspace_delivered_at" }],
   tags: [
     // `_id` is `<workspace_id>:<name>` (one registration per name); this one lists a workspace's.
     { key: { workspace_id: 1, name: 1 }, name: "workspace_name_unique", unique: true },

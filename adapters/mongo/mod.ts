@@ -17,6 +17,7 @@ import { ensureIndexes } from "./indexes.ts";
 import { MongoMemberStore } from "./member-store.ts";
 import { MongoRepoStore } from "./repo-store.ts";
 import { MongoRepoIndexStore, MongoWebhookDeliveryStore } from "./code-index-stores.ts";
+import { MongoRetrievalLedger } from "./retrieval-ledger.ts";
 import { MongoNoteShareStore, MongoShareLinkStore } from "./share-stores.ts";
 import { MongoProposalStore, MongoRelationStore } from "./proposal-relation-stores.ts";
 import { MongoTagStore } from "./tag-store.ts";
@@ -56,6 +57,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     shareLinks: new MongoShareLinkStore(c),
     noteShares: new MongoNoteShareStore(c),
     repoIndex: new MongoRepoIndexStore(c),
+    retrievals: new MongoRetrievalLedger(c),
     webhookDeliveries: new MongoWebhookDeliveryStore(c),
     status: () => status(db),
     close: () => client.close(),

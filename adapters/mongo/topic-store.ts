@@ -80,6 +80,13 @@ export class MongoTopicStore implements TopicStore {
     return d ? toTopic(d) : null;
   }
 
+  async getMany(workspaceId: string, topicIds: readonly string[]): Promise<Topic[]> {
+    const ids = [...new Set(topicIds)];
+    if (ids.length === 0) return [];
+    const docs = await this.c.topics.find({ workspace_id: workspaceId, _id: { $in: ids } }, { projection: TOPIC_FIELDS_ONLY }).toArray();
+    return docs.map(toTopic);
+  }
+
   async resolve(workspaceId: string, slug: string): Promise<{ topic: Topic; redirectedFrom: string | null } | null> {
     const live = await this.c.topics.findOne({ workspace_id: workspaceId, slug }, { projection: TOPIC_FIELDS_ONLY });
     if (live) return { topic: toTopic(live), redirectedFrom: null };
@@ -98,6 +105,9 @@ export class MongoTopicStore implements TopicStore {
     if (filter.repoId) q.repo_id = filter.repoId;
     if (filter.hasExternal !== undefined) q.source_url = filter.hasExternal ? { $ne: null } : null;
     if (filter.stale) q.$and = [staleClause(filter.stale)];
+    if (filter.drifted !== undefined) q.drift = filter.drifted ? { $ne: null } : null;
+    if (filter.hasOwner !== undefined) q.owner_id = filter.hasOwner ? { $ne: null } : null;
+    if (filter.hasAnchors !== undefined) q["anchors.0"] = { $exists: filter.hasAnchors };
     const limit = Math.max(0, Math.trunc(page.limit));
     const offset = Math.max(0, Math.trunc(page.offset));
     const [docs, total] = await Promise.all([

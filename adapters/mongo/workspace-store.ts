@@ -245,6 +245,7 @@ export class MongoWorkspaceStore implements WorkspaceStore {
       this.c.topicProposalDecisions.deleteMany(byWorkspace),
       this.c.topicRelations.deleteMany(byWorkspace),
       this.c.topicRelationMarkers.deleteMany(byWorkspace),
+      this.c.retrievalDeliveries.deleteMany(byWorkspace),
     ]);
   }
 

@@ -14,6 +14,7 @@ import { pgliteDriver } from "./pglite-driver.ts";
 import { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
 import { PostgresRepoStore } from "./repo-store.ts";
 import { PostgresRepoIndexStore, PostgresWebhookDeliveryStore } from "./code-index-stores.ts";
+import { PostgresRetrievalLedger } from "./retrieval-ledger.ts";
 import { PostgresProposalStore, PostgresRelationStore } from "./proposal-relation-stores.ts";
 import { PostgresNoteShareStore, PostgresShareLinkStore } from "./share-stores.ts";
 import { PostgresTagStore } from "./tag-store.ts";
@@ -42,6 +43,7 @@ export function createSqlStores(driver: SqlDriver): Stores {
     shareLinks: new PostgresShareLinkStore(driver),
     noteShares: new PostgresNoteShareStore(driver),
     repoIndex: new PostgresRepoIndexStore(driver),
+    retrievals: new PostgresRetrievalLedger(driver),
     webhookDeliveries: new PostgresWebhookDeliveryStore(driver),
     status: () => status(driver),
     close: () => driver.close(),

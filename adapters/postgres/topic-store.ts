@@ -42,7 +42,7 @@ type Refusal = "version_conflict" | "not_found" | "slug_taken";
  * filter can match nothing (a repo id that is no uuid), so no malformed value reaches a cast.
  */
 function conditions(
-  f: { tags?: string[]; stale?: StaleFilter; kind?: string; origin?: string; repoId?: string; hasExternal?: boolean },
+  f: { tags?: string[]; stale?: StaleFilter; kind?: string; origin?: string; repoId?: string; hasExternal?: boolean; drifted?: boolean; hasOwner?: boolean; hasAnchors?: boolean },
   params: unknown[],
 ): string[] | null {
   const p = (v: unknown) => {
@@ -62,6 +62,9 @@ function conditions(
     out.push(`repo_id = ${p(f.repoId)}::uuid`);
   }
   if (f.hasExternal !== undefined) out.push(f.hasExternal ? "source_url is not null" : "source_url is null");
+  if (f.drifted !== undefined) out.push(f.drifted ? "drifted" : "not drifted");
+  if (f.hasOwner !== undefined) out.push(f.hasOwner ? "owner_id is not null" : "owner_id is null");
+  if (f.hasAnchors !== undefined) out.push(f.hasAnchors ? "cardinality(anchors) > 0" : "cardinality(anchors) = 0");
   return out;
 }
 
@@ -81,6 +84,13 @@ export class PostgresTopicStore implements TopicStore {
     if (!isUuid(workspaceId) || !isUuid(topicId)) return null;
     const rows = await this.db.query<Row>(`select ${topicColumns()} from topics where workspace_id = $1 and id = $2`, [workspaceId, topicId]);
     return rows[0] ? toTopic(rows[0]) : null;
+  }
+
+  async getMany(workspaceId: string, topicIds: readonly string[]): Promise<Topic[]> {
+    const ids = [...new Set(topicIds)].filter(isUuid);
+    if (!isUuid(workspaceId) || ids.length === 0) return [];
+    const rows = await this.db.query<Row>(`select ${topicColumns()} from topics where workspace_id = $1 and id = any($2::uuid[])`, [workspaceId, ids]);
+    return rows.map(toTopic);
   }
 
   async resolve(workspaceId: string, slug: string): Promise<{ topic: Topic; redirectedFrom: string | null } | null> {

@@ -25,6 +25,12 @@ export interface TopicFilter {
   origin?: TopicOrigin;
   repoId?: string;
   hasExternal?: boolean;
+  /** Drifted (a `drift` recorded) or not. */
+  drifted?: boolean;
+  /** With an owner (`owner_id`) or not. */
+  hasOwner?: boolean;
+  /** With at least one anchor or none. */
+  hasAnchors?: boolean;
 }
 
 export interface TopicSearch {
@@ -57,6 +63,8 @@ export interface TopicWrite {
 
 export interface TopicStore {
   get(workspaceId: string, topicId: string): Promise<Topic | null>;
+  /** The topics of these ids that exist, in no particular order (at most 1,000 ids). */
+  getMany(workspaceId: string, topicIds: readonly string[]): Promise<Topic[]>;
   /** The topic with this slug, else the topic an old slug (a redirect) points at. */
   resolve(workspaceId: string, slug: string): Promise<{ topic: Topic; redirectedFrom: string | null } | null>;
   /** Topics in `compareListed` order. */

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../../core/deps.ts";
 import { MarkDriftDto, MarkDriftResult, markDrift } from "../../core/topics/mark-drift.ts";
 import { MatchFilesDto, MatchFilesResult, matchFiles } from "../../core/topics/match-files.ts";
+import { RetrieveDto, RetrieveResult, retrieve } from "../../core/topics/retrieve.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import { errors, strict } from "../http/schemas.ts";
 import type { workspaceScope } from "./workspace-scope.ts";
@@ -62,6 +63,24 @@ export function codeContextRoutes(r: TopicScope, base: "/topics" | "/watchers", 
       detail: doc(
         "Mark topics drifted by changed files",
         "Every topic (not archived; of `repo_id` when given) whose anchors match one of the changed `paths` is marked drifted with the evidence `{ commit, files, at }` (files: the matched paths, newest first, at most 100, kept from earlier drift until cleared) and a `topic.drifted` event. Drifted topics list first; `vouch-ack` (or `approve`) clears the drift. Anyone who may write. The code-host webhook does the same on a push.",
+      ),
+    },
+  );
+  r.post(
+    `${base}/retrieve`,
+    async ({ workspace, body, headers, set }) => {
+      set.status = 201;
+      return retrieve(core, workspace, headers["x-service-session"], body);
+    },
+    {
+      parse: "json",
+      params: SlugParams,
+      headers: SessionHeader,
+      body: RetrieveDto,
+      response: { 201: RetrieveResult, ...errors(400, 401, 404, 413) },
+      detail: doc(
+        "Retrieve context for an agent",
+        "A ranked bundle of topics for a question and/or files, within `budget_tokens` (a token counted as 4 characters): topics whose anchors match the files (strongest), topics holding the question's words (each meaningful word searched on its own; a word scores 3 in a title, 2 in tags, 1 in a body), and topics one relation away from the best of those. Equal relevance ranks reviewed, then proposed, then draft. Each topic carries its trust verdict (trust, drifted, stale, approved_via), why it is here, and its text cut to fit. Topics this `x-service-session` was given in the last 24 hours at the same version are left out (`skipped_delivered`) unless `include_delivered`; a topic changed since is sent again. Notes (drafts) only with `include_notes`; archived topics never.",
       ),
     },
   );

@@ -135,6 +135,23 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect(await ids({ hasExternal: false })).toEqual([b.id]);
     });
 
+    test("TopicStore.list() filters by drift, owner and anchors; getMany() reads several at once", async () => {
+      const ws = await workspace();
+      const drifted = await add(ws, { drift: { commit: null, files: ["a"], at: stamp() }, anchors: ["src/**"] });
+      const owned = await add(ws, { owner_id: uuidv7() });
+      const plain = await add(ws);
+      const ids = async (f: Parameters<Stores["topics"]["list"]>[1]) => (await s.topics.list(ws, f, page)).items.map((x) => x.id).sort();
+      expect(await ids({ drifted: true })).toEqual([drifted.id]);
+      expect(await ids({ drifted: false })).toEqual([owned.id, plain.id].sort());
+      expect(await ids({ hasOwner: true })).toEqual([owned.id]);
+      expect(await ids({ hasOwner: false })).toEqual([drifted.id, plain.id].sort());
+      expect(await ids({ hasAnchors: true })).toEqual([drifted.id]);
+      expect(await ids({ hasAnchors: false })).toEqual([owned.id, plain.id].sort());
+      const many = await s.topics.getMany(ws, [plain.id, owned.id, uuidv7(), plain.id]);
+      expect(many.map((t) => t.id).sort()).toEqual([owned.id, plain.id].sort());
+      expect(await s.topics.getMany(await workspace(), [plain.id])).toEqual([]);
+    });
+
     test("TopicStore.list() filters stale reviewed topics by their approval instant", async () => {
       const ws = await workspace();
       const gov = (at: string) => ({ authoritative: true, approved_by: null, approved_at: at });
@@ -335,6 +352,22 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
         ["topic.retagged", 2],
         ["topic.created", 1],
       ]);
+    });
+
+    test("RetrievalLedger remembers what each session was given, per topic, within the window", async () => {
+      const ws = await workspace();
+      const [a, b, c] = [uuidv7(), uuidv7(), uuidv7()];
+      const t0 = "2026-01-01T00:00:00.000Z";
+      const t1 = "2026-01-02T00:00:00.000Z";
+      await s.retrievals.record(ws, "run-1", [{ topic_id: a, version: 1 }, { topic_id: b, version: 4 }], t0, "2025-12-01T00:00:00.000Z");
+      expect(await s.retrievals.delivered(ws, "run-1", [a, b, c], t0)).toEqual(new Map([[a, 1], [b, 4]]));
+      expect((await s.retrievals.delivered(ws, "run-2", [a, b], t0)).size).toBe(0);
+      expect((await s.retrievals.delivered(await workspace(), "run-1", [a], t0)).size).toBe(0);
+      await s.retrievals.record(ws, "run-1", [{ topic_id: a, version: 2 }], t1, "2025-12-01T00:00:00.000Z");
+      expect(await s.retrievals.delivered(ws, "run-1", [a, b], t1)).toEqual(new Map([[a, 2]]));
+      // Recording forgets the workspace's deliveries older than its window.
+      await s.retrievals.record(ws, "run-2", [], t1, t1);
+      expect(await s.retrievals.delivered(ws, "run-1", [a, b], "2000-01-01T00:00:00.000Z")).toEqual(new Map([[a, 2]]));
     });
 
     test("WorkspaceStore.delete() removes the workspace's topics, events and tags", async () => {

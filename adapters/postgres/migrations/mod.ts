@@ -4,6 +4,7 @@ import m003 from "./003-topic-anchors.ts";
 import m004 from "./004-proposals-relations.ts";
 import m005 from "./005-shares.ts";
 import m006 from "./006-code-index.ts";
+import m007 from "./007-retrieval-deliveries.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -13,4 +14,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007];
