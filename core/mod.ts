@@ -62,6 +62,7 @@ export * from "./topics/match-files.ts";
 export * from "./topics/mark-drift.ts";
 export * from "./topics/retrieval-ledger.ts";
 export * from "./topics/retrieve.ts";
+export * from "./topics/audit.ts";
 export * from "./jobs/ports.ts";
 export * from "./webhooks/ports.ts";
 export * from "./webhooks/signature.ts";

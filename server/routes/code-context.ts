@@ -3,6 +3,7 @@ import type { CoreDeps } from "../../core/deps.ts";
 import { MarkDriftDto, MarkDriftResult, markDrift } from "../../core/topics/mark-drift.ts";
 import { MatchFilesDto, MatchFilesResult, matchFiles } from "../../core/topics/match-files.ts";
 import { RetrieveDto, RetrieveResult, retrieve } from "../../core/topics/retrieve.ts";
+import { AUDIT_WEIGHTS, AuditReport, auditTopics } from "../../core/topics/audit.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import { errors, strict } from "../http/schemas.ts";
 import type { workspaceScope } from "./workspace-scope.ts";
@@ -84,4 +85,12 @@ export function codeContextRoutes(r: TopicScope, base: "/topics" | "/watchers", 
       ),
     },
   );
+  r.get(`${base}/audit`, ({ workspace }) => auditTopics(core, workspace), {
+    params: SlugParams,
+    response: { 200: AuditReport, ...errors(400, 401, 404) },
+    detail: doc(
+      "Context health audit",
+      `Counts of what makes the workspace's knowledge less trustworthy (drifted, stale, without an owner; anchors matching nothing, overbroad, or orphaned by a missing repo; proposals open over 7 days), the worst offenders of each kind, and a score: 100 minus, for each kind, its weight times the share of (non-archived) topics it touches (${Object.entries(AUDIT_WEIGHTS).map(([k, w]) => `${k} ${w}`).join(", ")}; old proposals count as a share of 10). At most 1,000 topics with anchors are checked (\`anchors.sampled\`).`,
+    ),
+  });
 }

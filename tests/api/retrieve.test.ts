@@ -119,3 +119,22 @@ describe("POST /topics/retrieve", () => {
     expect(cut.text.endsWith("…")).toBe(true);
   });
 });
+
+describe("GET /topics/audit", () => {
+  test("counts what weakens the knowledge, names the worst offenders, and scores it", async () => {
+    const before = await t.call("GET", `${ws}/topics/audit`, { key: p.member });
+    expect(before.status).toBe(200);
+    await t.call("POST", `${ws}/topics`, { key: p.service, body: { title: "Nobody's", anchors: ["lib/**"] } });
+    await t.call("POST", `${ws}/topics`, { key: p.owner, body: { title: "Gone files", repo_id: repoId, anchors: ["src/payments/**"] } });
+    await t.call("POST", `${ws}/topics/mark-drift`, { key: p.member, body: { paths: ["src/auth/login.ts"], commit: "abc123" } });
+    const res = await t.call("GET", `${ws}/topics/audit`, { key: p.member });
+    expect(res.status).toBe(200);
+    expect(res.body.topics).toMatchObject({ drifted: 1, no_owner: 1 });
+    expect(res.body.anchors).toMatchObject({ zero: 1, orphaned: 1, sampled: false });
+    expect(res.body.offenders.drifted.map((o: any) => o.slug)).toEqual([topics.login.slug]);
+    expect(res.body.offenders.zero_anchors[0]).toMatchObject({ title: "Gone files", detail: "src/payments/**" });
+    expect(res.body.offenders.orphaned_anchors[0]).toMatchObject({ title: "Nobody's", detail: "no repo linked" });
+    expect(res.body.score).toBeLessThan(before.body.score);
+    expect((await t.call("GET", `${ws}/watchers/audit`, { key: p.member })).body.score).toBe(res.body.score);
+  });
+});
