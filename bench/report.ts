@@ -1,4 +1,5 @@
 /** Formats benchmark results as a Markdown table. */
+import type { Goal } from "./scenario.ts";
 import type { WrkResult } from "./wrk.ts";
 
 export interface Row {
@@ -7,6 +8,7 @@ export interface Row {
   result?: WrkResult;
   /** Why the scenario produced no valid measurement. */
   failure?: string;
+  goal?: Goal;
 }
 
 export function markdownTable(rows: Row[]): string {
@@ -27,4 +29,32 @@ export function markdownTable(rows: Row[]): string {
     );
   }
   return lines.join("\n");
+}
+
+/** One line per scenario with a goal: the target, the measurement, and whether it was met. */
+export function goalsReport(rows: Row[]): string | null {
+  const lines: string[] = [];
+  for (const row of rows) {
+    const goal = row.goal;
+    if (!goal) continue;
+    if (!row.result || row.failure) {
+      lines.push(`- ${goal.text}: ${row.name}: no measurement (FAILED)`);
+      continue;
+    }
+    const parts: string[] = [];
+    let met = true;
+    if (goal.maxP99Ms !== undefined) {
+      const ok = row.result.p99Ms <= goal.maxP99Ms;
+      met &&= ok;
+      parts.push(`p99 ${row.result.p99Ms.toFixed(2)} ms ${ok ? "≤" : ">"} ${goal.maxP99Ms} ms`);
+    }
+    if (goal.minRequestsPerSecond !== undefined) {
+      const rps = row.result.requestsPerSecond;
+      const ok = rps >= goal.minRequestsPerSecond;
+      met &&= ok;
+      parts.push(`${Math.round(rps).toLocaleString("en-US")} req/s ${ok ? "≥" : "<"} ${goal.minRequestsPerSecond.toLocaleString("en-US")}`);
+    }
+    lines.push(`- ${met ? "MET" : "MISSED"}: ${goal.text}: ${row.name}: ${parts.join(", ")}`);
+  }
+  return lines.length === 0 ? null : `Targets (printed, not asserted):\n${lines.join("\n")}`;
 }

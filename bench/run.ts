@@ -12,6 +12,10 @@
  *                      the baseline always runs
  *   BENCH_JSON         also write the results as JSON to this file
  *   BENCH_LOG_LEVEL    LOG_LEVEL of the real server during the load (default warn)
+ *   BENCH_TOPICS, BENCH_TOPICS_MONGO, BENCH_TOPICS_MONGO_CONNECTIONS, BENCH_SEED_CONCURRENCY:
+ *                      the topic scenarios' dataset and load (targets/topics.ts)
+ *
+ * Scenarios with a `goal` (a target from an issue) are listed after the table as MET or MISSED.
  *
  * Any scenario that cannot start, answers a non-2xx status, or has wrk errors
  * (status >= 400, timeouts, socket errors) fails the run with exit code 1:
@@ -21,7 +25,7 @@ import os from "node:os";
 import { scenarios } from "./scenarios.ts";
 import { ResourcePool, type Target } from "./scenario.ts";
 import { ensureWrk, runWrk, type WrkResult } from "./wrk.ts";
-import { markdownTable, type Row } from "./report.ts";
+import { goalsReport, markdownTable, type Row } from "./report.ts";
 import { stopAllAppServers } from "../tests/support/app-server.ts";
 import { isShuttingDown, refuseNewChildren, stopAllChildren } from "../tests/support/child-process.ts";
 
@@ -103,17 +107,18 @@ async function main(): Promise<number> {
   try {
     for (const scenario of selected) {
       if (isShuttingDown()) break;
-      const row: Row = { name: scenario.name, baseline: scenario.baseline ?? false };
+      const row: Row = { name: scenario.name, baseline: scenario.baseline ?? false, goal: scenario.goal };
       rows.push(row);
       console.log(`▶ ${scenario.name}`);
       try {
         const target = await scenario.prepare(pool);
         await checkTarget(target, "Before the load");
+        const connections = Math.min(settings.connections, scenario.connections ?? settings.connections);
         const load = {
           url: target.url,
           headers: target.headers,
-          threads: settings.threads,
-          connections: settings.connections,
+          threads: Math.min(settings.threads, connections),
+          connections,
           timeoutSeconds: settings.timeoutSeconds,
         };
         if (settings.warmupSeconds > 0) await runWrk({ ...load, durationSeconds: settings.warmupSeconds });
@@ -137,6 +142,8 @@ async function main(): Promise<number> {
   }
 
   console.log(`\n${markdownTable(rows)}\n`);
+  const goals = goalsReport(rows);
+  if (goals) console.log(`${goals}\n`);
   if (settings.jsonPath) {
     await Bun.write(settings.jsonPath, JSON.stringify({ settings, bun: Bun.version, rows }, null, 2));
     console.log(`Results written to ${settings.jsonPath}`);

@@ -6,6 +6,14 @@
  * means adding one object to the list in `scenarios.ts`.
  */
 
+/** A performance target, e.g. from an issue: p99 at most `maxP99Ms`, at least `minRequestsPerSecond`. */
+export interface Goal {
+  /** The target as stated, e.g. "search p99 ≤ 25 ms at 100k topics (issue #5)". */
+  text: string;
+  maxP99Ms?: number;
+  minRequestsPerSecond?: number;
+}
+
 /** One HTTP request that wrk repeats. */
 export interface Target {
   url: string;
@@ -17,6 +25,13 @@ export interface Scenario {
   name: string;
   /** Marks the scenario every ratio is computed against. */
   baseline?: boolean;
+  /** A target the result is compared with, printed after the table (never asserted). */
+  goal?: Goal;
+  /**
+   * Open connections for this scenario instead of BENCH_CONNECTIONS (at most that many), for a
+   * target so slow that the usual number would only measure timeouts; the name should say so.
+   */
+  connections?: number;
   /** Starts (or reuses) what the target needs and returns the request to load. */
   prepare(ctx: BenchContext): Promise<Target>;
 }

@@ -2,7 +2,7 @@
  * The benchmark scenarios, measured in this order. Add a scenario by adding
  * an object: a name and a `prepare` that returns the request to load.
  */
-import type { Scenario } from "./scenario.ts";
+import type { Goal, Scenario } from "./scenario.ts";
 import { bareServer } from "./targets/bare.ts";
 import {
   embeddedApp,
@@ -13,6 +13,47 @@ import {
   postgresAppUnlimited,
   postgresRedisApp,
 } from "./targets/app.ts";
+import { topicConnections, topicCount, topicDataset, topicsApp, topicsLabel, type TopicsApp, type TopicsBackend } from "./targets/topics.ts";
+
+/**
+ * The topic scenarios of one backend (their names contain "topics": `BENCH_ONLY=topics`): search
+ * for a common and a rare term, and the list filtered by a popular and by a mid-popular tag, on a
+ * seeded dataset (bench/datasets/topics.ts). The terms and tags are known before seeding, so
+ * they are in the names. On PostgreSQL the targets of the topics benchmark issue are printed
+ * after the table: search p99 ≤ 25 ms and list ≥ 2,000 req/s at 100k topics.
+ */
+function topicScenarios(backend: TopicsBackend): Scenario[] {
+  const { queries } = topicDataset(backend);
+  const label = topicsLabel(backend);
+  const at100k = topicCount(backend) === 100_000 ? "" : ` (this run: ${topicCount(backend)} topics)`;
+  const goals: { search?: Goal; list?: Goal } =
+    backend === "postgres"
+      ? {
+          search: { text: `search p99 ≤ 25 ms on PostgreSQL at 100k topics${at100k}`, maxP99Ms: 25 },
+          list: { text: `list ≥ 2,000 req/s on PostgreSQL at 100k topics${at100k}`, minRequestsPerSecond: 2_000 },
+        }
+      : {};
+  const request = (app: TopicsApp, path: string) => ({
+    url: `${app.origin}/api/v1/workspaces/${app.slug}${path}`,
+    headers: { "x-api-key": app.apiKey },
+  });
+  const connections = topicConnections(backend);
+  const scenario = (name: string, path: string, goal: Goal | undefined): Scenario => ({
+    name: `GET /api/v1/workspaces/{slug}${name} ${label}`,
+    ...(goal ? { goal } : {}),
+    ...(connections ? { connections } : {}),
+    async prepare(ctx) {
+      return request(await topicsApp(ctx, backend), path);
+    },
+  });
+  const q = (term: string) => encodeURIComponent(term);
+  return [
+    scenario(`/topics/search?q=${queries.commonTerm} [common term]`, `/topics/search?q=${q(queries.commonTerm)}`, goals.search),
+    scenario(`/topics/search?q=${queries.rareTerm} [rare term]`, `/topics/search?q=${q(queries.rareTerm)}`, goals.search),
+    scenario(`/topics?tags=${queries.popularTag} [popular tag]`, `/topics?tags=${q(queries.popularTag)}`, goals.list),
+    scenario(`/topics?tags=${queries.midTag} [mid tag]`, `/topics?tags=${q(queries.midTag)}`, goals.list),
+  ];
+}
 
 export const scenarios: Scenario[] = [
   {
@@ -80,4 +121,6 @@ export const scenarios: Scenario[] = [
       return { url: `${app.origin}/api/v1/workspaces/${app.slug}`, headers: { "x-api-key": app.apiKey } };
     },
   },
+  ...topicScenarios("postgres"),
+  ...topicScenarios("mongo"),
 ];

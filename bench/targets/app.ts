@@ -2,7 +2,7 @@
  * The real server, on the embedded store, PostgreSQL or MongoDB, with a
  * bootstrapped workspace whose API key the scenarios send.
  */
-import type { BenchContext } from "../scenario.ts";
+import type { BenchContext, Resource } from "../scenario.ts";
 import { bootstrapWorkspace, startAppServer } from "../../tests/support/app-server.ts";
 import { mongo } from "./mongo.ts";
 import { postgres } from "./postgres.ts";
@@ -83,7 +83,12 @@ const SECRET_KEY = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toStr
  * a billion keeps the counting (and its RateLimit-* headers) running, so its cost is part of every
  * figure, without ever refusing. The "rate limiting off" scenario passes RATE_LIMIT_PER_KEY=0.
  */
-async function startApp(name: string, databaseUrl?: string, extraEnv: Record<string, string> = {}, slug = BENCH_SLUG) {
+export async function startApp(
+  name: string,
+  databaseUrl?: string,
+  extraEnv: Record<string, string> = {},
+  slug = BENCH_SLUG,
+): Promise<Resource<App>> {
   const server = await startAppServer({ name, databaseUrl, env: { LOG_LEVEL, SECRET_KEY, RATE_LIMIT_PER_KEY: "1000000000", ...extraEnv } });
   try {
     const workspace = await bootstrapWorkspace(server.origin, slug);

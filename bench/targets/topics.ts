@@ -1,0 +1,175 @@
+/**
+ * The real server on a fresh database holding the synthetic topics dataset
+ * (bench/datasets/topics.ts), seeded once per backend and shared by that backend's topic
+ * scenarios.
+ *
+ * Started in this order: the database server (shared with the other scenarios of the backend),
+ * a fresh database on it, the real server on that database (it migrates the schema) with a
+ * bootstrapped workspace, then the seeding, through stores of our own opened on the same
+ * database and closed once done. On PostgreSQL, `VACUUM ANALYZE` follows the bulk load, as
+ * autovacuum would soon do: statistics and the visibility map of a database in steady state, and
+ * the GIN indexes' pending lists merged, rather than a plan that changes halfway through a run.
+ *
+ * Environment:
+ *   BENCH_TOPICS             topics seeded on PostgreSQL (default 100000)
+ *   BENCH_TOPICS_MONGO       topics seeded on MongoDB (FerretDB on SQLite) (default 200)
+ *   BENCH_TOPICS_MONGO_CONNECTIONS  wrk connections of the MongoDB topic scenarios (default 1)
+ *   BENCH_SEED_CONCURRENCY   inserts in flight while seeding (default 24)
+ */
+import type { Stores } from "../../core/stores.ts";
+import type { BenchContext } from "../scenario.ts";
+import { seedTopics } from "../datasets/seed-topics.ts";
+import { countLabel, TopicDataset } from "../datasets/topics.ts";
+import { type App, startApp } from "./app.ts";
+import { mongo } from "./mongo.ts";
+import { postgres } from "./postgres.ts";
+
+export type TopicsBackend = "postgres" | "mongo";
+
+export const TOPICS_SLUG = "bench-topics";
+
+export interface TopicsApp extends App {
+  backend: TopicsBackend;
+  dataset: TopicDataset;
+  /** The database the server uses (and the seeding wrote). */
+  databaseUrl: string;
+}
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw.replace(/_/g, ""));
+  if (!Number.isInteger(value) || value < 1) throw new Error(`Invalid ${name}: expected an integer >= 1, got ${raw}`);
+  return value;
+}
+
+/** Topics seeded on each backend, from the environment. */
+export function topicCount(backend: TopicsBackend): number {
+  return backend === "postgres" ? positiveInt("BENCH_TOPICS", 100_000) : positiveInt("BENCH_TOPICS_MONGO", 200);
+}
+
+const datasets = new Map<number, TopicDataset>();
+
+/** The dataset of a backend (its queries are known before anything is seeded). */
+export function topicDataset(backend: TopicsBackend): TopicDataset {
+  const count = topicCount(backend);
+  let dataset = datasets.get(count);
+  if (!dataset) datasets.set(count, (dataset = new TopicDataset({ count })));
+  return dataset;
+}
+
+/**
+ * Connections wrk keeps open for the topic scenarios of a backend; undefined: BENCH_CONNECTIONS.
+ * FerretDB v1 pushes no filter but `_id` down to SQLite: every search or list reads and decodes
+ * every topic of the collection, twice (about 2-3 ms per topic and request on the 2-core
+ * machine), and two requests at once are slower than one after the other. With more
+ * connections, requests queue past wrk's timeout and the run measures nothing.
+ */
+export function topicConnections(backend: TopicsBackend): number | undefined {
+  return backend === "mongo" ? positiveInt("BENCH_TOPICS_MONGO_CONNECTIONS", 1) : undefined;
+}
+
+/** "(postgres, 100k topics)", "(mongo, 200 topics, 1 connection)": the suffix of a scenario name. */
+export function topicsLabel(backend: TopicsBackend): string {
+  const c = topicConnections(backend);
+  const connections = c === undefined ? "" : `, ${c} connection${c === 1 ? "" : "s"}`;
+  return `(${backend}, ${countLabel(topicCount(backend))} topics${connections})`;
+}
+
+/** The real server on a fresh database of `backend`, seeded with the topics dataset. */
+export function topicsApp(ctx: BenchContext, backend: TopicsBackend): Promise<TopicsApp> {
+  return ctx.use(`app:topics-${backend}`, async () => {
+    const dataset = topicDataset(backend);
+    const databaseUrl = backend === "postgres" ? await freshPostgres(ctx) : await freshMongo(ctx);
+    const name = `server (${backend}, topics)`;
+    const app =
+      backend === "postgres" ? await startApp(name, databaseUrl, {}, TOPICS_SLUG) : await startApp(name, undefined, { MONGO_URL: databaseUrl }, TOPICS_SLUG);
+    try {
+      await seed(backend, databaseUrl, app.value, dataset);
+      await checkCounts(backend, app.value, dataset);
+    } catch (error) {
+      await app.stop();
+      throw error;
+    }
+    return { value: { ...app.value, backend, dataset, databaseUrl }, stop: app.stop };
+  });
+}
+
+async function freshPostgres(ctx: BenchContext): Promise<string> {
+  const { url } = await postgres(ctx);
+  const { freshDatabase } = (await import("../../tests/support/postgres-server.ts")) as {
+    freshDatabase(baseUrl: string): Promise<string>;
+  };
+  return freshDatabase(url);
+}
+
+async function freshMongo(ctx: BenchContext): Promise<string> {
+  const { url } = await mongo(ctx);
+  const { freshMongoDatabase } = (await import("../../tests/support/mongo-server.ts")) as {
+    freshMongoDatabase(baseUrl: string): string;
+  };
+  return freshMongoDatabase(url);
+}
+
+async function openStores(backend: TopicsBackend, url: string, pool: number): Promise<Stores> {
+  if (backend === "postgres") {
+    const { openPostgresStores } = await import("../../adapters/postgres/mod.ts");
+    return openPostgresStores(url, { max: pool });
+  }
+  const { openMongoStores } = await import("../../adapters/mongo/mod.ts");
+  return openMongoStores(url, { clientOptions: { maxPoolSize: pool } });
+}
+
+async function seed(backend: TopicsBackend, databaseUrl: string, app: App, dataset: TopicDataset): Promise<void> {
+  const concurrency = positiveInt("BENCH_SEED_CONCURRENCY", 24);
+  console.log(`  seeding ${dataset.count.toLocaleString("en-US")} topics on ${backend} (${concurrency} inserts in flight)...`);
+  const stores = await openStores(backend, databaseUrl, concurrency);
+  try {
+    const workspace = await stores.workspaces.getBySlug(app.slug);
+    if (!workspace) throw new Error(`Cannot seed topics: workspace ${app.slug} not found in the database the server uses`);
+    if (!stores.topics) throw new Error(`Cannot seed topics: the ${backend} stores have no topic store yet`);
+    await seedTopics(stores.topics, workspace.id, dataset, { concurrency, label: backend });
+  } finally {
+    await stores.close();
+  }
+  if (backend === "postgres") {
+    const started = performance.now();
+    const { default: postgresJs } = await import("postgres");
+    const sql = postgresJs(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql.unsafe("vacuum analyze");
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+    console.log(`  postgres: vacuum analyze in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  for (const line of dataset.describe()) console.log(`  ${line}`);
+}
+
+/**
+ * One request per query, outside the load: the server's `total` should be the dataset's count.
+ * A difference is printed, not fatal: the benchmark measures speed; the contract tests own
+ * correctness.
+ */
+async function checkCounts(backend: TopicsBackend, app: App, dataset: TopicDataset): Promise<void> {
+  const stats = dataset.stats;
+  if (!stats) return;
+  const q = dataset.queries;
+  const checks: [string, number][] = [
+    [`/topics/search?q=${encodeURIComponent(q.commonTerm)}`, stats.hits.commonTerm.returned],
+    [`/topics/search?q=${encodeURIComponent(q.rareTerm)}`, stats.hits.rareTerm.returned],
+    [`/topics?tags=${encodeURIComponent(q.popularTag)}`, stats.hits.popularTag.returned],
+    [`/topics?tags=${encodeURIComponent(q.midTag)}`, stats.hits.midTag.returned],
+  ];
+  for (const [path, expected] of checks) {
+    const response = await fetch(`${app.origin}/api/v1/workspaces/${app.slug}${path}`, {
+      headers: { "x-api-key": app.apiKey },
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+    const total = (JSON.parse(text) as { total?: number }).total;
+    const verdict = total === expected ? "as generated" : `WARNING: the dataset has ${expected}`;
+    console.log(`  ${backend}: GET ${path} -> total ${total} (${verdict})`);
+  }
+}
