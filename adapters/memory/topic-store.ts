@@ -74,7 +74,8 @@ export class MemoryTopicStore implements TopicStore {
       if (score !== null) hits.push({ topic, score, id: topic.id, status: topic.status, updated_at: topic.updated_at });
     }
     hits.sort(compareRanked);
-    return { items: hits.slice(0, s.limit).map((h) => copy(h.topic)), total: hits.length };
+    const cap = s.countCap ?? Number.POSITIVE_INFINITY;
+    return { items: hits.slice(0, s.limit).map((h) => copy(h.topic)), total: Math.min(hits.length, cap), capped: hits.length > cap };
   }
 
   async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number): Promise<Topic[]> {

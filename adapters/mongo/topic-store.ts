@@ -164,7 +164,8 @@ export class MongoTopicStore implements TopicStore {
       top.splice(lo, 0, r);
       if (top.length > limit) top.pop();
     }
-    if (top.length === 0) return { items: [], total };
+    const cap = s.countCap ?? Number.POSITIVE_INFINITY;
+    if (top.length === 0) return { items: [], total: Math.min(total, cap), capped: total > cap };
     const docs = await this.c.topics
       .find({ workspace_id: workspaceId, _id: { $in: top.map((r) => r.id) } }, { projection: TOPIC_FIELDS_ONLY })
       .toArray();
@@ -173,7 +174,7 @@ export class MongoTopicStore implements TopicStore {
       const d = byId.get(r.id);
       return d ? [toTopic(d)] : []; // deleted since the scan
     });
-    return { items, total };
+    return { items, total: Math.min(total, cap), capped: total > cap };
   }
 
   async history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]> {

@@ -44,9 +44,13 @@ const STORED = [
   "updated_at",
 ];
 
-/** The stored columns of a topic, each prefixed by `alias`. */
-export function topicColumns(alias = "topics"): string {
-  return STORED.map((c) => `${alias}.${c}`).join(", ");
+/**
+ * The stored columns of a topic, each prefixed by `alias`. With `bodyChars`, only the body's first
+ * characters are read (views that show an excerpt need no more; bodies are kilobytes).
+ */
+export function topicColumns(alias = "topics", bodyChars?: number): string {
+  const cut = bodyChars === undefined ? null : Math.max(0, Math.trunc(bodyChars));
+  return STORED.map((c) => (c === "body" && cut !== null ? `left(${alias}.body, ${cut}) as body` : `${alias}.${c}`)).join(", ");
 }
 
 export function toTopic(r: Row): Topic {
@@ -179,6 +183,7 @@ export interface LockedTopic {
   id: string;
   slug: string;
   tags: string[];
+  status: string;
   version: number;
 }
 
@@ -188,13 +193,13 @@ export interface LockedTopic {
  */
 export async function lockTopics(tx: SqlDriver, workspaceId: string, ids: string[]): Promise<Map<string, LockedTopic>> {
   const rows = await tx.query<Row>(
-    `select id, slug, tags, version from topics
+    `select id, slug, tags, status, version from topics
      where workspace_id = $1 and id = any($2::uuid[])
      order by id
      for update`,
     [workspaceId, ids],
   );
-  return new Map(rows.map((r) => [str(r.id), { id: str(r.id), slug: str(r.slug), tags: r.tags as string[], version: Number(r.version) }]));
+  return new Map(rows.map((r) => [str(r.id), { id: str(r.id), slug: str(r.slug), tags: r.tags as string[], status: str(r.status), version: Number(r.version) }]));
 }
 
 /**
@@ -206,7 +211,7 @@ export async function writeVersion(tx: SqlDriver, w: TopicWrite, cur: LockedTopi
   if (!(await updateTopicRow(tx, w.topic))) throw new Error(`Topic ${w.topic.id} is not at version ${w.topic.version - 1}`);
   await moveSlug(tx, w.topic, cur.slug);
   await insertEvent(tx, w.event);
-  addTagDeltas(deltas, cur.tags, w.topic.tags);
+  addTagDeltas(deltas, cur, w.topic);
 }
 
 // ---- events ----
@@ -275,14 +280,27 @@ export function toTag(workspaceId: string, r: Row): Tag {
   return { workspace_id: workspaceId, ...tag };
 }
 
-/** Per tag name, how many topics gained (+) or lost (-) it. */
-export type TagDeltas = Map<string, number>;
+/**
+ * Per tag name, how many topics gained (+) or lost (-) it: all of them (`topic_count`), and those
+ * not archived (`live_count`, what a list filtered by one tag counts).
+ */
+export type TagDeltas = Map<string, { all: number; live: number }>;
 
-export function addTagDeltas(into: TagDeltas, before: readonly string[], after: readonly string[]): TagDeltas {
-  const was = new Set(before);
-  const is = new Set(after);
-  for (const n of is) if (!was.has(n)) into.set(n, (into.get(n) ?? 0) + 1);
-  for (const n of was) if (!is.has(n)) into.set(n, (into.get(n) ?? 0) - 1);
+/** A topic's side of a change, for its tag counts: null when it does not exist (before an insert, after a delete). */
+export type TagSide = { tags: readonly string[]; status: string } | null;
+
+export function addTagDeltas(into: TagDeltas, before: TagSide, after: TagSide): TagDeltas {
+  const was = new Set(before?.tags ?? []);
+  const is = new Set(after?.tags ?? []);
+  const wasLive = before !== null && before.status !== "archived";
+  const isLive = after !== null && after.status !== "archived";
+  for (const n of new Set([...was, ...is])) {
+    const all = Number(is.has(n)) - Number(was.has(n));
+    const live = Number(is.has(n) && isLive) - Number(was.has(n) && wasLive);
+    if (all === 0 && live === 0) continue;
+    const d = into.get(n) ?? { all: 0, live: 0 };
+    into.set(n, { all: d.all + all, live: d.live + live });
+  }
   return into;
 }
 
@@ -293,15 +311,16 @@ export function addTagDeltas(into: TagDeltas, before: readonly string[], after: 
  * not registered is left alone rather than registered with a negative count.
  */
 export async function applyTagDeltas(tx: SqlDriver, workspaceId: string, deltas: TagDeltas, at: string): Promise<void> {
-  const changed = [...deltas].filter(([, d]) => d !== 0);
+  const changed = [...deltas].filter(([, d]) => d.all !== 0 || d.live !== 0);
   if (changed.length === 0) return;
   await tx.query(
-    `insert into tags as g (workspace_id, name, description, topic_count, created_at, updated_at)
-     select $1, d.name, null, d.delta, $4, $4
-     from unnest($2::text[], $3::int[]) as d (name, delta)
-     where d.delta > 0 or exists (select 1 from tags x where x.workspace_id = $1 and x.name = d.name)
+    `insert into tags as g (workspace_id, name, description, topic_count, live_count, created_at, updated_at)
+     select $1, d.name, null, d.all_delta, d.live_delta, $5, $5
+     from unnest($2::text[], $3::int[], $4::int[]) as d (name, all_delta, live_delta)
+     where d.all_delta > 0 or exists (select 1 from tags x where x.workspace_id = $1 and x.name = d.name)
      order by d.name collate "C"
-     on conflict (workspace_id, name) do update set topic_count = g.topic_count + excluded.topic_count`,
-    [workspaceId, changed.map(([n]) => n), changed.map(([, d]) => d), at],
+     on conflict (workspace_id, name) do update
+       set topic_count = g.topic_count + excluded.topic_count, live_count = g.live_count + excluded.live_count`,
+    [workspaceId, changed.map(([n]) => n), changed.map(([, d]) => d.all), changed.map(([, d]) => d.live), at],
   );
 }

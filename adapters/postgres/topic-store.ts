@@ -1,7 +1,7 @@
 import { isUuid } from "../../core/kernel/ids.ts";
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { Topic, TopicEvent } from "../../core/topics/model.ts";
-import type { SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
+import type { ReadOptions, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
 import { FIELD_WEIGHT } from "../../core/topics/search-rank.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { inTransaction, type SqlDriver, sqlState } from "./driver.ts";
@@ -113,7 +113,7 @@ export class PostgresTopicStore implements TopicStore {
     return r ? { topic: toTopic(r), redirectedFrom: (r.redirected_from as string | null) ?? null } : null;
   }
 
-  list(workspaceId: string, filter: TopicFilter, page: OffsetPage): Promise<Listed<Topic>> {
+  list(workspaceId: string, filter: TopicFilter, page: OffsetPage, options: ReadOptions = {}): Promise<Listed<Topic>> {
     if (!isUuid(workspaceId)) return Promise.resolve(NONE);
     const params: unknown[] = [workspaceId];
     // Written so that the planner sees the partial index's predicate (status <> 'archived').
@@ -124,10 +124,16 @@ export class PostgresTopicStore implements TopicStore {
     const [limit, offset] = pageParams(page);
     params.push(limit, offset);
     const filtered = `from topics where ${where.join(" and ")}`;
+    // One tag and nothing else (the common case): the registry keeps that count (live_count), so
+    // the total does not cost a scan of every topic carrying a popular tag.
+    const oneTag = filter.tags?.length === 1 && filter.status === undefined && Object.keys(filter).every((k) => k === "tags");
+    const count = oneTag
+      ? `select coalesce((select live_count from tags where workspace_id = $1 and name = ($2::text[])[1]), 0) as total`
+      : `select count(*)::int as total ${filtered}`;
     return listPage(this.db, {
-      page: `select ${topicColumns()}, drifted, trust_rank ${filtered}
+      page: `select ${topicColumns("topics", options.bodyChars)}, drifted, trust_rank ${filtered}
              order by ${LIST_ORDER} limit $${params.length - 1} offset $${params.length}`,
-      count: `select count(*)::int as total ${filtered}`,
+      count,
       order: LIST_ORDER.split(", ").map((c) => `page.${c}`).join(", "),
       params,
       map: toTopic,
@@ -146,37 +152,64 @@ export class PostgresTopicStore implements TopicStore {
     return rows.map(toTopic);
   }
 
+  /**
+   * `compareRanked` without scoring every match. A topic with a query word in its title or tags
+   * scores above the number of words; one with every word in its body only scores exactly that.
+   * So the first are ranked in full (few, found by the GIN indexes on the term arrays), and the
+   * page is filled with the second in trust, recency, id order, read off `topics_rank_idx` until
+   * the page is full. The total is counted up to `countCap`.
+   */
   async search(workspaceId: string, s: TopicSearch): Promise<SearchResult> {
-    if (!isUuid(workspaceId)) return NONE;
-    const params: unknown[] = [workspaceId, s.terms, s.statuses];
-    const where = ["workspace_id = $1", "status = any($3::text[])"];
-    // No terms: every topic scores 0 and matches, as `scoreTopic` has it.
-    if (s.terms.length > 0) where.push(`search @@ $${params.push(allOf(s.terms))}::tsquery`);
+    if (!isUuid(workspaceId) || s.terms.length === 0) return NONE;
+    const params: unknown[] = [workspaceId, s.statuses, allOf(s.terms)];
+    // `status <> 'archived'` lets the planner use the partial indexes; statuses never hold it.
+    const where = ["workspace_id = $1", "status <> 'archived'", "status = any($2::text[])", "search @@ $3::tsquery"];
     const more = conditions(s, params);
     if (more === null) return NONE;
     where.push(...more);
-    params.push(Math.max(0, Math.trunc(s.limit)));
-    // `scoreTopic`: each query term by the best field holding it (every term is somewhere, the
-    // tsquery saw to that). The total is counted over every hit, before the limit cuts (and
-    // also when the limit is 0: the total row is left-joined, as in listing.ts).
-    const rows = await this.db.query<Row>(
-      `with hits as (
-         select ${topicColumns("t")}, t.trust_rank,
-           (select coalesce(sum(case when q = any(t.title_terms) then ${FIELD_WEIGHT.title}
-                                     when q = any(t.tag_terms) then ${FIELD_WEIGHT.tags}
-                                     else ${FIELD_WEIGHT.body} end), 0)
-            from unnest($2::text[]) as q) as score
-         from topics t
-         where ${where.join(" and ")}
-       )
-       select c.total as total__, page.*
-       from (select count(*)::int as total from hits) c
-       left join (select * from hits order by ${RANKED_ORDER} limit $${params.length}) page on true
-       order by ${RANKED_ORDER.split(", ").map((c) => `page.${c}`).join(", ")}`,
-      params,
-    );
-    return { items: rows.filter((r) => r.id !== null).map(toTopic), total: Number(rows[0]?.total__ ?? 0) };
+    const limit = Math.max(0, Math.trunc(s.limit));
+    const cap = s.countCap === undefined ? null : Math.max(0, Math.trunc(s.countCap));
+    const cols = topicColumns("topics", s.bodyChars);
+    // The ranking queries take the terms and the limit after the filter's parameters.
+    const n = params.length;
+    const terms = `$${n + 1}::text[]`;
+    const head = `(title_terms && ${terms} or tag_terms && ${terms})`;
+    const score = `(select sum(case when q = any(title_terms) then ${FIELD_WEIGHT.title}
+                                    when q = any(tag_terms) then ${FIELD_WEIGHT.tags}
+                                    else ${FIELD_WEIGHT.body} end)
+                    from unnest(${terms}) as q)`;
+    const [counted, ranked] = await Promise.all([
+      this.db.query<Row>(
+        cap === null
+          ? `select count(*)::int as n from topics where ${where.join(" and ")}`
+          : `select count(*)::int as n from (select 1 from topics where ${where.join(" and ")} limit ${cap + 1}) m`,
+        params,
+      ),
+      limit === 0
+        ? Promise.resolve([] as Row[])
+        : this.db.query<Row>(
+            `select ${cols}, trust_rank, ${score} as score from topics
+             where ${where.join(" and ")} and ${head}
+             order by ${RANKED_ORDER} limit $${n + 2}`,
+            [...params, s.terms, limit],
+          ),
+    ]);
+    const rows = [...ranked];
+    if (rows.length < limit) {
+      rows.push(
+        ...(await this.db.query<Row>(
+          `select ${cols} from topics
+           where ${where.join(" and ")} and not ${head}
+           order by trust_rank desc, updated_at desc, id desc limit $${n + 2}`,
+          [...params, s.terms, limit - rows.length],
+        )),
+      );
+    }
+    const matches = Number(counted[0]?.n ?? 0);
+    const total = cap === null ? matches : Math.min(matches, cap);
+    return { items: rows.map(toTopic), total, capped: cap !== null && matches > cap };
   }
+
 
   async history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]> {
     if (!isUuid(workspaceId) || !isUuid(topicId)) return [];
@@ -219,7 +252,7 @@ export class PostgresTopicStore implements TopicStore {
       if (!(await insertTopicRow(tx, w.topic))) return abort("slug_taken");
       await moveSlug(tx, w.topic, null);
       await insertEvent(tx, w.event);
-      await applyTagDeltas(tx, w.topic.workspace_id, addTagDeltas(new Map(), [], w.topic.tags), w.topic.updated_at);
+      await applyTagDeltas(tx, w.topic.workspace_id, addTagDeltas(new Map(), null, w.topic), w.topic.updated_at);
       return "ok";
     });
   }
@@ -250,7 +283,7 @@ export class PostgresTopicStore implements TopicStore {
         topicId,
       ]);
       await insertEvent(tx, event);
-      await applyTagDeltas(tx, workspaceId, addTagDeltas(new Map(), cur.tags, []), event.at);
+      await applyTagDeltas(tx, workspaceId, addTagDeltas(new Map(), cur, null), event.at);
       return "ok";
     });
   }

@@ -41,13 +41,25 @@ export interface TopicSearch {
   tags?: string[];
   stale?: StaleFilter;
   limit: number;
+  /** Count matches up to this many only (counting every match of a common word costs a scan). */
+  countCap?: number;
+  /** Read only the first characters of each body (views that show an excerpt). */
+  bodyChars?: number;
 }
 
 export interface SearchResult {
   /** In `compareRanked` order, at most `limit`. */
   items: Topic[];
-  /** Topics matching, over all of them. */
+  /** Topics matching, counted up to `countCap`. */
   total: number;
+  /** True when more than `countCap` topics match (`total` is then `countCap`). */
+  capped?: boolean;
+}
+
+/** How a list reads its topics. */
+export interface ReadOptions {
+  /** Read only the first characters of each body (views that show an excerpt); a store may read all of it. */
+  bodyChars?: number;
 }
 
 export interface TimelineFilter {
@@ -68,7 +80,7 @@ export interface TopicStore {
   /** The topic with this slug, else the topic an old slug (a redirect) points at. */
   resolve(workspaceId: string, slug: string): Promise<{ topic: Topic; redirectedFrom: string | null } | null>;
   /** Topics in `compareListed` order. */
-  list(workspaceId: string, filter: TopicFilter, page: OffsetPage): Promise<Listed<Topic>>;
+  list(workspaceId: string, filter: TopicFilter, page: OffsetPage, options?: ReadOptions): Promise<Listed<Topic>>;
   search(workspaceId: string, search: TopicSearch): Promise<SearchResult>;
   /** Events of one topic that still hold a snapshot, newest first, at most `limit`. */
   history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]>;

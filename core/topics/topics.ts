@@ -12,7 +12,7 @@ import { changeTopic, topicEvent } from "./topic-change.ts";
 import { parseSearchQuery, parseTimelineQuery, parseTopicListQuery, parseView, type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
 import type { TopicWrite } from "./ports.ts";
 import { RESERVED_TOPIC_SLUGS, slugCandidate, slugFromTitle } from "./topic-slug.ts";
-import { toEventView, toRevisionView, toTopicView } from "./view.ts";
+import { bodyCharsFor, toEventView, toRevisionView, toTopicView } from "./view.ts";
 import { orphanedAnchorsFor, withAnchorValidation } from "./repo-index.ts";
 
 /** How many revisions `history=true` returns, newest first. */
@@ -91,17 +91,34 @@ export async function getTopic(
 export async function listTopics(deps: CoreDeps, ws: Workspace, query: TopicListQuery): Promise<OffsetResult<TopicView>> {
   const now = deps.clock.now();
   const { filter, page, view } = parseTopicListQuery(query, ws, now);
-  const { items, total } = filter.tags?.length === 0 ? { items: [], total: 0 } : await deps.stores.topics.list(ws.id, filter, page);
+  const { items, total } =
+    filter.tags?.length === 0 ? { items: [], total: 0 } : await deps.stores.topics.list(ws.id, filter, page, { bodyChars: bodyCharsFor(view) });
   return toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page);
 }
 
-export async function searchTopics(deps: CoreDeps, ws: Workspace, query: TopicSearchQuery): Promise<OffsetResult<TopicView>> {
+/**
+ * Search counts its matches exactly up to this many; beyond, `total` says this many and
+ * `total_capped` is true (counting every holder of a common word would cost a scan per request).
+ */
+export const SEARCH_TOTAL_CAP = 1_000;
+
+export async function searchTopics(
+  deps: CoreDeps,
+  ws: Workspace,
+  query: TopicSearchQuery,
+): Promise<OffsetResult<TopicView> & { total_capped: boolean }> {
   const now = deps.clock.now();
   const { view, tags, stale, ...rest } = parseSearchQuery(query, ws, now);
   const page = { limit: rest.limit, offset: 0 };
-  if (rest.terms.length === 0 || tags?.length === 0) return toOffsetResult([], 0, page);
-  const { items, total } = await deps.stores.topics.search(ws.id, { ...rest, ...(tags ? { tags } : {}), ...(stale ? { stale } : {}) });
-  return toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page);
+  if (rest.terms.length === 0 || tags?.length === 0) return { ...toOffsetResult([], 0, page), total_capped: false };
+  const { items, total, capped } = await deps.stores.topics.search(ws.id, {
+    ...rest,
+    ...(tags ? { tags } : {}),
+    ...(stale ? { stale } : {}),
+    countCap: SEARCH_TOTAL_CAP,
+    bodyChars: bodyCharsFor(view),
+  });
+  return { ...toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page), total_capped: capped ?? false };
 }
 
 export async function listTopicEvents(deps: CoreDeps, ws: Workspace, query: TimelineQuery): Promise<OffsetResult<TopicEventView>> {

@@ -3,6 +3,13 @@ import { isStale } from "./staleness.ts";
 import type { Topic, TopicEvent, TopicEventView, TopicRevisionView, TopicView, TopicViewName, Trust } from "./model.ts";
 
 const EXCERPT_LENGTH = 280;
+/** How much of a body the excerpt views need: one character beyond the excerpt tells it was cut. */
+export const EXCERPT_BODY_CHARS = EXCERPT_LENGTH + 1;
+
+/** The body characters a store must read for a view: all for `full`, the excerpt's for the others. */
+export function bodyCharsFor(view: TopicViewName): number | undefined {
+  return view === "full" ? undefined : EXCERPT_BODY_CHARS;
+}
 
 /** The flat trust verdict of a status: archived makes no claim, so it reads as `draft`. */
 export function trustOf(status: Topic["status"]): Trust {

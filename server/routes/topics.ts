@@ -23,6 +23,10 @@ import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "
 import { workspaceScope } from "./workspace-scope.ts";
 
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);
+const SearchPage = Type.Composite([
+  pageOf("topics", TopicView),
+  Type.Object({ total_capped: Type.Boolean({ description: "True when more than 1,000 topics match: `total` is then 1,000." }) }),
+]);
 const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, strict);
 const IfMatch = Type.Object({
   "if-match": Type.Optional(Type.String({ description: 'The topic version the write is based on, e.g. `"3"` (the `ETag` of a read).' })),
@@ -100,16 +104,16 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
     .get(
       `${base}/search`,
       async ({ workspace, query }) => {
-        const { items, total, has_more } = await searchTopics(core, workspace, query);
-        return { topics: items, total, has_more };
+        const { items, total, has_more, total_capped } = await searchTopics(core, workspace, query);
+        return { topics: items, total, has_more, total_capped };
       },
       {
         params: SlugParams,
         query: TopicSearchQuery,
-        response: { 200: pageOf("topics", TopicView), ...errors(400, 401, 404) },
+        response: { 200: SearchPage, ...errors(400, 401, 404) },
         detail: doc(
           "Search topics",
-          "Full text over title, tags and body. Words are matched whole, case- and accent-insensitively; a topic must contain every word. Each word scores by the best field holding it (title 3, tags 2, body 1); equal scores rank reviewed before proposed before draft, then most recently updated. Notes (drafts) only with `include_notes=true`; archived topics never. `total` counts every match.",
+          "Full text over title, tags and body. Words are matched whole, case- and accent-insensitively; a topic must contain every word. Each word scores by the best field holding it (title 3, tags 2, body 1); equal scores rank reviewed before proposed before draft, then most recently updated. Notes (drafts) only with `include_notes=true`; archived topics never. `total` counts matches exactly up to 1,000; beyond, it is 1,000 and `total_capped` is true.",
         ),
       },
     )

@@ -152,6 +152,28 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect(await s.topics.getMany(await workspace(), [plain.id])).toEqual([]);
     });
 
+    test("TopicStore.list() by one tag counts the live topics carrying it through every kind of change", async () => {
+      const ws = await workspace();
+      const total = async (tag: string) => (await s.topics.list(ws, { tags: [tag] }, { limit: 1, offset: 0 })).total;
+      const a = await add(ws, { tags: ["ops"] });
+      const b = await add(ws, { tags: ["ops", "db"] });
+      expect(await total("ops")).toBe(2);
+      const archived = edit(a, { status: "archived" }, "topic.archived");
+      await s.topics.update(archived);
+      expect(await total("ops")).toBe(1);
+      await s.topics.update(edit(archived.topic, { status: "draft" }, "topic.restored"));
+      expect(await total("ops")).toBe(2);
+      const retag = (from: string, to: string | null) => (t: Topic) =>
+        edit(t, { tags: [...new Set([...t.tags.filter((x) => x !== from), ...(to ? [to] : [])])].sort() }, "topic.retagged");
+      await s.tags.retag(ws, "db", "ops", retag("db", "ops"));
+      expect(await total("ops")).toBe(2);
+      const gone = { ...b, version: 99 };
+      await s.topics.delete(ws, b.id, null, { ...topicEvent(null, gone, "topic.deleted", new Date(stamp())), snapshot: null });
+      expect(await total("ops")).toBe(1);
+      expect(await total("nope")).toBe(0);
+      expect((await s.topics.list(ws, { tags: ["ops"], status: "draft" }, page)).total).toBe(1);
+    });
+
     test("TopicStore.list() filters stale reviewed topics by their approval instant", async () => {
       const ws = await workspace();
       const gov = (at: string) => ({ authoritative: true, approved_by: null, approved_at: at });
@@ -191,7 +213,11 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect(r.total).toBe(3);
       expect(r.items[0]).toEqual(inTitle);
       const top = await s.topics.search(ws, { terms: ["deploy", "billing"], statuses: ["proposed", "reviewed"], limit: 1 });
-      expect(top).toEqual({ items: [inTitle], total: 3 });
+      expect(top).toEqual({ items: [inTitle], total: 3, capped: false });
+      const capped = await s.topics.search(ws, { terms: ["deploy", "billing"], statuses: ["proposed", "reviewed"], limit: 2, countCap: 2 });
+      expect(capped).toEqual({ items: [inTitle, inTags], total: 2, capped: true });
+      const excerpt = await s.topics.search(ws, { terms: ["deploy"], statuses: ["proposed"], limit: 10, bodyChars: 3 });
+      expect(excerpt.items.find((x) => x.id === inBody.id)?.body.startsWith("How")).toBe(true);
     });
 
     test("TopicStore.search() ranks reviewed over proposed over draft at equal relevance, and keeps to its statuses", async () => {
