@@ -50,9 +50,12 @@ export interface TopicSearch {
 export interface SearchResult {
   /** In `compareRanked` order, at most `limit`. */
   items: Topic[];
-  /** Topics matching, counted up to `countCap`. */
+  /** Topics matching, counted exactly up to `countCap`. */
   total: number;
-  /** True when more than `countCap` topics match (`total` is then `countCap`). */
+  /**
+   * True when more than `countCap` topics match: `total` is then not exact (`countCap`, or a
+   * store's estimate of the matches above it).
+   */
   capped?: boolean;
 }
 

@@ -97,8 +97,9 @@ export async function listTopics(deps: CoreDeps, ws: Workspace, query: TopicList
 }
 
 /**
- * Search counts its matches exactly up to this many; beyond, `total` says this many and
- * `total_capped` is true (counting every holder of a common word would cost a scan per request).
+ * Search counts its matches exactly up to this many; beyond, `total_capped` is true and `total`
+ * is this many or a store's estimate (counting every holder of a common word would cost a scan
+ * per request).
  */
 export const SEARCH_TOTAL_CAP = 1_000;
 

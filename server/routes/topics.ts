@@ -25,7 +25,7 @@ import { workspaceScope } from "./workspace-scope.ts";
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);
 const SearchPage = Type.Composite([
   pageOf("topics", TopicView),
-  Type.Object({ total_capped: Type.Boolean({ description: "True when more than 1,000 topics match: `total` is then 1,000." }) }),
+  Type.Object({ total_capped: Type.Boolean({ description: "True when more than 1,000 topics match: `total` is then not exact (1,000, or the database's estimate of the matches)." }) }),
 ]);
 const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, strict);
 const IfMatch = Type.Object({
@@ -113,7 +113,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         response: { 200: SearchPage, ...errors(400, 401, 404) },
         detail: doc(
           "Search topics",
-          "Full text over title, tags and body. Words are matched whole, case- and accent-insensitively; a topic must contain every word. Each word scores by the best field holding it (title 3, tags 2, body 1); equal scores rank reviewed before proposed before draft, then most recently updated. Notes (drafts) only with `include_notes=true`; archived topics never. `total` counts matches exactly up to 1,000; beyond, it is 1,000 and `total_capped` is true.",
+          "Full text over title, tags and body. Words are matched whole, case- and accent-insensitively; a topic must contain every word. Each word scores by the best field holding it (title 3, tags 2, body 1); equal scores rank reviewed before proposed before draft, then most recently updated. Notes (drafts) only with `include_notes=true`; archived topics never. `total` counts matches exactly up to 1,000; beyond, `total_capped` is true and `total` is 1,000 or, on PostgreSQL, the planner's estimate of the matches.",
         ),
       },
     )
