@@ -4,25 +4,15 @@ import { MarkDriftDto, MarkDriftResult, markDrift } from "../../core/topics/mark
 import { MatchFilesDto, MatchFilesResult, matchFiles } from "../../core/topics/match-files.ts";
 import { RetrieveDto, RetrieveResult, retrieve } from "../../core/topics/retrieve.ts";
 import { AUDIT_WEIGHTS, AuditReport, auditTopics } from "../../core/topics/audit.ts";
-import { SlugSchema } from "../../core/workspaces/model.ts";
-import { errors, strict } from "../http/schemas.ts";
-import type { workspaceScope } from "./workspace-scope.ts";
+import { errors } from "../http/schemas.ts";
+import { SlugParams, type TopicDoc as Doc, type TopicScope } from "./topic-table.ts";
 
 /**
  * Code context on the topic table (server/routes/topics.ts registers them on its own instance,
  * so they exist under `/topics` and `/watchers` alike): files matched to topics by their anchors,
  * and drift. docs/decisions/010-code-context.md.
  */
-type TopicScope = ReturnType<typeof workspaceScope>;
-type Doc = (summary: string, description?: string) => {
-  security: { apiKey: never[] }[];
-  tags: string[];
-  summary: string;
-  description?: string;
-  deprecated?: boolean;
-};
 
-const SlugParams = Type.Object({ slug: SlugSchema }, strict);
 const SessionHeader = Type.Object({
   "x-service-session": Type.String({
     minLength: 1,

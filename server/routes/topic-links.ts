@@ -9,24 +9,14 @@ import { AdjacencyGraphView, CreateRelationDto, FullGraphView, RELATION_TYPES_DO
 import { addRelation, deleteRelation, listRelations, MAX_RELATIONS_LISTED, MAX_RELATIONS_PER_TOPIC } from "../../core/topics/relations.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import { Deleted, errors, pageOf, strict } from "../http/schemas.ts";
-import type { workspaceScope } from "./workspace-scope.ts";
+import { SlugParams, type TopicDoc as Doc, type TopicScope, TopicParams } from "./topic-table.ts";
 
 /**
  * Suggested edits, relations and the graph: routes of the topic table (server/routes/topics.ts
  * registers them on its own instance, so they exist under `/topics` and `/watchers` alike).
  * docs/decisions/009-proposals-relations-graph.md.
  */
-type TopicScope = ReturnType<typeof workspaceScope>;
-type Doc = (summary: string, description?: string) => {
-  security: { apiKey: never[] }[];
-  tags: string[];
-  summary: string;
-  description?: string;
-  deprecated?: boolean;
-};
 
-const SlugParams = Type.Object({ slug: SlugSchema }, strict);
-const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, strict);
 const Id = Type.String({ pattern: UUID_PATTERN });
 const ProposalParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema, proposalId: Id }, strict);
 const RelationParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema, relationId: Id }, strict);

@@ -5,7 +5,6 @@ import {
   MergeTopicDto,
   MoveTopicDto,
   TopicEventView,
-  TopicSlugSchema,
   TopicView,
   TransitionDto,
   UpdateTopicDto,
@@ -13,21 +12,19 @@ import {
 import { expectedVersion } from "../../core/topics/topic-query.ts";
 import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
 import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
-import { SlugSchema } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, pageOf, strict } from "../http/schemas.ts";
+import { authenticated, Deleted, errors, pageOf } from "../http/schemas.ts";
 import { codeContextRoutes } from "./code-context.ts";
 import { GOVERNANCE_DOCS } from "./topic-docs.ts";
 import { topicLinkRoutes } from "./topic-links.ts";
 import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "./topic-queries.ts";
 import { workspaceScope } from "./workspace-scope.ts";
+import { SlugParams, TopicParams } from "./topic-table.ts";
 
-const SlugParams = Type.Object({ slug: SlugSchema }, strict);
 const SearchPage = Type.Composite([
   pageOf("topics", TopicView),
   Type.Object({ total_capped: Type.Boolean({ description: "True when more than 1,000 topics match: `total` is then not exact (1,000, or the database's estimate of the matches)." }) }),
 ]);
-const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, strict);
 const IfMatch = Type.Object({
   "if-match": Type.Optional(Type.String({ description: 'The topic version the write is based on, e.g. `"3"` (the `ETag` of a read).' })),
 });

@@ -1,0 +1,23 @@
+import { Type } from "@sinclair/typebox";
+import { TopicSlugSchema } from "../../core/topics/model.ts";
+import { SlugSchema } from "../../core/workspaces/model.ts";
+import { strict } from "../http/schemas.ts";
+import type { workspaceScope } from "./workspace-scope.ts";
+
+/**
+ * What the parts of the topic route table share (topics.ts registers the table once per base
+ * path, `/topics` and the deprecated `/watchers`; topic-links.ts and code-context.ts add to it).
+ */
+export type TopicScope = ReturnType<typeof workspaceScope>;
+
+/** OpenAPI `detail` of a topic route; under `/watchers` it says deprecated. */
+export type TopicDoc = (summary: string, description?: string) => {
+  security: { apiKey: never[] }[];
+  tags: string[];
+  summary: string;
+  description?: string;
+  deprecated?: boolean;
+};
+
+export const SlugParams = Type.Object({ slug: SlugSchema }, strict);
+export const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, strict);
