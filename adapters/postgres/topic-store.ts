@@ -152,11 +152,11 @@ export class PostgresTopicStore implements TopicStore {
     });
   }
 
-  async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number): Promise<Topic[]> {
+  async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number, options: ReadOptions = {}): Promise<Topic[]> {
     if (!isUuid(workspaceId) || bases.length === 0 || limit <= 0) return [];
     if (repoId !== null && !isUuid(repoId)) return [];
     const rows = await this.db.query<Row>(
-      `select ${topicColumns()} from topics
+      `select ${topicColumns("topics", options.bodyChars)} from topics
        where workspace_id = $1 and status <> 'archived' and anchor_bases && $2::text[] and ($3::uuid is null or repo_id = $3::uuid)
        order by ${LIST_ORDER} limit $4`,
       [workspaceId, bases, repoId, limit],
@@ -222,6 +222,7 @@ export class PostgresTopicStore implements TopicStore {
    */
   private async countMatches(where: string[], params: unknown[], cap: number | null): Promise<{ total: number; capped: boolean }> {
     const from = `from topics where ${where.join(" and ")}`;
+    if (cap === 0) return { total: 0, capped: true };
     if (cap === null) {
       const rows = await this.db.query<Row>(`select count(*)::int as n ${from}`, params);
       return { total: Number(rows[0]?.n ?? 0), capped: false };

@@ -1,3 +1,4 @@
+import type { ReadOptions } from "./ports.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../kernel/errors.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
@@ -66,10 +67,12 @@ export async function matchAnchors(
   workspaceId: string,
   repoId: string | null,
   paths: readonly string[],
+  /** `{ bodyChars: 0 }` when the caller never reads the bodies (never for a caller that writes topics back). */
+  read: ReadOptions = {},
 ): Promise<AnchorMatches> {
   const bases = new Set<string>();
   for (const p of paths) for (const b of baseCandidates(p)) bases.add(b);
-  const found = await deps.stores.topics.anchoredAt(workspaceId, repoId, [...bases], MAX_MATCH_CANDIDATES + 1);
+  const found = await deps.stores.topics.anchoredAt(workspaceId, repoId, [...bases], MAX_MATCH_CANDIDATES + 1, read);
   const truncated = found.length > MAX_MATCH_CANDIDATES;
   const topics = found.slice(0, MAX_MATCH_CANDIDATES);
 

@@ -92,7 +92,7 @@ export interface TopicStore {
    * `repoId` (any repo when null), at most `limit`, in `compareListed` order. Candidates only: the
    * caller matches the patterns.
    */
-  anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number): Promise<Topic[]>;
+  anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number, options?: ReadOptions): Promise<Topic[]>;
   /** The workspace timeline, newest first; rows come without their snapshot (null). */
   timeline(workspaceId: string, filter: TimelineFilter, page: OffsetPage): Promise<Listed<TopicEvent>>;
 

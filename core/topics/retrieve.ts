@@ -114,7 +114,8 @@ export async function retrieve(deps: CoreDeps, ws: Workspace, session: string, d
   }
 
   // Each word on its own: a question is rarely matched word for word by one topic.
-  const results = await Promise.all(words.map((w) => deps.stores.topics.search(ws.id, { terms: [w], statuses, limit: PER_TERM_RESULTS })));
+  // No totals needed: counting every holder of a common word would cost more than the search.
+  const results = await Promise.all(words.map((w) => deps.stores.topics.search(ws.id, { terms: [w], statuses, limit: PER_TERM_RESULTS, countCap: 0 })));
   const textTopics = new Map<string, Topic>();
   for (const r of results) for (const t of r.items) textTopics.set(t.id, t);
   for (const t of textTopics.values()) {
