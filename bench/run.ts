@@ -8,12 +8,15 @@
  *   BENCH_THREADS      wrk threads (default 1: on a 2-core machine wrk competes with the server)
  *   BENCH_CONNECTIONS  open connections (default 32)
  *   BENCH_TIMEOUT      seconds after which wrk counts a request as timed out (default 5)
- *   BENCH_ONLY         only scenarios whose name contains this text (case-insensitive);
- *                      the baseline always runs
+ *   BENCH_ONLY         only scenarios whose name contains this text (case-insensitive), or one
+ *                      of several separated by commas; the baseline always runs
  *   BENCH_JSON         also write the results as JSON to this file
  *   BENCH_LOG_LEVEL    LOG_LEVEL of the real server during the load (default warn)
  *   BENCH_TOPICS, BENCH_TOPICS_MONGO, BENCH_TOPICS_MONGO_CONNECTIONS, BENCH_SEED_CONCURRENCY:
  *                      the topic scenarios' dataset and load (targets/topics.ts)
+ *   BENCH_ANCHORED_TOPICS, BENCH_ANCHORED_TOPICS_MONGO, BENCH_REPO_FILES, BENCH_CODE_CONNECTIONS:
+ *                      the code-context scenarios' (match-files, retrieve) dataset and load
+ *                      (targets/code-context.ts)
  *
  * Scenarios with a `goal` (a target from an issue) are listed after the table as MET or MISSED.
  *
@@ -64,10 +67,13 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
 
 /** One request outside the load: the target must answer a 2xx status. */
 async function checkTarget(target: Target, when: string): Promise<void> {
-  const response = await fetch(target.url, { headers: target.headers, signal: AbortSignal.timeout(10_000) });
+  const method = target.method ?? "GET";
+  const headers = { ...target.headers };
+  if (target.uniqueHeader) headers[target.uniqueHeader] = `check-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const response = await fetch(target.url, { method, headers, body: target.body, signal: AbortSignal.timeout(10_000) });
   const body = await response.text();
   if (response.status < 200 || response.status > 299) {
-    throw new Error(`${when}: GET ${target.url} answered ${response.status}: ${body.slice(0, 500)}`);
+    throw new Error(`${when}: ${method} ${target.url} answered ${response.status}: ${body.slice(0, 500)}`);
   }
 }
 
@@ -81,8 +87,12 @@ function describeErrors(result: WrkResult): string {
 async function main(): Promise<number> {
   const settings = readSettings();
   await ensureWrk();
+  const wanted = (settings.only ?? "")
+    .split(",")
+    .map((text) => text.trim().toLowerCase())
+    .filter((text) => text !== "");
   const selected = scenarios.filter(
-    (scenario) => scenario.baseline || !settings.only || scenario.name.toLowerCase().includes(settings.only.toLowerCase()),
+    (scenario) => scenario.baseline || wanted.length === 0 || wanted.some((text) => scenario.name.toLowerCase().includes(text)),
   );
   console.log(
     `Benchmark: ${selected.length} scenarios, wrk -t${settings.threads} -c${settings.connections} ` +
@@ -116,7 +126,10 @@ async function main(): Promise<number> {
         const connections = Math.min(settings.connections, scenario.connections ?? settings.connections);
         const load = {
           url: target.url,
+          method: target.method,
           headers: target.headers,
+          body: target.body,
+          uniqueHeader: target.uniqueHeader,
           threads: Math.min(settings.threads, connections),
           connections,
           timeoutSeconds: settings.timeoutSeconds,

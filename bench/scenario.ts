@@ -17,7 +17,17 @@ export interface Goal {
 /** One HTTP request that wrk repeats. */
 export interface Target {
   url: string;
+  /** Default GET. */
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   headers?: Record<string, string>;
+  /** The request body, sent as is (set its `content-type` in `headers`). */
+  body?: string;
+  /**
+   * A header whose value is new on every request (`<run>-<thread>-<n>`), e.g. a session id the
+   * server keeps per-session state by: each request is then a first call of its own session.
+   * Built by wrk-unique.lua (a Lua call per request, so only for scenarios that need it).
+   */
+  uniqueHeader?: string;
 }
 
 export interface Scenario {

@@ -13,6 +13,16 @@ import {
   postgresAppUnlimited,
   postgresRedisApp,
 } from "./targets/app.ts";
+import {
+  anchoredTopicCount,
+  codeContextApp,
+  codeContextConnections,
+  codeContextHeaders,
+  codeContextLabel,
+  matchFilesBody,
+  retrieveBody,
+  SESSION_HEADER,
+} from "./targets/code-context.ts";
 import { topicConnections, topicCount, topicDataset, topicsApp, topicsLabel, type TopicsApp, type TopicsBackend } from "./targets/topics.ts";
 
 /**
@@ -53,6 +63,57 @@ function topicScenarios(backend: TopicsBackend): Scenario[] {
     scenario(`/topics?tags=${queries.popularTag} [popular tag]`, `/topics?tags=${q(queries.popularTag)}`, goals.list),
     scenario(`/topics?tags=${queries.midTag} [mid tag]`, `/topics?tags=${q(queries.midTag)}`, goals.list),
   ];
+}
+
+/**
+ * Code context on one backend (issue #5; names contain "anchored topics": `BENCH_ONLY=anchored`):
+ * `POST /topics/match-files` with 50 paths of the repo, and `POST /topics/retrieve` with a
+ * 10-word question and 5 paths, over topics anchored on a 50,000-file git repository
+ * (targets/code-context.ts), with 8 connections on PostgreSQL (BENCH_CODE_CONNECTIONS; see there
+ * why). On MongoDB (FerretDB, 200 topics, 1 connection) match-files only: retrieve took 3 s a
+ * request there, slower with every request (its delivery ledger grows and FerretDB scans it), too
+ * near wrk's 5 s timeout to measure. On PostgreSQL the issue's target is printed after the table:
+ * match-files p99 ≤ 30 ms at 100k topics.
+ */
+function codeContextScenarios(backend: TopicsBackend): Scenario[] {
+  const connections = codeContextConnections(backend);
+  const label = codeContextLabel(backend, connections);
+  const at100k = anchoredTopicCount(backend) === 100_000 ? "" : ` (this run: ${anchoredTopicCount(backend)} topics)`;
+  const goal: Goal | undefined =
+    backend === "postgres" ? { text: `match-files p99 ≤ 30 ms on PostgreSQL at 100k topics${at100k}`, maxP99Ms: 30 } : undefined;
+  const path = (slug: string, action: string) => `/api/v1/workspaces/${slug}/topics/${action}`;
+  const matchFiles: Scenario = {
+    name: `POST /api/v1/workspaces/{slug}/topics/match-files [50 paths] ${label}`,
+    ...(goal ? { goal } : {}),
+    connections,
+    async prepare(ctx) {
+      const app = await codeContextApp(ctx, backend);
+      return {
+        url: `${app.origin}${path(app.slug, "match-files")}`,
+        method: "POST",
+        // match-files only requires the header: one session for every request.
+        headers: { ...codeContextHeaders(app), [SESSION_HEADER]: "bench-match-files" },
+        body: matchFilesBody(app),
+      };
+    },
+  };
+  const retrieve: Scenario = {
+    name: `POST /api/v1/workspaces/{slug}/topics/retrieve [10-word question + 5 paths, new session each] ${label}`,
+    connections,
+    async prepare(ctx) {
+      const app = await codeContextApp(ctx, backend);
+      return {
+        url: `${app.origin}${path(app.slug, "retrieve")}`,
+        method: "POST",
+        headers: codeContextHeaders(app),
+        body: retrieveBody(app),
+        // Retrieve leaves out what the session already has: a new session per request keeps
+        // every request a full one (the same session would answer only `skipped_delivered`).
+        uniqueHeader: SESSION_HEADER,
+      };
+    },
+  };
+  return backend === "postgres" ? [matchFiles, retrieve] : [matchFiles];
 }
 
 export const scenarios: Scenario[] = [
@@ -123,4 +184,6 @@ export const scenarios: Scenario[] = [
   },
   ...topicScenarios("postgres"),
   ...topicScenarios("mongo"),
+  ...codeContextScenarios("postgres"),
+  ...codeContextScenarios("mongo"),
 ];

@@ -5,7 +5,18 @@
 -- `errors.status` is wrk's own count of responses with a status above 399;
 -- the runner also checks the exact status of each target before and after the
 -- load, so a target answering 3xx is caught as well.
--- Headers are passed on the command line with -H, not set here.
+-- Headers are passed on the command line with -H, not set here. The method and the body come
+-- as arguments after `--` on wrk's command line: METHOD [BODY_FILE] (a file holding the body;
+-- "-" or nothing: no body). Without arguments: GET, no body.
+
+init = function(args)
+  if args[1] and args[1] ~= "" then wrk.method = args[1] end
+  if args[2] and args[2] ~= "-" then
+    local file = assert(io.open(args[2], "rb"))
+    wrk.body = file:read("*a")
+    file:close()
+  end
+end
 
 done = function(summary, latency, requests)
   local e = summary.errors

@@ -2,15 +2,25 @@
  * Runs the `wrk` load generator and parses the line printed by
  * `wrk-report.lua`.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { aptInstall, canAptInstall } from "../tests/support/apt.ts";
 import { spawnChild } from "../tests/support/child-process.ts";
 
 const REPORT_SCRIPT = join(import.meta.dir, "wrk-report.lua");
+/** The same, plus a header with a new value on every request (`WrkOptions.uniqueHeader`). */
+const UNIQUE_SCRIPT = join(import.meta.dir, "wrk-unique.lua");
 
 export interface WrkOptions {
   url: string;
+  /** Default GET. */
+  method?: string;
   headers?: Record<string, string>;
+  /** Sent with every request (through a temp file wrk-report.lua reads). */
+  body?: string;
+  /** A header whose value wrk makes unique per request: `<run>-<thread>-<n>` (wrk-unique.lua). */
+  uniqueHeader?: string;
   durationSeconds: number;
   threads: number;
   connections: number;
@@ -57,15 +67,33 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     `--timeout`,
     `${options.timeoutSeconds}s`,
     "-s",
-    REPORT_SCRIPT,
+    options.uniqueHeader ? UNIQUE_SCRIPT : REPORT_SCRIPT,
   ];
   for (const [name, value] of Object.entries(options.headers ?? {})) cmd.push("-H", `${name}: ${value}`);
   cmd.push(options.url);
-  const child = spawnChild("wrk", cmd);
-  const code = await child.exited;
-  const output = child.tail(200);
-  if (code !== 0) throw new Error(`wrk exited with code ${code}:\n${output}`);
-  return parseWrkOutput(output);
+  let bodyDir: string | null = null;
+  try {
+    const args: string[] = [];
+    if (options.method || options.body !== undefined || options.uniqueHeader) {
+      let bodyFile = "-";
+      if (options.body !== undefined) {
+        bodyDir = await mkdtemp(join(tmpdir(), "benchctx-wrk-"));
+        bodyFile = join(bodyDir, "body");
+        await writeFile(bodyFile, options.body);
+      }
+      args.push(options.method ?? "GET", bodyFile);
+      // A prefix of its own per wrk run: the warm-up's values are never sent again.
+      if (options.uniqueHeader) args.push(options.uniqueHeader, `wrk${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`);
+    }
+    if (args.length > 0) cmd.push("--", ...args);
+    const child = spawnChild("wrk", cmd);
+    const code = await child.exited;
+    const output = child.tail(200);
+    if (code !== 0) throw new Error(`wrk exited with code ${code}:\n${output}`);
+    return parseWrkOutput(output);
+  } finally {
+    if (bodyDir) await rm(bodyDir, { recursive: true, force: true });
+  }
 }
 
 export function parseWrkOutput(output: string): WrkResult {

@@ -7,6 +7,9 @@ import type { TopicStore } from "../../core/topics/ports.ts";
 import { topicEvent } from "../../core/topics/topic-change.ts";
 import type { TopicDataset } from "./topics.ts";
 
+/** What can be seeded: a `TopicDataset`, or one that decorates it (datasets/anchors.ts). */
+export type SeedSource = Pick<TopicDataset, "count" | "topics">;
+
 export interface SeedOptions {
   /** Inserts in flight (default 24). */
   concurrency?: number;
@@ -27,7 +30,7 @@ export interface SeedResult {
 export async function seedTopics(
   topics: Pick<TopicStore, "insert">,
   workspaceId: string,
-  dataset: TopicDataset,
+  dataset: SeedSource,
   options: SeedOptions = {},
 ): Promise<SeedResult> {
   const concurrency = options.concurrency ?? 24;

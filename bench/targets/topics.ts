@@ -18,7 +18,7 @@
  */
 import type { Stores } from "../../core/stores.ts";
 import type { BenchContext } from "../scenario.ts";
-import { seedTopics } from "../datasets/seed-topics.ts";
+import { type SeedSource, seedTopics } from "../datasets/seed-topics.ts";
 import { countLabel, TopicDataset } from "../datasets/topics.ts";
 import { type App, startApp } from "./app.ts";
 import { mongo } from "./mongo.ts";
@@ -35,7 +35,7 @@ export interface TopicsApp extends App {
   databaseUrl: string;
 }
 
-function positiveInt(name: string, fallback: number): number {
+export function positiveInt(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw.replace(/_/g, ""));
@@ -85,7 +85,7 @@ export function topicsApp(ctx: BenchContext, backend: TopicsBackend): Promise<To
     const app =
       backend === "postgres" ? await startApp(name, databaseUrl, {}, TOPICS_SLUG) : await startApp(name, undefined, { MONGO_URL: databaseUrl }, TOPICS_SLUG);
     try {
-      await seed(backend, databaseUrl, app.value, dataset);
+      await seed(backend, databaseUrl, app.value.slug, dataset, () => dataset.describe());
       await checkCounts(backend, app.value, dataset);
     } catch (error) {
       await app.stop();
@@ -95,7 +95,7 @@ export function topicsApp(ctx: BenchContext, backend: TopicsBackend): Promise<To
   });
 }
 
-async function freshPostgres(ctx: BenchContext): Promise<string> {
+export async function freshPostgres(ctx: BenchContext): Promise<string> {
   const { url } = await postgres(ctx);
   const { freshDatabase } = (await import("../../tests/support/postgres-server.ts")) as {
     freshDatabase(baseUrl: string): Promise<string>;
@@ -103,7 +103,7 @@ async function freshPostgres(ctx: BenchContext): Promise<string> {
   return freshDatabase(url);
 }
 
-async function freshMongo(ctx: BenchContext): Promise<string> {
+export async function freshMongo(ctx: BenchContext): Promise<string> {
   const { url } = await mongo(ctx);
   const { freshMongoDatabase } = (await import("../../tests/support/mongo-server.ts")) as {
     freshMongoDatabase(baseUrl: string): string;
@@ -120,13 +120,17 @@ async function openStores(backend: TopicsBackend, url: string, pool: number): Pr
   return openMongoStores(url, { clientOptions: { maxPoolSize: pool } });
 }
 
-async function seed(backend: TopicsBackend, databaseUrl: string, app: App, dataset: TopicDataset): Promise<void> {
+/**
+ * Writes `dataset` into workspace `slug` through stores of our own on `databaseUrl`, then (on
+ * PostgreSQL) `VACUUM ANALYZE`, then prints `describe()`.
+ */
+export async function seed(backend: TopicsBackend, databaseUrl: string, slug: string, dataset: SeedSource, describe: () => string[]): Promise<void> {
   const concurrency = positiveInt("BENCH_SEED_CONCURRENCY", 24);
   console.log(`  seeding ${dataset.count.toLocaleString("en-US")} topics on ${backend} (${concurrency} inserts in flight)...`);
   const stores = await openStores(backend, databaseUrl, concurrency);
   try {
-    const workspace = await stores.workspaces.getBySlug(app.slug);
-    if (!workspace) throw new Error(`Cannot seed topics: workspace ${app.slug} not found in the database the server uses`);
+    const workspace = await stores.workspaces.getBySlug(slug);
+    if (!workspace) throw new Error(`Cannot seed topics: workspace ${slug} not found in the database the server uses`);
     if (!stores.topics) throw new Error(`Cannot seed topics: the ${backend} stores have no topic store yet`);
     await seedTopics(stores.topics, workspace.id, dataset, { concurrency, label: backend });
   } finally {
@@ -143,7 +147,7 @@ async function seed(backend: TopicsBackend, databaseUrl: string, app: App, datas
     }
     console.log(`  postgres: vacuum analyze in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
-  for (const line of dataset.describe()) console.log(`  ${line}`);
+  for (const line of describe()) console.log(`  ${line}`);
 }
 
 /**
