@@ -14,10 +14,9 @@ import type { RelationStore } from "../../core/topics/relation-ports.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { inTransaction, iso, isoOrNull, type SqlDriver, sqlState } from "./driver.ts";
 import { listPage, pageParams } from "./listing.ts";
-import type { Row } from "./rows.ts";
+import { type Row, strOrNull } from "./rows.ts";
 
 const FOREIGN_KEY_VIOLATION = "23503";
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
 // ---- proposals ----
 

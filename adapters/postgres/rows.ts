@@ -8,8 +8,9 @@ import { iso, isoOrNull } from "./driver.ts";
 
 export type Row = Record<string, unknown>;
 
-const str = (v: unknown): string => v as string;
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
+/** A text or uuid column (both clients return strings). */
+export const str = (v: unknown): string => v as string;
+export const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 
 /** `select` list of a workspace, optionally with every column renamed `<prefix><column>`. */
 export function workspaceColumns(alias: string, prefix = ""): string {

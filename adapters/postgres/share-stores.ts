@@ -6,11 +6,10 @@ import type { TopicStatus } from "../../core/topics/governance.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { iso, isoOrNull, type SqlDriver, sqlState } from "./driver.ts";
 import { listPage, pageParams } from "./listing.ts";
-import { type Row, toWorkspace, workspaceColumns } from "./rows.ts";
+import { type Row, strOrNull, toWorkspace, workspaceColumns } from "./rows.ts";
 import { toTopic, topicColumns } from "./topic-rows.ts";
 
 const FOREIGN_KEY_VIOLATION = "23503";
-const strOrNull = (v: unknown): string | null => (v === null || v === undefined ? null : (v as string));
 
 const LINK_COLUMNS = ["id", "workspace_id", "topic_id", "token_hash", "created_by", "created_at"];
 const linkColumns = (alias: string, prefix = "") => LINK_COLUMNS.map((c) => `${alias}.${c} as ${prefix}${c}`).join(", ");
