@@ -1,4 +1,5 @@
 import type { ApiKeyStore } from "./access/ports.ts";
+import type { CollectionStore, EntityStore, RecordStore } from "./collections/ports.ts";
 import type { TagStore, TopicStore } from "./topics/ports.ts";
 import type { RepoIndexStore } from "./topics/repo-index-store.ts";
 import type { RetrievalLedger } from "./topics/retrieval-ledger.ts";
@@ -32,6 +33,9 @@ export interface Stores {
   repoIndex: RepoIndexStore;
   retrievals: RetrievalLedger;
   webhookDeliveries: WebhookDeliveryStore;
+  collections: CollectionStore;
+  records: RecordStore;
+  entities: EntityStore;
   status(): Promise<StoreStatus>;
   close(): Promise<void>;
 }

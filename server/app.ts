@@ -1,7 +1,10 @@
+import { collectionRoutes } from "./routes/collections.ts";
+import { entityRoutes } from "./routes/entities.ts";
+import { recordRoutes } from "./routes/records.ts";
 import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import { AppError } from "../core/kernel/errors.ts";
+import { AppError, validationFailed } from "../core/kernel/errors.ts";
 import type { ServerDeps } from "./deps.ts";
 import { errorResponse } from "./http/error-envelope.ts";
 import { STATUS_OF } from "./http/error-status.ts";
@@ -22,6 +25,12 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 export const API_PREFIX = "/api/v1";
+/**
+ * The longest request URL answered (a 400 beyond). The server runs with Bun's header limit raised
+ * to 64 KiB (`--max-http-header-size`, see package.json), so a long URL gets this answer in the
+ * error envelope rather than Bun's bare 431.
+ */
+export const MAX_URL_LENGTH = 8192;
 
 /**
  * Builds the HTTP app from its dependencies, so tests build it in-process and `main.ts` serves
@@ -62,7 +71,10 @@ export function buildApp(deps: ServerDeps) {
     .use(webhookRoutes(deps))
     .use(sharingRoutes(deps))
     .use(publicShareRoutes(deps, "api"))
-    .use(tagRoutes(deps));
+    .use(tagRoutes(deps))
+    .use(collectionRoutes(deps))
+    .use(recordRoutes(deps))
+    .use(entityRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
@@ -74,6 +86,13 @@ export function buildApp(deps: ServerDeps) {
   root
     .onRequest(({ request, set }) => {
       const facts = beginRequest(request, set);
+      // No store takes a NUL character in text (PostgreSQL refuses it), and no URL needs 8 KB.
+      if (request.url.length > MAX_URL_LENGTH) {
+        return errorResponse(validationFailed(`Invalid request: the URL is longer than ${MAX_URL_LENGTH} characters`, [{ path: "url", message: "too long" }]), facts.id);
+      }
+      if (/%00/.test(request.url)) {
+        return errorResponse(validationFailed("Invalid request: the URL holds a NUL character (%00)", [{ path: "url", message: "holds %00" }]), facts.id);
+      }
       if (request.method === "GET" || request.method === "HEAD") return;
       const length = Number(request.headers.get("content-length") ?? 0);
       if (length > config.bodyLimitBytes) {

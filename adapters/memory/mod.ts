@@ -9,6 +9,7 @@ import { MemoryRetrievalLedger } from "./retrieval-ledger.ts";
 import { MemoryNoteShareStore, MemoryShareLinkStore } from "./share-stores.ts";
 import { MemoryProposalStore, MemoryRelationStore } from "./proposal-relation-stores.ts";
 import { MemoryTagStore } from "./tag-store.ts";
+import { MemoryCollectionStore, MemoryEntityStore, MemoryRecordStore } from "./collection-stores.ts";
 import { MemoryTopicStore } from "./topic-store.ts";
 import { MemoryTables } from "./tables.ts";
 import { MemoryWorkspaceStore } from "./workspace-store.ts";
@@ -35,6 +36,9 @@ export function createMemoryStores(): Stores {
     repoIndex: new MemoryRepoIndexStore(t),
     retrievals: new MemoryRetrievalLedger(t),
     webhookDeliveries: new MemoryWebhookDeliveryStore(t),
+    collections: new MemoryCollectionStore(t),
+    records: new MemoryRecordStore(t),
+    entities: new MemoryEntityStore(t),
     status: async () => ({ kind: "memory", ok: true, latency_ms: 0 }),
     close: async () => {},
   };

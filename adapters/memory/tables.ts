@@ -5,6 +5,7 @@ import type { RepoIndex } from "../../core/topics/repo-index-store.ts";
 import type { NoteShare, ShareLink } from "../../core/sharing/model.ts";
 import type { Proposal } from "../../core/topics/proposal-model.ts";
 import type { Relation } from "../../core/topics/relation-model.ts";
+import type { Collection, CollectionRecord, Entity, RecordChange } from "../../core/collections/model.ts";
 
 /**
  * The in-memory "database": plain maps shared by the stores of one adapter instance. Every
@@ -41,6 +42,12 @@ export class MemoryTables {
   relations = new Map<string, Relation>();
   /** workspace id → its relation change counter. */
   relationMarkers = new Map<string, number>();
+  collections = new Map<string, Collection>();
+  records = new Map<string, CollectionRecord>();
+  recordChanges = new Map<string, RecordChange>();
+  entities = new Map<string, Entity>();
+  /** `${workspace_id}:${kind}:${dedup_norm}` → entity id */
+  entityIdByKey = new Map<string, string>();
 }
 
 /** Copies on the way in and out, so callers never hold a live reference to stored state. */

@@ -47,14 +47,14 @@ export class MemoryWorkspaceStore implements WorkspaceStore {
     }
     for (const index of inWorkspace(t.repoIndexes, workspaceId)) t.repoIndexes.delete(index.repo_id);
     dropWorkspaceShares(t, workspaceId);
-    for (const table of [t.proposals, t.relations] as Map<string, { id: string; workspace_id: string }>[]) {
+    for (const table of [t.proposals, t.relations, t.collections, t.records, t.recordChanges, t.entities] as Map<string, { id: string; workspace_id: string }>[]) {
       for (const row of inWorkspace(table, workspaceId)) table.delete(row.id);
     }
     t.relationMarkers.delete(workspaceId);
     for (const [k, d] of t.deliveries) if (d.workspace_id === workspaceId) t.deliveries.delete(k);
     for (const e of inWorkspace(t.topicEvents, workspaceId)) t.topicEvents.delete(e.id);
     for (const topic of inWorkspace(t.topics, workspaceId)) t.topics.delete(topic.id);
-    for (const table of [t.topicRedirects, t.tags] as Map<string, unknown>[]) {
+    for (const table of [t.topicRedirects, t.tags, t.entityIdByKey] as Map<string, unknown>[]) {
       for (const key of table.keys()) if (key.startsWith(`${workspaceId}:`)) table.delete(key);
     }
     t.workspaces.delete(workspaceId);

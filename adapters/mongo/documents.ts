@@ -25,6 +25,7 @@ import type { TagDoc, TopicDoc, TopicEventDoc, TopicRedirectDoc } from "./topic-
 import type { RepoIndexDoc, WebhookDeliveryDoc } from "./code-index-stores.ts";
 import type { NoteShareDoc, ShareLinkDoc } from "./share-documents.ts";
 import type { ProposalDecisionDoc, ProposalDoc, RelationDoc, RelationMarkerDoc } from "./proposal-relation-documents.ts";
+import type { CollectionDoc, CollectionVersionDoc, EntityDoc, EntityVersionDoc, RecordChangesDoc, RecordDoc } from "./collection-documents.ts";
 
 export interface WorkspaceDoc {
   _id: string;
@@ -133,6 +134,12 @@ export interface MongoCollections {
   topicRelationMarkers: Collection<RelationMarkerDoc>;
   retrievalDeliveries: Collection<DeliveryDoc>;
   tags: Collection<TagDoc>;
+  collections: Collection<CollectionDoc>;
+  collectionVersions: Collection<CollectionVersionDoc>;
+  records: Collection<RecordDoc>;
+  recordChanges: Collection<RecordChangesDoc>;
+  entities: Collection<EntityDoc>;
+  entityVersions: Collection<EntityVersionDoc>;
 }
 
 export const COLLECTION_NAMES = {
@@ -156,6 +163,12 @@ export const COLLECTION_NAMES = {
   topicRelationMarkers: "topic_relation_markers",
   retrievalDeliveries: "retrieval_deliveries",
   tags: "tags",
+  collections: "collections",
+  collectionVersions: "collection_versions",
+  records: "records",
+  recordChanges: "record_changes",
+  entities: "entities",
+  entityVersions: "entity_versions",
 } as const;
 
 export function collections(db: Db): MongoCollections {
@@ -180,6 +193,12 @@ export function collections(db: Db): MongoCollections {
     topicRelationMarkers: db.collection<RelationMarkerDoc>(COLLECTION_NAMES.topicRelationMarkers),
     retrievalDeliveries: db.collection<DeliveryDoc>(COLLECTION_NAMES.retrievalDeliveries),
     tags: db.collection<TagDoc>(COLLECTION_NAMES.tags),
+    collections: db.collection<CollectionDoc>(COLLECTION_NAMES.collections),
+    collectionVersions: db.collection<CollectionVersionDoc>(COLLECTION_NAMES.collectionVersions),
+    records: db.collection<RecordDoc>(COLLECTION_NAMES.records),
+    recordChanges: db.collection<RecordChangesDoc>(COLLECTION_NAMES.recordChanges),
+    entities: db.collection<EntityDoc>(COLLECTION_NAMES.entities),
+    entityVersions: db.collection<EntityVersionDoc>(COLLECTION_NAMES.entityVersions),
   };
 }
 

@@ -23,6 +23,9 @@ import { MongoProposalStore, MongoRelationStore } from "./proposal-relation-stor
 import { MongoTagStore } from "./tag-store.ts";
 import { MongoTopicStore } from "./topic-store.ts";
 import { MongoWorkspaceStore } from "./workspace-store.ts";
+import { MongoCollectionStore } from "./collection-store.ts";
+import { MongoEntityStore } from "./entity-store.ts";
+import { MongoRecordStore } from "./record-store.ts";
 
 export { ensureIndexes, INDEXES } from "./indexes.ts";
 export type { MongoStoreOptions } from "./documents.ts";
@@ -59,6 +62,9 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     repoIndex: new MongoRepoIndexStore(c),
     retrievals: new MongoRetrievalLedger(c),
     webhookDeliveries: new MongoWebhookDeliveryStore(c),
+    collections: new MongoCollectionStore(c),
+    records: new MongoRecordStore(c),
+    entities: new MongoEntityStore(c),
     status: () => status(db),
     close: () => client.close(),
   };

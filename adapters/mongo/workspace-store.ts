@@ -246,6 +246,12 @@ export class MongoWorkspaceStore implements WorkspaceStore {
       this.c.topicRelations.deleteMany(byWorkspace),
       this.c.topicRelationMarkers.deleteMany(byWorkspace),
       this.c.retrievalDeliveries.deleteMany(byWorkspace),
+      this.c.collections.deleteMany(byWorkspace),
+      this.c.collectionVersions.deleteMany(byWorkspace),
+      this.c.records.deleteMany(byWorkspace),
+      this.c.recordChanges.deleteMany(byWorkspace),
+      this.c.entities.deleteMany(byWorkspace),
+      this.c.entityVersions.deleteMany(byWorkspace),
     ]);
   }
 

@@ -5,6 +5,9 @@
  */
 import type { Stores, StoreStatus } from "../../core/stores.ts";
 import { PostgresApiKeyStore } from "./api-key-store.ts";
+import { PostgresCollectionStore } from "./collection-store.ts";
+import { PostgresEntityStore } from "./entity-store.ts";
+import { PostgresRecordStore } from "./record-store.ts";
 import { PostgresAreaStore } from "./area-store.ts";
 import type { SqlDriver } from "./driver.ts";
 import { PostgresIdentityStore } from "./identity-store.ts";
@@ -45,6 +48,9 @@ export function createSqlStores(driver: SqlDriver): Stores {
     repoIndex: new PostgresRepoIndexStore(driver),
     retrievals: new PostgresRetrievalLedger(driver),
     webhookDeliveries: new PostgresWebhookDeliveryStore(driver),
+    collections: new PostgresCollectionStore(driver),
+    records: new PostgresRecordStore(driver),
+    entities: new PostgresEntityStore(driver),
     status: () => status(driver),
     close: () => driver.close(),
   };

@@ -140,19 +140,4 @@ export function parseTimelineQuery(q: TimelineQuery): { filter: TimelineFilter; 
   return { filter, page: parseOffsetPage(q) };
 }
 
-/**
- * The version a write expects, from the body's `expected_version` and/or an `If-Match` header
- * (`"3"`, `W/"3"` or `3`). Both given and different is a 400; `*` means any version.
- */
-export function expectedVersion(bodyValue: number | undefined, ifMatch: string | undefined): number | undefined {
-  let header: number | undefined;
-  if (ifMatch !== undefined && ifMatch.trim() !== "*") {
-    const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
-    if (!m) throw validationFailed("Invalid If-Match: expected a topic version such as \"3\"", [{ path: "header.if-match", message: "expected a version" }]);
-    header = Number(m[1]);
-  }
-  if (header !== undefined && bodyValue !== undefined && header !== bodyValue) {
-    throw validationFailed("Invalid If-Match: it disagrees with expected_version", [{ path: "header.if-match", message: "disagrees with expected_version" }]);
-  }
-  return header ?? bodyValue;
-}
+export { expectedVersion } from "../kernel/expected-version.ts";

@@ -88,3 +88,25 @@ describe("system", () => {
     expect(other.headers.get("access-control-allow-origin")).not.toBe("https://evil.example.com");
   });
 });
+
+describe("request URLs", () => {
+  test("a NUL character (%00) anywhere in the URL is a 400 in the error envelope, before any store sees it", async () => {
+    const { key } = await t.bootstrap("url-nul");
+    for (const path of ["/workspaces/url-nul/topics/graph?center=a%00b", "/workspaces/url-nul/collections/search?q=%00"]) {
+      const res = await t.call("GET", path, { key });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", message: "Invalid request: the URL holds a NUL character (%00)" });
+    }
+  });
+
+  test("a URL longer than 8,192 characters is a 400 in the error envelope", async () => {
+    const { key } = await t.bootstrap("url-long");
+    const res = await t.call("GET", `/workspaces/url-long/topics?tags=${"a".repeat(9000)}`, { key });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("VALIDATION_FAILED");
+    expect(res.body.error.message).toBe("Invalid request: the URL is longer than 8192 characters");
+    // Just under the bound, the route's own rules apply (here: the tags parameter's length).
+    const under = await t.call("GET", `/workspaces/url-long/topics?tags=${"a".repeat(7000)}`, { key });
+    expect(under.body.error.details).toEqual([expect.objectContaining({ path: "query/tags" })]);
+  });
+});

@@ -83,3 +83,36 @@ export function topicFixture(workspaceId: string, over: Partial<Topic> = {}): To
     ...over,
   };
 }
+
+/** An active pipeline collection of `workspaceId` at version 1, with a typed schema. */
+export function collectionFixture(workspaceId: string, over: Partial<import("../../core/collections/model.ts").Collection> = {}) {
+  const at = stamp();
+  return {
+    id: uuidv7(),
+    workspace_id: workspaceId,
+    name: "Deals",
+    archetype: "pipeline" as const,
+    status: "active" as const,
+    record_schema: {
+      fields: {
+        company: { type: "string" as const, required: true },
+        amount: { type: "number" as const },
+        tags: { type: "list" as const, items: { type: "string" as const } },
+        won: { type: "boolean" as const },
+        close: { type: "date" as const },
+      },
+      stages: ["lead", "qualified", "won", "lost"],
+    },
+    views: [],
+    criterion_rel_slugs: [],
+    distill_policy: null,
+    connector_mapping: null,
+    presentation: null,
+    owner_identity_id: null,
+    created_by: null,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    ...over,
+  };
+}

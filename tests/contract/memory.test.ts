@@ -1,3 +1,4 @@
+import { runCollectionStoresContract } from "./collection-stores.contract.ts";
 import { runShareStoresContract } from "./share-stores.contract.ts";
 import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
 import { runTopicStoresContract } from "./topic-stores.contract.ts";
@@ -14,3 +15,5 @@ runCodeIndexStoresContract("memory", async () => createMemoryStores());
 runProposalRelationStoresContract("memory", async () => createMemoryStores());
 
 runShareStoresContract("memory", async () => createMemoryStores());
+
+runCollectionStoresContract("memory", async () => createMemoryStores());

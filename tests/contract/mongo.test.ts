@@ -3,12 +3,16 @@ import { MongoClient, type Db } from "mongodb";
 import { createMongoStores, ensureIndexes, openMongoStores } from "../../adapters/mongo/mod.ts";
 import { apiKeyDoc, identityDoc, memberDoc } from "../../adapters/mongo/documents.ts";
 import { topicEventDoc } from "../../adapters/mongo/topic-documents.ts";
+import { collectionDoc, entityDoc, recordChangeDoc } from "../../adapters/mongo/collection-documents.ts";
+import type { Collection, CollectionRecord, Entity, RecordChange } from "../../core/collections/model.ts";
+import { recordSearchText } from "../../core/collections/record-text.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
-import { apiKey, bundle, identity, newMember, stamp, topicFixture, unique } from "./fixtures.ts";
+import { apiKey, bundle, collectionFixture, identity, newMember, stamp, topicFixture, unique } from "./fixtures.ts";
+import { runCollectionStoresContract } from "./collection-stores.contract.ts";
 import { runShareStoresContract } from "./share-stores.contract.ts";
 import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
 import { runTopicStoresContract } from "./topic-stores.contract.ts";
@@ -28,6 +32,8 @@ runCodeIndexStoresContract("mongo", async () => openMongoStores(freshMongoDataba
 runProposalRelationStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
 
 runShareStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
+
+runCollectionStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
 
 /**
  * What a crash between two writes of a port method leaves behind, written here document by
@@ -286,6 +292,168 @@ describe("mongo: leftovers of an interrupted write", () => {
     expect(await s.relations.insert(copy)).toBe("ok");
     expect(await s.relations.retarget(ws, src.id, tgt.id, uuidv7)).toBe(0);
     expect(await s.relations.list(ws, 10)).toEqual([copy]);
+  });
+
+  /** A collection in a fresh workspace, and a helper making its records and their history entries. */
+  async function storedCollection() {
+    const b = bundle();
+    await s.workspaces.bootstrap(b);
+    const c = collectionFixture(b.workspace.id) as Collection;
+    await s.collections.insert(c);
+    return c;
+  }
+  const recordChange = (r: CollectionRecord, over: Partial<RecordChange> = {}): RecordChange => ({
+    id: uuidv7(),
+    workspace_id: r.workspace_id,
+    collection_id: r.collection_id,
+    record_id: r.id,
+    version: r.version,
+    type: r.version === 1 ? "record.created" : "record.updated",
+    actor_id: null,
+    actor_kind: "human",
+    at: r.updated_at,
+    diff: [],
+    stage: null,
+    outcome: null,
+    ...over,
+  });
+  async function storedRecord(c: Collection, fields: Record<string, unknown> = { company: "Acme" }): Promise<CollectionRecord> {
+    const at = stamp();
+    const r: CollectionRecord = {
+      id: uuidv7(),
+      workspace_id: c.workspace_id,
+      collection_id: c.id,
+      fields,
+      status: "lead",
+      field_meta: {},
+      entity_id: null,
+      drifted: false,
+      search_text: recordSearchText(fields),
+      created_by: null,
+      updated_by: null,
+      version: 1,
+      created_at: at,
+      updated_at: at,
+    };
+    expect(await s.records.insert({ record: r, change: recordChange(r) })).toBe("ok");
+    return r;
+  }
+  const nextRecord = (r: CollectionRecord, over: Partial<CollectionRecord>): CollectionRecord => {
+    const fields = over.fields ?? r.fields;
+    return { ...r, ...over, fields, search_text: recordSearchText(fields), version: r.version + 1, updated_at: stamp() };
+  };
+
+  test("RecordStore.update() cut short after its history entry: the next write of that version rolls the record forward, then conflicts", async () => {
+    const c = await storedCollection();
+    const r = await storedRecord(c);
+    // The write's first step (its entry, carrying the next state), without the record replace.
+    const cut = nextRecord(r, { status: "qualified", fields: { company: "Acme Corp" } });
+    await db.collection("record_changes").insertOne(recordChangeDoc(recordChange(cut), cut) as never);
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toEqual(r);
+    const late = nextRecord(r, { status: "lost" });
+    expect(await s.records.update({ record: late, change: recordChange(late) })).toBe("version_conflict");
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toEqual(cut);
+    // Re-read, the write goes through; only the newest entry keeps its copy of the state.
+    const next = nextRecord(cut, { status: "lost" });
+    expect(await s.records.update({ record: next, change: recordChange(next) })).toBe("ok");
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toEqual(next);
+    expect((await s.records.history(c.workspace_id, c.id, r.id, 10)).map((h) => h.version)).toEqual([3, 2, 1]);
+    expect(await db.collection("record_changes").countDocuments({ record_id: r.id, next: { $exists: true } })).toBe(1);
+  });
+
+  test("RecordStore.history() heals a record whose write was cut short after its entry", async () => {
+    const c = await storedCollection();
+    const r = await storedRecord(c);
+    const cut = nextRecord(r, { fields: { company: "Healed" } });
+    await db.collection("record_changes").insertOne(recordChangeDoc(recordChange(cut), cut) as never);
+    expect((await s.records.history(c.workspace_id, c.id, r.id, 10)).map((h) => h.version)).toEqual([2, 1]);
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toEqual(cut);
+  });
+
+  test("RecordStore.delete() cut short after its lock: writes find the record gone and finish the deletion", async () => {
+    const c = await storedCollection();
+    const r = await storedRecord(c);
+    const lock = { _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, record_id: r.id, version: 2, deleting: true, at: stamp() };
+    await db.collection("record_changes").insertOne(lock as never);
+    // Until someone meets the lock, readers still see the record.
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toEqual(r);
+    const late = nextRecord(r, { status: "won" });
+    expect(await s.records.update({ record: late, change: recordChange(late) })).toBe("not_found");
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toBeNull();
+    expect(await s.records.history(c.workspace_id, c.id, r.id, 10)).toEqual([]);
+    expect(await db.collection("record_changes").countDocuments({ record_id: r.id })).toBe(0);
+  });
+
+  test("RecordStore.delete() cut short after removing the record: deleting again removes its history", async () => {
+    const c = await storedCollection();
+    const r = await storedRecord(c);
+    const lock = { _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, record_id: r.id, version: 2, deleting: true, at: stamp() };
+    await db.collection("record_changes").insertOne(lock as never);
+    await db.collection("records").deleteOne({ _id: r.id as never });
+    expect(await s.records.delete(c.workspace_id, c.id, r.id, null)).toBe("not_found");
+    expect(await db.collection("record_changes").countDocuments({ record_id: r.id })).toBe(0);
+  });
+
+  test("CollectionStore.update() cut short after its version: the next write rolls it forward, then conflicts", async () => {
+    const c = await storedCollection();
+    const cut = { ...c, name: "Renamed", views: [{ "a.b": 1, $c: 2 }], version: 2, updated_at: stamp() };
+    await db.collection("collection_versions").insertOne({ _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, snapshot: collectionDoc(cut) } as never);
+    expect(await s.collections.get(c.workspace_id, c.id)).toEqual(c);
+    expect(await s.collections.update({ ...c, name: "Late", version: 2, updated_at: stamp() })).toBe("version_conflict");
+    expect(await s.collections.get(c.workspace_id, c.id)).toEqual(cut);
+    const next = { ...cut, name: "Again", version: 3, updated_at: stamp() };
+    expect(await s.collections.update(next)).toBe("ok");
+    expect(await s.collections.get(c.workspace_id, c.id)).toEqual(next);
+  });
+
+  test("CollectionStore.purge() cut short after marking: readers no longer see it, purging again with any version finishes", async () => {
+    const c = await storedCollection();
+    const r = await storedRecord(c);
+    await storedRecord(c);
+    // The purge's version and its marker, without the deletions that follow.
+    await db.collection("collection_versions").insertOne({ _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, purge: true } as never);
+    await db.collection("collections").updateOne({ _id: c.id as never }, { $set: { purging: stamp() } });
+    expect(await s.collections.get(c.workspace_id, c.id)).toBeNull();
+    expect((await s.collections.list(c.workspace_id, { statuses: ["active", "archived"] }, { limit: 10 })).items).toEqual([]);
+    expect(await s.collections.purgePlan(c.workspace_id, c.id)).toBeNull();
+    expect(await s.collections.update({ ...c, name: "x", version: 2 })).toBe("not_found");
+    const late = await (async () => {
+      const at = stamp();
+      const x: CollectionRecord = { ...r, id: uuidv7(), created_at: at, updated_at: at };
+      return s.records.insert({ record: x, change: recordChange(x) });
+    })();
+    expect(late).toBe("collection_not_found");
+    expect(await s.collections.purge(c.workspace_id, c.id, 7)).toEqual({ collection_id: c.id, records: 2, history_entries: 2, outcomes: 0, entity_links: 0 });
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toBeNull();
+    for (const name of ["collections", "collection_versions", "records", "record_changes"]) {
+      expect(await db.collection(name).countDocuments(name === "collections" ? { _id: c.id as never } : { collection_id: c.id })).toBe(0);
+    }
+    expect(await s.collections.purge(c.workspace_id, c.id, 1)).toBe("not_found");
+  });
+
+  test("CollectionStore.purge() cut short after its version, before marking: the next write finishes the purge", async () => {
+    const c = await storedCollection();
+    const r = await storedRecord(c);
+    await db.collection("collection_versions").insertOne({ _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, purge: true } as never);
+    expect(await s.collections.update({ ...c, name: "x", version: 2, updated_at: stamp() })).toBe("not_found");
+    expect(await s.collections.get(c.workspace_id, c.id)).toBeNull();
+    expect(await s.records.get(c.workspace_id, c.id, r.id)).toBeNull();
+  });
+
+  test("EntityStore.upsert() merge cut short after its version: the next upsert of the pair rolls it forward and merges on top", async () => {
+    const b = bundle();
+    await s.workspaces.bootstrap(b);
+    const at = stamp();
+    const e: Entity = { id: uuidv7(), workspace_id: b.workspace.id, kind: "company", name: "Acme", dedup_key: "acme.com", dedup_norm: "acme.com", attributes: { "site.url": "https://acme.com" }, version: 1, created_at: at, updated_at: at };
+    expect((await s.entities.upsert(e, () => null)).created).toBe(true);
+    const cut = { ...e, attributes: { ...e.attributes, size: 10 }, version: 2, updated_at: stamp() };
+    await db.collection("entity_versions").insertOne({ _id: uuidv7(), workspace_id: e.workspace_id, entity_id: e.id, version: 2, snapshot: entityDoc(cut) } as never);
+    expect(await s.entities.get(e.workspace_id, e.id)).toEqual(e);
+    const again = { ...e, id: uuidv7() };
+    const merged = await s.entities.upsert(again, (x) => ({ ...x, attributes: { ...x.attributes, region: "eu" }, version: x.version + 1, updated_at: stamp() }));
+    expect(merged.previous).toEqual(cut);
+    expect(merged.entity).toMatchObject({ id: e.id, version: 3, attributes: { "site.url": "https://acme.com", size: 10, region: "eu" } });
+    expect(await s.entities.get(e.workspace_id, e.id)).toEqual(merged.entity);
   });
 
   test("status() reports ok: false, without throwing, once the server is gone", async () => {

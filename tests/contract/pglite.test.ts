@@ -1,4 +1,5 @@
 import { openPgliteStores } from "../../adapters/postgres/mod.ts";
+import { runCollectionStoresContract } from "./collection-stores.contract.ts";
 import { runShareStoresContract } from "./share-stores.contract.ts";
 import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
 import { runTopicStoresContract } from "./topic-stores.contract.ts";
@@ -19,3 +20,6 @@ runShareStoresContract("pglite", async () => forShares);
 // Its own store, opened at load too.
 const forCodeIndex = await openPgliteStores();
 runCodeIndexStoresContract("pglite", async () => forCodeIndex);
+
+const forCollections = await openPgliteStores();
+runCollectionStoresContract("pglite", async () => forCollections);

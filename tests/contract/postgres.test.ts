@@ -1,5 +1,6 @@
 import { openPostgresStores } from "../../adapters/postgres/mod.ts";
 import { freshDatabase, sharedPostgres } from "../support/postgres-server.ts";
+import { runCollectionStoresContract } from "./collection-stores.contract.ts";
 import { runShareStoresContract } from "./share-stores.contract.ts";
 import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
 import { runTopicStoresContract } from "./topic-stores.contract.ts";
@@ -15,3 +16,5 @@ runCodeIndexStoresContract("postgres", async () => openPostgresStores(await fres
 runProposalRelationStoresContract("postgres", async () => openPostgresStores(await freshDatabase(await sharedPostgres())));
 
 runShareStoresContract("postgres", async () => openPostgresStores(await freshDatabase(await sharedPostgres())));
+
+runCollectionStoresContract("postgres", async () => openPostgresStores(await freshDatabase(await sharedPostgres())));

@@ -7,8 +7,12 @@ import {
   authenticateApiKey,
   bootstrapWorkspace,
   type CoreDeps,
+  createCollection,
+  createRecord,
   createSecretBox,
   createTopic,
+  queryRecords,
+  upsertEntity,
   isAppError,
   searchTopics,
   setMemberRole,
@@ -83,4 +87,34 @@ Deno.test("core on Deno: code context with a host's code host and matcher (index
   assert(drift.count === 1, "the anchored topic is marked drifted");
   const body = new TextEncoder().encode("{}");
   assert(await mod.verifyHubSignature("s", body, await mod.hubSignature("s", body)), "webhook signatures verify with Web Crypto");
+});
+
+Deno.test("core on Deno: a collection takes a record, a typed query finds it, an entity upsert is idempotent", async () => {
+  const deps: CoreDeps = {
+    stores: createMemoryStores(),
+    clock: systemClock,
+    secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
+  };
+  const boot = await bootstrapWorkspace(deps, null, { slug: "deno-coll", owner_email: "coll@example.com" });
+  const { principal, workspace } = await authenticateApiKey(deps, boot.api_key.key);
+  const c = await createCollection(deps, principal, workspace, {
+    name: "Deals",
+    archetype: "pipeline",
+    record_schema: { fields: { company: { type: "string", required: true }, amount: { type: "number" } } },
+  });
+  assert(c.record_schema.stages[0] === "lead", "pipeline stages by default");
+  await createRecord(deps, principal, workspace, c.id, { fields: { company: "Acme", amount: 9000 }, status: "qualified" });
+  await createRecord(deps, principal, workspace, c.id, { fields: { company: "Small", amount: 10 } });
+  const found = await queryRecords(deps, workspace, c.id, { filter: { field: "fields.amount", op: "gte", value: 5000 } });
+  assert(found.records.length === 1 && found.records[0]!.fields!.company === "Acme", "the typed filter finds the record");
+  let invalid = false;
+  try {
+    await createRecord(deps, principal, workspace, c.id, { fields: { amount: "lots" }, status: "nope" });
+  } catch (e) {
+    invalid = isAppError(e) && e.code === "VALIDATION_FAILED" && e.details.length === 3;
+  }
+  assert(invalid, "every record error at once");
+  const first = await upsertEntity(deps, principal, workspace, { kind: "company", name: "Acme", dedup_key: "acme.com" });
+  const again = await upsertEntity(deps, principal, workspace, { kind: "Company", name: "Acme", dedup_key: " ACME.com" });
+  assert(first.result === "created" && again.result === "unchanged" && again.entity.id === first.entity.id, "upsert is idempotent");
 });

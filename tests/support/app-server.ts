@@ -13,6 +13,8 @@ import { freePort, waitForHttp } from "./net.ts";
 
 export const PROJECT_ROOT = resolve(import.meta.dir, "../..");
 export const SERVER_ENTRY = join(PROJECT_ROOT, "server/main.ts");
+/** As `npm start` runs it: Bun's header limit raised so the app answers long URLs itself (server/app.ts MAX_URL_LENGTH). */
+export const SERVER_FLAGS = ["--max-http-header-size=65536"];
 
 export interface AppServerOptions {
   /** Label used in messages and as the child's name. */
@@ -58,7 +60,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     DATABASE_URL: options.databaseUrl,
     MONGO_URL: options.env?.MONGO_URL,
   };
-  const child = spawnChild(name, [process.execPath, SERVER_ENTRY], { cwd: PROJECT_ROOT, env, echo: options.echo });
+  const child = spawnChild(name, [process.execPath, ...SERVER_FLAGS, SERVER_ENTRY], { cwd: PROJECT_ROOT, env, echo: options.echo });
   const origin = `http://127.0.0.1:${port}`;
   // Memoised: a second caller (a signal handler, a finally block) awaits the same stop.
   let stopping: Promise<void> | null = null;

@@ -1,0 +1,217 @@
+import { actorKind, assertCanWrite, isOwnerOrAdmin } from "../access/policy.ts";
+import type { Principal } from "../access/principal.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
+import { forbidden, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { parseBoundedInt } from "../kernel/paging.ts";
+import type { Workspace } from "../workspaces/model.ts";
+import { type CollectionStatus, COLLECTION_STATUSES } from "./archetype.ts";
+import { assertCollectionValid } from "./collection-rules.ts";
+import type { CreateCollectionDto, SetConnectorMappingDto, SetPresentationDto, UpdateCollectionDto } from "./dto.ts";
+import type { Collection } from "./model.ts";
+import type { CollectionFilter, PurgePlan } from "./ports.ts";
+import { recordSchemaOf } from "./record-schema.ts";
+import { queryWords } from "./record-text.ts";
+import { isUuid } from "../kernel/ids.ts";
+
+export const COLLECTIONS_LIMIT = { default: 50, max: 200 } as const;
+
+export const collectionNotFound = () => notFound("Collection");
+
+export async function findCollection(deps: CoreDeps, ws: Workspace, id: string): Promise<Collection> {
+  const c = await deps.stores.collections.get(ws.id, id);
+  if (!c) throw collectionNotFound();
+  return c;
+}
+
+async function assertMember(deps: CoreDeps, ws: Workspace, identityId: string): Promise<void> {
+  const memberships = await deps.stores.identities.memberships(identityId, 1000);
+  if (!memberships.some((m) => m.workspace.id === ws.id)) {
+    throw validationFailed("Invalid owner_identity_id: not a member of this workspace", [{ path: "/owner_identity_id", message: "is not a member of this workspace" }]);
+  }
+}
+
+export async function createCollection(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateCollectionDto): Promise<Collection> {
+  assertCanWrite(p, "create a collection");
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const c: Collection = {
+    id: uuidv7(now.getTime()),
+    workspace_id: ws.id,
+    name: dto.name,
+    archetype: dto.archetype,
+    status: "active",
+    record_schema: recordSchemaOf(dto.archetype, dto.record_schema),
+    views: dto.views ?? [],
+    criterion_rel_slugs: dto.criterion_rel_slugs ?? [],
+    distill_policy: dto.distill_policy ?? null,
+    connector_mapping: null,
+    presentation: null,
+    owner_identity_id: dto.owner_identity_id ?? p.identityId,
+    created_by: p.identityId,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  assertCollectionValid(c, "collection");
+  if (dto.owner_identity_id && dto.owner_identity_id !== p.identityId) await assertMember(deps, ws, dto.owner_identity_id);
+  await deps.stores.collections.insert(c);
+  await emit(deps, ws.id, "collection.created", p, { collection_id: c.id, version: 1 });
+  return c;
+}
+
+export interface CollectionListQuery {
+  status?: string;
+  owner?: string;
+  updated_after?: string;
+  limit?: string;
+  cursor?: string;
+}
+
+export interface CollectionSearchQuery extends CollectionListQuery {
+  q?: string;
+  include_archived?: string;
+}
+
+const badQuery = (name: string, message: string) => validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
+
+function parseStatus(raw: string | undefined): CollectionStatus | undefined {
+  if (raw === undefined) return undefined;
+  if ((COLLECTION_STATUSES as readonly string[]).includes(raw)) return raw as CollectionStatus;
+  throw badQuery("status", `expected one of ${COLLECTION_STATUSES.join(", ")}`);
+}
+
+function parseCommon(q: CollectionListQuery) {
+  const limit = parseBoundedInt("limit", q.limit, 1, COLLECTIONS_LIMIT.max) ?? COLLECTIONS_LIMIT.default;
+  if (q.cursor !== undefined && !isUuid(q.cursor)) throw badQuery("cursor", "expected the id of the last collection of the previous page");
+  if (q.owner !== undefined && !isUuid(q.owner)) throw badQuery("owner", "expected an identity id");
+  let updatedAfter: string | undefined;
+  if (q.updated_after !== undefined) {
+    const ms = Date.parse(q.updated_after);
+    if (Number.isNaN(ms)) throw badQuery("updated_after", "expected an ISO 8601 timestamp");
+    updatedAfter = new Date(ms).toISOString();
+  }
+  return { page: { limit, ...(q.cursor ? { afterId: q.cursor } : {}) }, ownerId: q.owner, updatedAfter };
+}
+
+function filterOf(statuses: CollectionStatus[], c: ReturnType<typeof parseCommon>, nameWords?: string[]): CollectionFilter {
+  return {
+    statuses,
+    ...(c.ownerId ? { ownerId: c.ownerId } : {}),
+    ...(c.updatedAfter ? { updatedAfter: c.updatedAfter } : {}),
+    ...(nameWords?.length ? { nameWords } : {}),
+  };
+}
+
+/** Newest first; `status` defaults to active. Paged by `cursor` = the id of the last collection seen. */
+export async function listCollections(deps: CoreDeps, ws: Workspace, q: CollectionListQuery) {
+  const common = parseCommon(q);
+  const status = parseStatus(q.status) ?? "active";
+  return deps.stores.collections.list(ws.id, filterOf([status], common), common.page);
+}
+
+/** Collections whose name holds every word of `q`; archived ones only with `include_archived=true` or `status=archived`. */
+export async function searchCollections(deps: CoreDeps, ws: Workspace, q: CollectionSearchQuery) {
+  const common = parseCommon(q);
+  if (q.q !== undefined && q.q.length > 200) throw badQuery("q", "at most 200 characters");
+  const include = q.include_archived === undefined ? false : q.include_archived === "true" ? true : q.include_archived === "false" ? false : (() => {
+    throw badQuery("include_archived", "expected true or false");
+  })();
+  const status = parseStatus(q.status);
+  const statuses: CollectionStatus[] = status ? [status] : include ? ["active", "archived"] : ["active"];
+  return deps.stores.collections.list(ws.id, filterOf(statuses, common, queryWords(q.q ?? "")), common.page);
+}
+
+/** Applies `change` to the collection at the expected version: one write, checked by the store. */
+async function changeCollection(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  id: string,
+  expected: number | undefined,
+  change: (c: Collection) => Partial<Collection>,
+  event: string,
+): Promise<Collection> {
+  assertCanWrite(p, "change a collection");
+  const cur = await findCollection(deps, ws, id);
+  if (expected !== undefined && expected !== cur.version) throw versionConflict("collection", cur.version);
+  const next: Collection = { ...cur, ...change(cur), version: cur.version + 1, updated_at: deps.clock.now().toISOString() };
+  assertCollectionValid(next, "collection");
+  const result = await deps.stores.collections.update(next);
+  if (result === "not_found") throw collectionNotFound();
+  if (result === "version_conflict") {
+    const now = await deps.stores.collections.get(ws.id, id);
+    if (!now) throw collectionNotFound();
+    throw versionConflict("collection", now.version);
+  }
+  await emit(deps, ws.id, event, p, { collection_id: id, version: next.version });
+  return next;
+}
+
+export function updateCollection(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: UpdateCollectionDto, expected: number | undefined) {
+  const { expected_version: _v, record_schema, ...rest } = dto;
+  return changeCollection(deps, p, ws, id, expected, (c) => ({
+    ...rest,
+    ...(record_schema ? { record_schema: recordSchemaOf(c.archetype, record_schema) } : {}),
+    ...(dto.distill_policy !== undefined ? { distill_policy: dto.distill_policy } : {}),
+  }), dto.status === "archived" ? "collection.archived" : "collection.updated");
+}
+
+/** Archive and restore are idempotent on the state: archiving an archived collection changes nothing. */
+export async function setCollectionStatus(deps: CoreDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined) {
+  const cur = await findCollection(deps, ws, id);
+  if (cur.status === status && expected === undefined) {
+    assertCanWrite(p, "change a collection");
+    return cur;
+  }
+  return changeCollection(deps, p, ws, id, expected, () => ({ status }), status === "archived" ? "collection.archived" : "collection.restored");
+}
+
+export function setConnectorMapping(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetConnectorMappingDto, expected: number | undefined) {
+  return changeCollection(deps, p, ws, id, expected, () => ({ connector_mapping: dto.mapping }), "collection.updated");
+}
+
+export function setPresentation(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetPresentationDto, expected: number | undefined) {
+  const { expected_version: _v, ...presentation } = dto;
+  return changeCollection(deps, p, ws, id, expected, () => ({ presentation }), "collection.updated");
+}
+
+/** Purging is for owners and admins, and for the collection's owner. */
+function assertCanPurge(p: Principal, c: Collection): void {
+  assertCanWrite(p, "purge a collection");
+  const own = p.identityId !== null && (c.owner_identity_id === p.identityId || (c.owner_identity_id === null && c.created_by === p.identityId));
+  if (!isOwnerOrAdmin(p) && !own) throw forbidden("Cannot purge collection: only workspace owners and admins, and the collection's owner, may");
+}
+
+/**
+ * `dry_run`: what a purge would remove. Otherwise the purge itself, which requires the version
+ * the caller saw (`expected_version` or `If-Match`). A purge cut short on a store without
+ * transactions is finished by repeating the request.
+ */
+export async function purgeCollection(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  id: string,
+  opts: { dryRun: boolean; expected: number | undefined },
+): Promise<{ dry_run: boolean; removed: PurgePlan }> {
+  const cur = await deps.stores.collections.get(ws.id, id);
+  if (opts.dryRun) {
+    if (!cur) throw collectionNotFound();
+    assertCanPurge(p, cur);
+    const plan = await deps.stores.collections.purgePlan(ws.id, id);
+    if (!plan) throw collectionNotFound();
+    return { dry_run: true, removed: plan };
+  }
+  if (opts.expected === undefined) {
+    throw validationFailed("Cannot purge collection: expected_version (or If-Match) is required", [{ path: "query.expected_version", message: "is required to purge" }]);
+  }
+  if (cur) assertCanPurge(p, cur);
+  else assertCanWrite(p, "purge a collection");
+  const result = await deps.stores.collections.purge(ws.id, id, opts.expected);
+  if (result === "not_found") throw collectionNotFound();
+  if (result === "version_conflict") throw versionConflict("collection", cur?.version ?? 0);
+  await emit(deps, ws.id, "collection.purged", p, { ...result, actor_kind: actorKind(p) });
+  return { dry_run: false, removed: result };
+}

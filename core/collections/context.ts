@@ -1,0 +1,31 @@
+import type { CoreDeps } from "../deps.ts";
+import { isAppError } from "../kernel/errors.ts";
+import { findTopic } from "../topics/topic-access.ts";
+import { toTopicView } from "../topics/view.ts";
+import type { Workspace } from "../workspaces/model.ts";
+import type { Collection } from "./model.ts";
+
+/**
+ * A collection's criterion: the Knowledge topics its `criterion_rel_slugs` name, each with its
+ * trust verdict, so a reader (or an agent filling the collection) knows how far to rely on it.
+ * Moved and merged topics are followed; slugs that name nothing are listed as missing.
+ */
+export async function resolveCriterion(deps: CoreDeps, ws: Workspace, c: Collection) {
+  const now = deps.clock.now();
+  const found = await Promise.all(
+    c.criterion_rel_slugs.map(async (slug) => {
+      try {
+        const { topic } = await findTopic(deps, ws, slug, { followMerge: true });
+        return { slug, topic: toTopicView(topic, ws, now, "full") };
+      } catch (e) {
+        if (isAppError(e) && e.code === "NOT_FOUND") return { slug, topic: null };
+        throw e;
+      }
+    }),
+  );
+  return {
+    collection_id: c.id,
+    criterion: found.filter((f) => f.topic !== null) as { slug: string; topic: ReturnType<typeof toTopicView> }[],
+    missing: found.filter((f) => f.topic === null).map((f) => f.slug),
+  };
+}

@@ -1,0 +1,115 @@
+import type { CollectionStatus } from "./archetype.ts";
+import type { Collection, CollectionRecord, Entity, RecordChange } from "./model.ts";
+import type { AggregateGroup, CompiledAggregate } from "./record-aggregate.ts";
+import type { CompiledFilter } from "./record-filter.ts";
+import type { CompiledSort, KeysetPosition } from "./record-sort.ts";
+
+/**
+ * Store ports of the collections module. Absence is `null` or `[]`; expected refusals are
+ * returned strings. Every write is atomic on its own; on a backend without transactions, a
+ * write cut short is completed (or undone) by the next call, as each method says.
+ */
+
+/** A page of an id-ordered listing: newest first, strictly after (older than) `afterId` when given. */
+export interface IdPage {
+  limit: number;
+  afterId?: string;
+}
+
+export interface Slice<T> {
+  items: T[];
+  has_more: boolean;
+}
+
+export interface CollectionFilter {
+  /** Any of these (never empty). */
+  statuses: CollectionStatus[];
+  ownerId?: string;
+  /** `updated_at` strictly after this ISO timestamp. */
+  updatedAfter?: string;
+  /** Lower-case words that must each occur in the lower-cased name. */
+  nameWords?: string[];
+}
+
+/** What a purge removes (or, as a plan, would remove). */
+export interface PurgePlan {
+  collection_id: string;
+  records: number;
+  history_entries: number;
+  outcomes: number;
+  /** records linked to an entity (the entities stay) */
+  entity_links: number;
+}
+
+export interface CollectionStore {
+  get(workspaceId: string, id: string): Promise<Collection | null>;
+  /** Newest first (id descending). */
+  list(workspaceId: string, filter: CollectionFilter, page: IdPage): Promise<Slice<Collection>>;
+  insert(c: Collection): Promise<void>;
+  /** Replaces the collection stored at `c.version - 1`. */
+  update(c: Collection): Promise<"ok" | "version_conflict" | "not_found">;
+  /** What purging the collection would remove now; null when it does not exist. */
+  purgePlan(workspaceId: string, id: string): Promise<PurgePlan | null>;
+  /**
+   * Removes the collection at `expectedVersion`, its records, and their history. Without
+   * transactions, the collection is first marked as being purged (from then on `get` and `list`
+   * no longer see it) and a purge cut short is finished by calling `purge` again, with any version.
+   */
+  purge(workspaceId: string, id: string, expectedVersion: number): Promise<PurgePlan | "version_conflict" | "not_found">;
+}
+
+/** A change to apply: the record's next state and the history entry recording it (same version). */
+export interface RecordWrite {
+  record: CollectionRecord;
+  change: RecordChange;
+}
+
+export interface RecordQuery {
+  filter: CompiledFilter | null;
+  sort: CompiledSort;
+  /** Strictly after this position in `sort` order (see record-sort.ts `isAfter`). */
+  after: KeysetPosition | null;
+  /** 1 to 200 */
+  limit: number;
+  /** Lower-case words that must each occur in `search_text`. */
+  words?: string[];
+}
+
+/** What deleting a record removes besides itself. */
+export interface RecordRemoval {
+  record_id: string;
+  history_entries: number;
+  outcomes: number;
+}
+
+export interface RecordStore {
+  get(workspaceId: string, collectionId: string, id: string): Promise<CollectionRecord | null>;
+  /** In `q.sort` order, at most `q.limit`; `has_more` when another record follows. */
+  query(workspaceId: string, collectionId: string, q: RecordQuery): Promise<Slice<CollectionRecord>>;
+  /** At most `spec.maxGroups + 1` groups (so the caller can tell more exist), largest count first. */
+  aggregate(workspaceId: string, collectionId: string, spec: CompiledAggregate): Promise<AggregateGroup[]>;
+  /** Inserts a record (version 1) and its history entry. "collection_not_found" when the collection is gone. */
+  insert(w: RecordWrite): Promise<"ok" | "collection_not_found">;
+  /** Replaces the record stored at `w.record.version - 1` and appends `w.change`. */
+  update(w: RecordWrite): Promise<"ok" | "version_conflict" | "not_found">;
+  deletePlan(workspaceId: string, collectionId: string, id: string): Promise<RecordRemoval | null>;
+  /** Deletes the record at `expectedVersion` (any when null) and its history. */
+  delete(workspaceId: string, collectionId: string, id: string, expectedVersion: number | null): Promise<RecordRemoval | "version_conflict" | "not_found">;
+  /** History entries, newest first, at most `limit`, with version below `beforeVersion` when given. */
+  history(workspaceId: string, collectionId: string, id: string, limit: number, beforeVersion?: number): Promise<RecordChange[]>;
+}
+
+export interface EntityStore {
+  get(workspaceId: string, id: string): Promise<Entity | null>;
+  /** The entities of these ids that exist, in no particular order (at most 1,000 ids). */
+  getMany(workspaceId: string, ids: readonly string[]): Promise<Entity[]>;
+  /** Newest first (id descending), of one kind when given. */
+  list(workspaceId: string, kind: string | null, page: IdPage): Promise<Slice<Entity>>;
+  /**
+   * Inserts `fresh` unless an entity of the same (workspace, kind, dedup_norm) exists; then
+   * `merge(existing)` gives its next state (version + 1), or null to leave it as it is. Concurrent
+   * upserts of one pair make one entity: the loser merges into the winner (re-reading on a
+   * version conflict). An entity without `dedup_norm` is always inserted.
+   */
+  upsert(fresh: Entity, merge: (existing: Entity) => Entity | null): Promise<{ entity: Entity; created: boolean; previous: Entity | null }>;
+}

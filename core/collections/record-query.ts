@@ -1,0 +1,79 @@
+import { validationFailed } from "../kernel/errors.ts";
+import { decodeCursor, encodeCursor } from "../kernel/keyset-cursor.ts";
+import { isUuid } from "../kernel/ids.ts";
+import { parseBoundedInt } from "../kernel/paging.ts";
+import { parseBool } from "../topics/topic-query.ts";
+import { RECORD_VIEWS, RECORDS_LIMIT, type RecordViewName } from "./dto.ts";
+import type { Collection } from "./model.ts";
+import type { RecordQuery } from "./ports.ts";
+import { compileFilter, type FilterCondition, type FilterNode } from "./record-filter.ts";
+import { checkedPosition, compileSort, positionOf, type RecordSort } from "./record-sort.ts";
+import { queryWords } from "./record-text.ts";
+import type { CollectionRecord } from "./model.ts";
+
+/**
+ * From what a caller asks (query strings of GET …/records and …/retrieve, or a QueryRecordsDto)
+ * to a store query, and the cursor of the next page. A cursor is bound to its collection,
+ * filter, sort and search words: replayed with any other, it is a 400.
+ */
+export interface RecordListQuery {
+  status?: string;
+  entity_id?: string;
+  drifted?: string;
+  updated_after?: string;
+  view?: string;
+  limit?: string;
+  cursor?: string;
+}
+
+const bad = (name: string, message: string) => validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
+
+export function parseRecordView(raw: string | undefined): RecordViewName {
+  if (raw === undefined) return "full";
+  if ((RECORD_VIEWS as readonly string[]).includes(raw)) return raw as RecordViewName;
+  throw bad("view", `expected one of ${RECORD_VIEWS.join(", ")}`);
+}
+
+/** The filter tree the list parameters stand for (their conjunction), or undefined for none. */
+export function listFilter(q: RecordListQuery): FilterNode | undefined {
+  const and: FilterCondition[] = [];
+  if (q.status !== undefined) and.push({ field: "status", op: "eq", value: q.status });
+  if (q.entity_id !== undefined) {
+    if (!isUuid(q.entity_id)) throw bad("entity_id", "expected an entity id");
+    and.push({ field: "entity_id", op: "eq", value: q.entity_id });
+  }
+  const drifted = parseBool("drifted", q.drifted);
+  if (drifted !== undefined) and.push({ field: "drifted", op: "eq", value: drifted });
+  if (q.updated_after !== undefined) {
+    const ms = Date.parse(q.updated_after);
+    if (Number.isNaN(ms)) throw bad("updated_after", "expected an ISO 8601 timestamp");
+    and.push({ field: "updated_at", op: "gt", value: new Date(ms).toISOString() });
+  }
+  return and.length === 0 ? undefined : and.length === 1 ? and[0] : { and };
+}
+
+export interface PlannedQuery {
+  query: RecordQuery;
+  /** The cursor of the page after `items`, when `has_more`. */
+  next(items: CollectionRecord[], hasMore: boolean): string | null;
+}
+
+export function planQuery(
+  c: Collection,
+  spec: { filter?: FilterNode; sort?: RecordSort; limit?: number; cursor?: string; query?: string },
+): PlannedQuery {
+  const filter = spec.filter ? compileFilter(c.record_schema, spec.filter) : null;
+  const sort = compileSort(c.record_schema, spec.sort);
+  const words = spec.query !== undefined ? queryWords(spec.query) : [];
+  const bound = { c: c.id, f: spec.filter ?? null, s: spec.sort ?? null, w: words };
+  const after = spec.cursor === undefined ? null : checkedPosition(decodeCursor(spec.cursor, bound), sort);
+  const limit = spec.limit ?? RECORDS_LIMIT.default;
+  return {
+    query: { filter, sort, after, limit, ...(words.length ? { words } : {}) },
+    next: (items, hasMore) => (hasMore && items.length ? encodeCursor(bound, positionOf(items.at(-1)!, sort)) : null),
+  };
+}
+
+export function parseLimit(raw: string | undefined): number {
+  return parseBoundedInt("limit", raw, 1, RECORDS_LIMIT.max) ?? RECORDS_LIMIT.default;
+}

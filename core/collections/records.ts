@@ -1,0 +1,221 @@
+import { actorKind, assertCanWrite } from "../access/policy.ts";
+import type { Principal } from "../access/principal.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/emit.ts";
+import { conflict, type ErrorDetail, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import type { Workspace } from "../workspaces/model.ts";
+import { findCollection } from "./collections.ts";
+import type { CreateRecordDto, QueryRecordsDto, RecordOutcomeDto, RecordViewName, UpdateRecordDto } from "./dto.ts";
+import type { Collection, CollectionRecord, FieldMeta, RecordChange, RecordChangeType, RecordOutcome } from "./model.ts";
+import type { RecordRemoval } from "./ports.ts";
+import { compileAggregate, compareGroups, type AggregateRecordsDto } from "./record-aggregate.ts";
+import { diffRecords } from "./record-diff.ts";
+import { listFilter, parseLimit, parseRecordView, planQuery, type RecordListQuery } from "./record-query.ts";
+import { recordSearchText } from "./record-text.ts";
+import { patchRecordFields, stageProblem, validateRecordFields, type ValidatedFields } from "./record-validation.ts";
+import { toRecordView } from "./views.ts";
+
+export const recordNotFound = () => notFound("Record");
+export const RECORD_HISTORY_LIMIT = { default: 50, max: 200 } as const;
+
+/** Records of an archived collection are read-only until it is restored. */
+async function writableCollection(deps: CoreDeps, p: Principal, ws: Workspace, cid: string): Promise<Collection> {
+  assertCanWrite(p, "change records");
+  const c = await findCollection(deps, ws, cid);
+  if (c.status === "archived") throw conflict("Cannot change records: the collection is archived (restore it first)", { current_status: "archived" });
+  return c;
+}
+
+async function findRecord(deps: CoreDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
+  const r = await deps.stores.records.get(ws.id, cid, rid);
+  if (!r) throw recordNotFound();
+  return r;
+}
+
+/** Every problem of a record's next state at once: fields, stage, and the entities it links. */
+async function assertRecordValid(deps: CoreDeps, ws: Workspace, c: Collection, v: ValidatedFields, status: string | null, entityId: string | null, fieldMeta: Record<string, unknown>): Promise<void> {
+  const errors: ErrorDetail[] = [...v.errors];
+  const stage = status === null ? null : stageProblem(c.record_schema, status);
+  if (stage) errors.push(stage);
+  for (const name of Object.keys(fieldMeta)) {
+    if (!(name in c.record_schema.fields)) errors.push({ path: `/field_meta/${name}`, message: "is not a field of this collection's record_schema" });
+  }
+  const ids = [...new Set([...(entityId ? [entityId] : []), ...v.entityRefs.map((r) => r.id)])];
+  if (ids.length) {
+    const found = new Map((await deps.stores.entities.getMany(ws.id, ids)).map((e) => [e.id, e]));
+    if (entityId && !found.has(entityId)) errors.push({ path: "/entity_id", message: "is not an entity of this workspace" });
+    for (const ref of v.entityRefs) {
+      const e = found.get(ref.id);
+      if (!e) errors.push({ path: ref.path, message: "is not an entity of this workspace" });
+      else if (ref.kind !== null && e.kind !== ref.kind) errors.push({ path: ref.path, message: `must be an entity of kind ${ref.kind}` });
+    }
+  }
+  if (errors.length) throw validationFailed("Invalid record", errors);
+}
+
+function changeOf(p: Principal, before: CollectionRecord | null, after: CollectionRecord, type: RecordChangeType, outcome: RecordOutcome | null = null): RecordChange {
+  return {
+    id: uuidv7(Date.parse(after.updated_at)),
+    workspace_id: after.workspace_id,
+    collection_id: after.collection_id,
+    record_id: after.id,
+    version: after.version,
+    type,
+    actor_id: p.identityId,
+    actor_kind: actorKind(p),
+    at: after.updated_at,
+    diff: diffRecords(before, after),
+    stage: before?.status === after.status ? null : { from: before?.status ?? null, to: after.status },
+    outcome,
+  };
+}
+
+export async function createRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, dto: CreateRecordDto): Promise<CollectionRecord> {
+  const c = await writableCollection(deps, p, ws, cid);
+  const v = validateRecordFields(c.record_schema, dto.fields);
+  const status = dto.status ?? c.record_schema.stages[0]!;
+  const meta = dto.field_meta ?? {};
+  await assertRecordValid(deps, ws, c, v, status, dto.entity_id ?? null, meta);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const r: CollectionRecord = {
+    id: uuidv7(now.getTime()),
+    workspace_id: ws.id,
+    collection_id: c.id,
+    fields: v.fields,
+    status,
+    field_meta: meta,
+    entity_id: dto.entity_id ?? null,
+    drifted: false,
+    search_text: recordSearchText(v.fields),
+    created_by: p.identityId,
+    updated_by: p.identityId,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+  };
+  if ((await deps.stores.records.insert({ record: r, change: changeOf(p, null, r, "record.created") })) === "collection_not_found") {
+    throw notFound("Collection");
+  }
+  await emit(deps, ws.id, "record.created", p, { collection_id: c.id, record_id: r.id, version: 1 });
+  return r;
+}
+
+/** One checked write of a record's next state; a stale version is a 409 with the current one. */
+async function writeRecord(deps: CoreDeps, p: Principal, ws: Workspace, before: CollectionRecord, next: CollectionRecord, type: RecordChangeType, outcome: RecordOutcome | null = null) {
+  const result = await deps.stores.records.update({ record: next, change: changeOf(p, before, next, type, outcome) });
+  if (result === "not_found") throw recordNotFound();
+  if (result === "version_conflict") {
+    const now = await deps.stores.records.get(ws.id, next.collection_id, next.id);
+    if (!now) throw recordNotFound();
+    throw versionConflict("record", now.version);
+  }
+  await emit(deps, ws.id, type, p, { collection_id: next.collection_id, record_id: next.id, version: next.version });
+  return next;
+}
+
+function nextState(deps: CoreDeps, p: Principal, r: CollectionRecord, over: Partial<CollectionRecord>): CollectionRecord {
+  const fields = over.fields ?? r.fields;
+  return { ...r, ...over, fields, search_text: recordSearchText(fields), version: r.version + 1, updated_at: deps.clock.now().toISOString(), updated_by: p.identityId };
+}
+
+export async function updateRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: UpdateRecordDto, expected: number | undefined) {
+  const c = await writableCollection(deps, p, ws, cid);
+  const r = await findRecord(deps, ws, cid, rid);
+  if (expected !== undefined && expected !== r.version) throw versionConflict("record", r.version);
+  const v = dto.fields ? patchRecordFields(c.record_schema, r.fields, dto.fields) : { fields: r.fields, errors: [], entityRefs: [] };
+  const meta: Record<string, FieldMeta> = { ...r.field_meta };
+  for (const [k, m] of Object.entries(dto.field_meta ?? {})) {
+    if (m === null) delete meta[k];
+    else meta[k] = m;
+  }
+  const status = dto.status ?? r.status;
+  const entityId = dto.entity_id === undefined ? r.entity_id : dto.entity_id;
+  // Only what this write touches is held to the current schema and stages: a record that an
+  // earlier schema edit left behind can still be edited piecemeal (the doctor lists it).
+  const keys = Object.keys(dto.fields ?? {});
+  const touches = (path: string) => keys.some((k) => path === `/fields/${k}` || path.startsWith(`/fields/${k}/`));
+  const touched: ValidatedFields = { ...v, errors: v.errors.filter((e) => touches(e.path)), entityRefs: v.entityRefs.filter((ref) => touches(ref.path)) };
+  const metaGiven = Object.fromEntries(Object.entries(dto.field_meta ?? {}).filter(([, m]) => m !== null));
+  await assertRecordValid(deps, ws, c, touched, dto.status ?? null, dto.entity_id ?? null, metaGiven);
+  const next = nextState(deps, p, r, { fields: v.fields, field_meta: meta, status, entity_id: entityId, drifted: dto.drifted ?? r.drifted });
+  return writeRecord(deps, p, ws, r, next, "record.updated");
+}
+
+export async function recordOutcome(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: RecordOutcomeDto, expected: number | undefined) {
+  const c = await writableCollection(deps, p, ws, cid);
+  const r = await findRecord(deps, ws, cid, rid);
+  if (expected !== undefined && expected !== r.version) throw versionConflict("record", r.version);
+  if (dto.status !== undefined) {
+    const problem = stageProblem(c.record_schema, dto.status);
+    if (problem) throw validationFailed("Invalid outcome", [problem]);
+  }
+  const now = deps.clock.now().toISOString();
+  const outcome: RecordOutcome = { outcome: dto.outcome, value: dto.value ?? null, note: dto.note ?? null, occurred_at: dto.occurred_at ? new Date(Date.parse(dto.occurred_at)).toISOString() : now };
+  const next = nextState(deps, p, r, { status: dto.status ?? r.status });
+  return { outcome, record: await writeRecord(deps, p, ws, r, next, "record.outcome", outcome) };
+}
+
+export async function deleteRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, opts: { dryRun: boolean; expected: number | undefined }): Promise<{ dry_run: boolean; removed: RecordRemoval }> {
+  if (opts.dryRun) {
+    assertCanWrite(p, "delete a record");
+    await findCollection(deps, ws, cid);
+    const plan = await deps.stores.records.deletePlan(ws.id, cid, rid);
+    if (!plan) throw recordNotFound();
+    return { dry_run: true, removed: plan };
+  }
+  await writableCollection(deps, p, ws, cid);
+  const result = await deps.stores.records.delete(ws.id, cid, rid, opts.expected ?? null);
+  if (result === "not_found") throw recordNotFound();
+  if (result === "version_conflict") throw versionConflict("record", (await findRecord(deps, ws, cid, rid)).version);
+  await emit(deps, ws.id, "record.deleted", p, { collection_id: cid, record_id: rid });
+  return { dry_run: false, removed: result };
+}
+
+export async function getRecord(deps: CoreDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
+  await findCollection(deps, ws, cid);
+  return findRecord(deps, ws, cid, rid);
+}
+
+/** GET …/records: the list parameters as a filter, newest first, by cursor. */
+export async function listRecords(deps: CoreDeps, ws: Workspace, cid: string, q: RecordListQuery & { query?: string }) {
+  const c = await findCollection(deps, ws, cid);
+  const filter = listFilter(q);
+  const plan = planQuery(c, { ...(filter ? { filter } : {}), limit: parseLimit(q.limit), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.query !== undefined ? { query: q.query } : {}) });
+  const view = parseRecordView(q.view);
+  const page = await deps.stores.records.query(ws.id, c.id, plan.query);
+  return { collection: c, records: page.items, view, nextCursor: plan.next(page.items, page.has_more) };
+}
+
+export async function queryRecords(deps: CoreDeps, ws: Workspace, cid: string, dto: QueryRecordsDto) {
+  const c = await findCollection(deps, ws, cid);
+  const plan = planQuery(c, dto);
+  const page = await deps.stores.records.query(ws.id, c.id, plan.query);
+  return { records: page.items.map((r) => toRecordView(r, dto.view ?? "full")), nextCursor: plan.next(page.items, page.has_more) };
+}
+
+export async function aggregateRecords(deps: CoreDeps, ws: Workspace, cid: string, dto: AggregateRecordsDto) {
+  const c = await findCollection(deps, ws, cid);
+  const { spec, names } = compileAggregate(c.record_schema, dto);
+  const groups = (await deps.stores.records.aggregate(ws.id, c.id, spec)).sort(compareGroups);
+  const truncated = groups.length > spec.maxGroups;
+  return {
+    groups: groups.slice(0, spec.maxGroups).map((g) => {
+      const values: Record<string, unknown> = {};
+      let m = 0;
+      dto.metrics.forEach((metric, i) => {
+        values[names[i]!] = metric.fn === "count" ? g.count : g.values[m++] ?? null;
+      });
+      return { key: Object.fromEntries(spec.groupBy.map((o, i) => [o.path, g.key[i] ?? null])), count: g.count, values };
+    }),
+    truncated,
+  };
+}
+
+export async function recordHistory(deps: CoreDeps, ws: Workspace, cid: string, rid: string, limit: number, beforeVersion: number | undefined) {
+  await getRecord(deps, ws, cid, rid);
+  return deps.stores.records.history(ws.id, cid, rid, limit, beforeVersion);
+}
+
+export type { RecordViewName };

@@ -1,0 +1,87 @@
+import { Type } from "@sinclair/typebox";
+import { UUID_PATTERN } from "../../core/kernel/ids.ts";
+import { SlugSchema } from "../../core/workspaces/model.ts";
+import { strict } from "../http/schemas.ts";
+
+/** What the collection, record and entity routes share: path parameters, headers, query strings. */
+const Id = (description: string) => Type.String({ pattern: UUID_PATTERN, description });
+export const SlugParams = Type.Object({ slug: SlugSchema }, strict);
+export const CollectionParams = Type.Object({ slug: SlugSchema, id: Id("A collection id.") }, strict);
+export const RecordParams = Type.Object({ slug: SlugSchema, id: Id("A collection id."), recordId: Id("A record id.") }, strict);
+export const EntityParams = Type.Object({ slug: SlugSchema, id: Id("An entity id.") }, strict);
+
+export const IfMatch = Type.Object({
+  "if-match": Type.Optional(Type.String({ description: 'The version the write is based on, e.g. `"3"` (the `ETag` of a read).' })),
+});
+
+const str = (description: string, pattern?: string) => Type.Optional(Type.String({ description, ...(pattern ? { pattern } : {}) }));
+const Limit = str("Page size, 1 to 200 (default 50). Over 200 is a 400.", "^[0-9]+$");
+const Bool = (description: string) => str(description, "^(true|false)$");
+
+export const CollectionListQuery = Type.Object(
+  {
+    status: str("`active` (default) or `archived`."),
+    owner: str("Only collections of this owner identity id."),
+    updated_after: str("ISO 8601: only collections changed after it."),
+    limit: Limit,
+    cursor: str("The `id` of the last collection of the previous page (lists are newest first)."),
+  },
+  strict,
+);
+export const CollectionSearchQuery = Type.Object(
+  {
+    ...CollectionListQuery.properties,
+    q: str("Words that must all occur in the name (case-insensitive)."),
+    status: str("`active` or `archived`; default active, or both with include_archived=true."),
+    include_archived: Bool("Also archived collections."),
+  },
+  strict,
+);
+export const CollectionGetQuery = Type.Object({ view: str("`full` (default) or `summary` (without record_schema, views, policies, mapping, presentation).") }, strict);
+export const DoctorQuery = Type.Object({ full: Bool("true: scan everything; default a bounded sample (the report says which).") }, strict);
+export const PurgeQuery = Type.Object(
+  {
+    dry_run: Bool("true: only report what a purge would remove."),
+    expected_version: str("The version of the collection being purged (or If-Match); required for a real purge.", "^[0-9]+$"),
+  },
+  strict,
+);
+
+const listParams = {
+  status: str("Only records in this stage."),
+  entity_id: str("Only records linked to this entity."),
+  drifted: Bool("Only drifted (true) or not drifted (false) records."),
+  updated_after: str("ISO 8601: only records changed after it."),
+  view: str("`full` (default) or `compact` (without fields and field_meta)."),
+  limit: Limit,
+  cursor: str("`nextCursor` of the previous page of this same listing (another filter is a 400)."),
+};
+export const RecordListQuery = Type.Object(listParams, strict);
+export const RetrieveQuery = Type.Object(
+  {
+    ...listParams,
+    query: str("Words that must all occur in the record's text values (case-insensitive)."),
+    fields: str("Comma-separated field names: the records' `fields` carry only these."),
+  },
+  strict,
+);
+export const RecordGetQuery = Type.Object(
+  {
+    select: str("Comma-separated field names: `fields` carries only these."),
+    projection: str("`full` (default) or `compact` (without fields and field_meta)."),
+    max_bytes: str("Bound of the answer's record JSON, 256 to 1048576. Over it, the record is trimmed and `truncated` says what was cut.", "^[0-9]+$"),
+  },
+  strict,
+);
+export const RecordDeleteQuery = Type.Object(
+  {
+    dry_run: Bool("true: only report what deleting would remove."),
+    expected_version: str("Only delete at this version (or If-Match).", "^[0-9]+$"),
+  },
+  strict,
+);
+export const HistoryQuery = Type.Object(
+  { limit: Limit, before_version: str("Only entries older than this version (the next page).", "^[0-9]+$") },
+  strict,
+);
+export const EntityListQuery = Type.Object({ kind: str("Only entities of this kind."), limit: Limit, cursor: str("The `id` of the last entity of the previous page (newest first).") }, strict);
