@@ -37,6 +37,10 @@ export const CollectionSearchQuery = Type.Object(
   },
   strict,
 );
+export const VersionQuery = Type.Object(
+  { expected_version: str("The version the write is based on (like the body's `expected_version` or `If-Match`; given twice, they must agree).", "^[0-9]+$") },
+  strict,
+);
 export const CollectionGetQuery = Type.Object({ view: str("`full` (default) or `summary` (without record_schema, views, policies, mapping, presentation).") }, strict);
 export const DoctorQuery = Type.Object({ full: Bool("true: scan everything; default a bounded sample (the report says which).") }, strict);
 export const PurgeQuery = Type.Object(

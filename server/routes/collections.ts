@@ -41,6 +41,7 @@ import {
   CollectionSearchQuery,
   DoctorQuery,
   IfMatch,
+  VersionQuery,
   PurgeQuery,
   SlugParams,
 } from "./collection-schemas.ts";
@@ -143,13 +144,14 @@ export function collectionRoutes(deps: ServerDeps) {
     )
     .patch(
       "/collections/:id",
-      async ({ principal, workspace, params, body, headers, set }) =>
-        withEtag(set, await updateCollection(core, principal, workspace, params.id, body as UpdateCollectionBody, expectedVersion(body.expected_version, headers["if-match"]))),
+      async ({ principal, workspace, params, body, headers, query, set }) =>
+        withEtag(set, await updateCollection(core, principal, workspace, params.id, body as UpdateCollectionBody, expectedVersion(body.expected_version, headers["if-match"], query.expected_version))),
       {
         parse: "json",
         params: CollectionParams,
         body: UpdateCollectionDto,
         headers: IfMatch,
+        query: VersionQuery,
         response: { 200: CollectionView, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Update a collection", `${UpdateCollectionDto.description} \`status\` archives (archived) or restores (active). ${VERSIONED}`),
       },
@@ -183,30 +185,32 @@ export function collectionRoutes(deps: ServerDeps) {
     )
     .post(
       "/collections/:id/archive",
-      async ({ principal, workspace, params, body, headers, set }) => {
+      async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "archived", expectedVersion(body?.expected_version, headers["if-match"])));
+        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "archived", expectedVersion(body?.expected_version, headers["if-match"], query.expected_version)));
       },
       {
         parse: "json",
         params: CollectionParams,
         body: Type.Optional(VersionOnlyDto),
         headers: IfMatch,
+        query: VersionQuery,
         response: { 201: CollectionView, ...errors(400, 401, 403, 404, 409) },
         detail: doc("Archive a collection", `Its records become read-only; lists hide it unless \`status=archived\`. Archiving an archived collection changes nothing. ${VERSIONED}`),
       },
     )
     .post(
       "/collections/:id/restore",
-      async ({ principal, workspace, params, body, headers, set }) => {
+      async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "active", expectedVersion(body?.expected_version, headers["if-match"])));
+        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "active", expectedVersion(body?.expected_version, headers["if-match"], query.expected_version)));
       },
       {
         parse: "json",
         params: CollectionParams,
         body: Type.Optional(VersionOnlyDto),
         headers: IfMatch,
+        query: VersionQuery,
         response: { 201: CollectionView, ...errors(400, 401, 403, 404, 409) },
         detail: doc("Restore an archived collection", `Back to active. ${VERSIONED}`),
       },
@@ -226,8 +230,8 @@ export function collectionRoutes(deps: ServerDeps) {
     )
     .put(
       "/collections/:id/connector-mapping",
-      async ({ principal, workspace, params, body, headers, set }) => {
-        const c = await setConnectorMapping(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"]));
+      async ({ principal, workspace, params, body, headers, query, set }) => {
+        const c = await setConnectorMapping(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version));
         set.headers.etag = `"${c.version}"`;
         return { mapping: c.connector_mapping as ConnectorMappingT | null, version: c.version };
       },
@@ -236,6 +240,7 @@ export function collectionRoutes(deps: ServerDeps) {
         params: CollectionParams,
         body: SetConnectorMappingDto,
         headers: IfMatch,
+        query: VersionQuery,
         response: { 200: Type.Object({ mapping: Type.Union([ConnectorMapping, Type.Null()]), version: Type.Integer() }), ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Set the connector mapping", `Replaces it (null removes it). Mapped fields must exist in the record_schema. ${VERSIONED}`),
       },
@@ -255,8 +260,8 @@ export function collectionRoutes(deps: ServerDeps) {
     )
     .put(
       "/collections/:id/presentation",
-      async ({ principal, workspace, params, body, headers, set }) => {
-        const c = await setPresentation(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"]));
+      async ({ principal, workspace, params, body, headers, query, set }) => {
+        const c = await setPresentation(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version));
         set.headers.etag = `"${c.version}"`;
         return { presentation: c.presentation as PresentationT | null, version: c.version };
       },
@@ -265,6 +270,7 @@ export function collectionRoutes(deps: ServerDeps) {
         params: CollectionParams,
         body: SetPresentationDto,
         headers: IfMatch,
+        query: VersionQuery,
         response: { 200: Type.Object({ presentation: Type.Union([Presentation, Type.Null()]), version: Type.Integer() }), ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Set the presentation", `${SetPresentationDto.description} ${VERSIONED}`),
       },

@@ -33,7 +33,7 @@ import { expectedVersion } from "../../core/kernel/expected-version.ts";
 import { parseBoundedInt } from "../../core/kernel/paging.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors } from "../http/schemas.ts";
-import { CollectionParams, HistoryQuery, IfMatch, RecordDeleteQuery, RecordGetQuery, RecordListQuery, RecordParams, RetrieveQuery } from "./collection-schemas.ts";
+import { CollectionParams, HistoryQuery, IfMatch, VersionQuery, RecordDeleteQuery, RecordGetQuery, RecordListQuery, RecordParams, RetrieveQuery } from "./collection-schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["records"];
@@ -195,13 +195,14 @@ export function recordRoutes(deps: ServerDeps) {
     )
     .patch(
       "/collections/:id/records/:recordId",
-      async ({ principal, workspace, params, body, headers, set }) =>
-        etag(set, toRecordView(await updateRecord(core, principal, workspace, params.id, params.recordId, body as UpdateBody, expectedVersion(body.expected_version, headers["if-match"])))),
+      async ({ principal, workspace, params, body, headers, query, set }) =>
+        etag(set, toRecordView(await updateRecord(core, principal, workspace, params.id, params.recordId, body as UpdateBody, expectedVersion(body.expected_version, headers["if-match"], query.expected_version)))),
       {
         parse: "json",
         params: RecordParams,
         body: UpdateRecordDto,
         headers: IfMatch,
+        query: VersionQuery,
         response: { 200: RecordView, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Update a record", `\`fields\` and \`field_meta\` merge (null removes); what the write touches is checked against the current schema and stages. A stage change is recorded in the history with who and when. ${VERSIONED}`),
       },
@@ -235,9 +236,9 @@ export function recordRoutes(deps: ServerDeps) {
     )
     .post(
       "/collections/:id/records/:recordId/outcomes",
-      async ({ principal, workspace, params, body, headers, set }) => {
+      async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        const out = await recordOutcome(core, principal, workspace, params.id, params.recordId, body, expectedVersion(body.expected_version, headers["if-match"]));
+        const out = await recordOutcome(core, principal, workspace, params.id, params.recordId, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version));
         set.headers.etag = `"${out.record.version}"`;
         return { outcome: out.outcome, record: toRecordView(out.record) };
       },
@@ -246,6 +247,7 @@ export function recordRoutes(deps: ServerDeps) {
         params: RecordParams,
         body: RecordOutcomeDto,
         headers: IfMatch,
+        query: VersionQuery,
         response: {
           201: Type.Object({
             outcome: Type.Object({ outcome: Type.String(), value: Type.Union([Type.Number(), Type.Null()]), note: Type.Union([Type.String(), Type.Null()]), occurred_at: Type.String() }),

@@ -198,6 +198,10 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const stale = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { drifted: true }, headers: { "if-match": '"1"' } });
         expect(stale.status).toBe(409);
         expect(stale.body.error.current_version).toBe(2);
+        const staleQuery = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}?expected_version=1`, { key: p.member, body: { drifted: true } });
+        expect(staleQuery.status).toBe(409);
+        const disagree = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}?expected_version=2`, { key: p.member, body: { drifted: true, expected_version: 1 } });
+        expect(disagree.status).toBe(400);
         const bad = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { status: "closed" } });
         expect(bad.status).toBe(400);
         const drift = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.owner, body: { drifted: true } });
