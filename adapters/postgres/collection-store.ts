@@ -132,14 +132,16 @@ export class PostgresCollectionStore implements CollectionStore {
       const cur = await tx.query<Row>(`select version from collections where workspace_id = $1 and id = $2 for update`, [workspaceId, id]);
       if (!cur[0]) return abort("not_found");
       if (Number(cur[0].version) !== expectedVersion) return abort("version_conflict");
-      const h = await tx.query<Row>(
-        `with gone as (delete from record_changes where workspace_id = $1 and collection_id = $2 returning outcome)
-         select count(*)::int as n, count(outcome)::int as o from gone`,
-        [workspaceId, id],
-      );
+      // Records first: each is locked as it goes, so an update that held one commits (record and
+      // change) before this statement takes it, and the next statement's fresh snapshot sees that change.
       const r = await tx.query<Row>(
         `with gone as (delete from collection_records where workspace_id = $1 and collection_id = $2 returning entity_id)
          select count(*)::int as n, count(entity_id)::int as linked from gone`,
+        [workspaceId, id],
+      );
+      const h = await tx.query<Row>(
+        `with gone as (delete from record_changes where workspace_id = $1 and collection_id = $2 returning outcome)
+         select count(*)::int as n, count(outcome)::int as o from gone`,
         [workspaceId, id],
       );
       await tx.query(`delete from collections where workspace_id = $1 and id = $2`, [workspaceId, id]);

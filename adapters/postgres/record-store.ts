@@ -70,13 +70,16 @@ function toChange(r: Row): RecordChange {
   };
 }
 
-async function insertChange(tx: SqlDriver, c: RecordChange): Promise<void> {
-  await tx.query(
-    `insert into record_changes (${CHANGE_COLUMNS})
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::jsonb, $11::text::jsonb, $12::text::jsonb)`,
-    [c.workspace_id, c.record_id, c.version, c.collection_id, c.id, c.type, c.actor_id, c.actor_kind, c.at, json(c.diff), json(c.stage), json(c.outcome)],
-  );
+/**
+ * The values of a change after the record's keys and values ($15…$23), and the statement tail
+ * that appends it from the row a write returns: record and change are one statement, so one round
+ * trip and no explicit transaction.
+ */
+function changeValues(c: RecordChange): unknown[] {
+  return [c.id, c.type, c.actor_id, c.actor_kind, c.at, json(c.diff), json(c.stage), json(c.outcome), c.version];
 }
+const APPEND_CHANGE = `insert into record_changes (${CHANGE_COLUMNS})
+  select w.workspace_id, w.id, $23, w.collection_id, $15, $16, $17, $18, $19, $20::text::jsonb, $21::text::jsonb, $22::text::jsonb from w`;
 
 const KEYS = "workspace_id = $1 and collection_id = $2 and id = $3";
 
@@ -138,15 +141,14 @@ export class PostgresRecordStore implements RecordStore {
     if (!isUuid(r.id)) throw new TypeError("A record's id must be a uuid");
     try {
       // The collection's foreign key: a collection that is gone (or being purged, whose row the
-      // purge holds until it commits) fails the insert, and the transaction leaves nothing.
-      await this.db.transaction(async (tx) => {
-        await tx.query(
-          `insert into collection_records (${RECORD_COLUMNS})
-           values ($1, $2, $3, $4::text::jsonb, $5, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13, $14)`,
-          [r.workspace_id, r.collection_id, r.id, ...recordValues(r)],
-        );
-        await insertChange(tx, w.change);
-      });
+      // purge holds until it commits) fails the statement, which leaves nothing.
+      await this.db.query(
+        `with w as (insert into collection_records (${RECORD_COLUMNS})
+           values ($1, $2, $3, $4::text::jsonb, $5, $6::text::jsonb, $7, $8, $9, $10, $11, $12, $13, $14)
+           returning workspace_id, collection_id, id)
+         ${APPEND_CHANGE}`,
+        [r.workspace_id, r.collection_id, r.id, ...recordValues(r), ...changeValues(w.change)],
+      );
       return "ok";
     } catch (e) {
       if (sqlState(e) === FOREIGN_KEY_VIOLATION) return "collection_not_found";
@@ -157,22 +159,19 @@ export class PostgresRecordStore implements RecordStore {
   async update(w: RecordWrite): Promise<"ok" | "version_conflict" | "not_found"> {
     const r = w.record;
     if (![r.workspace_id, r.collection_id, r.id].every(isUuid)) return "not_found";
-    return inTransaction<"ok" | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
-      const updated = await tx.query(
-        `update collection_records set
+    const updated = await this.db.query(
+      `with w as (update collection_records set
            fields = $4::text::jsonb, status = $5, field_meta = $6::text::jsonb, entity_id = $7, drifted = $8, search_text = $9,
            created_by = $10, updated_by = $11, version = $12, created_at = $13, updated_at = $14
-         where ${KEYS} and version = $15
-         returning 1`,
-        [r.workspace_id, r.collection_id, r.id, ...recordValues(r), r.version - 1],
-      );
-      if (updated.length === 0) {
-        const found = await tx.query(`select 1 from collection_records where ${KEYS}`, [r.workspace_id, r.collection_id, r.id]);
-        return abort(found.length ? "version_conflict" : "not_found");
-      }
-      await insertChange(tx, w.change);
-      return "ok";
-    });
+         where ${KEYS} and version = $24
+         returning workspace_id, collection_id, id),
+       c as (${APPEND_CHANGE} returning 1)
+       select 1 from c`,
+      [r.workspace_id, r.collection_id, r.id, ...recordValues(r), ...changeValues(w.change), r.version - 1],
+    );
+    if (updated.length) return "ok";
+    const found = await this.db.query(`select 1 from collection_records where ${KEYS}`, [r.workspace_id, r.collection_id, r.id]);
+    return found.length ? "version_conflict" : "not_found";
   }
 
   async deletePlan(workspaceId: string, collectionId: string, id: string): Promise<RecordRemoval | null> {

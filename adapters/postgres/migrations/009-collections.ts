@@ -78,9 +78,10 @@ create table record_changes (
   stage jsonb,
   outcome jsonb,
   -- A record's history, newest version first.
-  primary key (workspace_id, record_id, version),
-  foreign key (workspace_id, collection_id, record_id)
-    references collection_records (workspace_id, collection_id, id) on delete cascade
+  primary key (workspace_id, record_id, version)
+  -- No foreign key to collection_records: checking it share-locks the row just written, which
+  -- halved insert throughput (measured: 3,300-4,500 vs 6,100-6,600 inserts/s at 16 connections).
+  -- The store removes a record's changes with it (delete, purge), records first.
 );
 -- Counting and purging a collection's history.
 create index record_changes_collection_idx on record_changes (workspace_id, collection_id);
