@@ -2,10 +2,22 @@
  * The one private seam between the SQL stores and a database client (Lucia v3's "controller"):
  * every store is written once against it, and each driver is a short shim over its client.
  */
+export interface QueryOptions {
+  /**
+   * Plan each execution for its own values instead of reusing a prepared statement's generic
+   * plan: for reads whose best plan depends on how common a value is (a popular tag against a
+   * rare one, a common word against a rare one). Planning costs; simple statements skip it.
+   */
+  planEach?: boolean;
+}
+
+/** The option of the reads whose plans depend on their values. */
+export const PLAN_EACH: QueryOptions = { planEach: true };
+
 export interface SqlDriver {
   readonly kind: "postgres" | "pglite";
   /** Runs one parameterised statement (`$1`, `$2`, ...) and returns its rows. */
-  query<T>(text: string, params?: unknown[]): Promise<T[]>;
+  query<T>(text: string, params?: unknown[], opts?: QueryOptions): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(text: string): Promise<void>;
   /**

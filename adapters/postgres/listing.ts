@@ -1,6 +1,6 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
-import type { SqlDriver } from "./driver.ts";
+import type { QueryOptions, SqlDriver } from "./driver.ts";
 import type { Row } from "./rows.ts";
 
 /**
@@ -14,6 +14,7 @@ import type { Row } from "./rows.ts";
 export async function listPage<T>(
   db: SqlDriver,
   q: { page: string; count: string; order: string; params: unknown[]; map: (r: Row) => T },
+  opts?: QueryOptions,
 ): Promise<Listed<T>> {
   const rows = await db.query<Row>(
     `with page as (${q.page})
@@ -21,6 +22,7 @@ export async function listPage<T>(
      from (${q.count}) c left join page on true
      order by ${q.order}`,
     q.params,
+    opts,
   );
   const total = Number(rows[0]?.listed_total__ ?? 0);
   const items = rows.filter((r) => r.id !== null && r.id !== undefined).map(q.map);

@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import type { SqlDriver } from "./driver.ts";
+import type { QueryOptions, SqlDriver } from "./driver.ts";
 
 export interface PostgresJsOptions {
   /** Connections in the pool; default 10. */
@@ -15,10 +15,7 @@ export function postgresJsDriver(url: string, opts: PostgresJsOptions = {}): Sql
     // `create table if not exists` and friends raise notices; they are not worth a log line.
     onnotice: () => {},
     // Every timestamp is timestamptz and read as UTC; the stores turn Dates into ISO strings.
-    // Statements are prepared once per connection, but each execution is planned for its own
-    // values: tag and term frequencies are skewed (a popular tag against a rare one), and a
-    // generic plan chosen for one ran a common-word search 5 times slower (bench/README.md).
-    connection: { TimeZone: "UTC", plan_cache_mode: "force_custom_plan" },
+    connection: { TimeZone: "UTC" },
   });
   return wrap(sql, sql);
 }
@@ -26,11 +23,15 @@ export function postgresJsDriver(url: string, opts: PostgresJsOptions = {}): Sql
 function wrap(client: Client, root: postgres.Sql): SqlDriver {
   const driver: SqlDriver = {
     kind: "postgres",
-    async query<T>(text: string, params: unknown[] = []): Promise<T[]> {
+    async query<T>(text: string, params: unknown[] = [], opts: QueryOptions = {}): Promise<T[]> {
       // Prepared (named) statements: parsed once per connection, typed by the server, so an
       // object passed for a jsonb parameter is serialised as JSON and a string for a
-      // timestamptz parameter as a timestamp.
-      const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+      // timestamptz parameter as a timestamp; after five runs PostgreSQL may keep a generic plan.
+      // `planEach`: an unnamed statement, planned for its values every time. Tag and term
+      // frequencies are skewed, and a generic plan chosen for one ran a common-word search 5 times
+      // slower (bench/README.md); forcing custom plans on every statement instead (the setting
+      // plan_cache_mode) cost simple inserts and lookups 40% of their throughput.
+      const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: !opts.planEach });
       return rows as unknown as T[];
     },
     async exec(text: string): Promise<void> {

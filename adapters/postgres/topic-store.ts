@@ -4,7 +4,7 @@ import type { Topic, TopicEvent } from "../../core/topics/model.ts";
 import type { ReadOptions, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
 import { FIELD_WEIGHT } from "../../core/topics/search-rank.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
-import { inTransaction, type SqlDriver, sqlState } from "./driver.ts";
+import { inTransaction, PLAN_EACH, type SqlDriver, sqlState } from "./driver.ts";
 import { listPage, pageParams } from "./listing.ts";
 import type { Row } from "./rows.ts";
 import {
@@ -149,7 +149,7 @@ export class PostgresTopicStore implements TopicStore {
       order: LIST_ORDER.split(", ").map((c) => `page.${c}`).join(", "),
       params,
       map: toTopic,
-    });
+    }, PLAN_EACH);
   }
 
   async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number, options: ReadOptions = {}): Promise<Topic[]> {
@@ -160,6 +160,7 @@ export class PostgresTopicStore implements TopicStore {
        where workspace_id = $1 and status <> 'archived' and anchor_bases && $2::text[] and ($3::uuid is null or repo_id = $3::uuid)
        order by ${LIST_ORDER} limit $4`,
       [workspaceId, bases, repoId, limit],
+      PLAN_EACH,
     );
     return rows.map(toTopic);
   }
@@ -199,6 +200,7 @@ export class PostgresTopicStore implements TopicStore {
              where ${where.join(" and ")} and ${head}
              order by ${RANKED_ORDER} limit $${n + 2}`,
             [...params, s.terms, limit],
+            PLAN_EACH,
           ),
     ]);
     const rows = [...ranked];
@@ -209,6 +211,7 @@ export class PostgresTopicStore implements TopicStore {
            where ${where.join(" and ")} and not ${head}
            order by trust_rank desc, updated_at desc, id desc limit $${n + 2}`,
           [...params, s.terms, limit - rows.length],
+          PLAN_EACH,
         )),
       );
     }
@@ -224,13 +227,13 @@ export class PostgresTopicStore implements TopicStore {
     const from = `from topics where ${where.join(" and ")}`;
     if (cap === 0) return { total: 0, capped: true };
     if (cap === null) {
-      const rows = await this.db.query<Row>(`select count(*)::int as n ${from}`, params);
+      const rows = await this.db.query<Row>(`select count(*)::int as n ${from}`, params, PLAN_EACH);
       return { total: Number(rows[0]?.n ?? 0), capped: false };
     }
-    const plan = await this.db.query<Row>(`explain (format json) select 1 ${from}`, params);
+    const plan = await this.db.query<Row>(`explain (format json) select 1 ${from}`, params, PLAN_EACH);
     const estimate = Math.round(Number(planRows(plan)));
     if (estimate > ESTIMATE_BEYOND * cap) return { total: Math.max(estimate, cap + 1), capped: true };
-    const rows = await this.db.query<Row>(`select count(*)::int as n from (select 1 ${from} limit ${cap + 1}) m`, params);
+    const rows = await this.db.query<Row>(`select count(*)::int as n from (select 1 ${from} limit ${cap + 1}) m`, params, PLAN_EACH);
     const n = Number(rows[0]?.n ?? 0);
     return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
   }
