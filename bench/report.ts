@@ -58,3 +58,56 @@ export function goalsReport(rows: Row[]): string | null {
   }
   return lines.length === 0 ? null : `Targets (printed, not asserted):\n${lines.join("\n")}`;
 }
+
+/**
+ * A ratio between two scenarios' measurements, printed after the table: `numerator / denominator`
+ * of `metric`, with an optional target on the ratio (printed MET or MISSED, never asserted).
+ */
+export interface Comparison {
+  /** What is compared, e.g. "ours (postgres, 100k records): deep page / first page, p50". */
+  text: string;
+  /** Scenario names (`Scenario.name`). */
+  numerator: string;
+  denominator: string;
+  metric: "p50" | "requestsPerSecond";
+  /** Target: the ratio at most this. */
+  max?: number;
+  /** Target: the ratio at least this. */
+  min?: number;
+}
+
+/**
+ * One line per comparison whose two scenarios ran, e.g.
+ * `- ours (postgres): deep/first p50 = 1.12× (target ≤ 1.5×) MET [2.10 ms / 1.87 ms]`;
+ * null when none of them ran.
+ */
+export function comparisonsReport(rows: Row[], comparisons: readonly Comparison[]): string | null {
+  const byName = new Map(rows.map((row) => [row.name, row]));
+  const lines: string[] = [];
+  for (const comparison of comparisons) {
+    const top = byName.get(comparison.numerator);
+    const bottom = byName.get(comparison.denominator);
+    if (!top || !bottom) continue;
+    if (!top.result || top.failure || !bottom.result || bottom.failure) {
+      lines.push(`- ${comparison.text}: no measurement (FAILED)`);
+      continue;
+    }
+    const value = (result: WrkResult) => (comparison.metric === "p50" ? result.p50Ms : result.requestsPerSecond);
+    const format = (result: WrkResult) =>
+      comparison.metric === "p50" ? `${result.p50Ms.toFixed(2)} ms` : `${Math.round(result.requestsPerSecond).toLocaleString("en-US")} req/s`;
+    const ratio = value(top.result) / value(bottom.result);
+    const targets: string[] = [];
+    let met = true;
+    if (comparison.max !== undefined) {
+      targets.push(`≤ ${comparison.max}×`);
+      met &&= ratio <= comparison.max;
+    }
+    if (comparison.min !== undefined) {
+      targets.push(`≥ ${comparison.min}×`);
+      met &&= ratio >= comparison.min;
+    }
+    const verdict = targets.length === 0 ? "" : ` (target ${targets.join(" and ")}) ${met ? "MET" : "MISSED"}`;
+    lines.push(`- ${comparison.text} = ${ratio.toFixed(2)}×${verdict} [${format(top.result)} / ${format(bottom.result)}]`);
+  }
+  return lines.length === 0 ? null : `Comparisons (printed, not asserted):\n${lines.join("\n")}`;
+}

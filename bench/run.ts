@@ -17,18 +17,25 @@
  *   BENCH_ANCHORED_TOPICS, BENCH_ANCHORED_TOPICS_MONGO, BENCH_REPO_FILES, BENCH_CODE_CONNECTIONS:
  *                      the code-context scenarios' (match-files, retrieve) dataset and load
  *                      (targets/code-context.ts)
+ *   BENCH_RECORDS, BENCH_RECORDS_MONGO, BENCH_RECORDS_MONGO_CONNECTIONS, BENCH_RECORDS_SEED_CONCURRENCY:
+ *                      the collections/records scenarios and PocketBase (targets/collections.ts)
+ *   BENCH_POCKETBASE_BIN, BENCH_POCKETBASE_VERSION, BENCH_POCKETBASE_LOGS: PocketBase
+ *                      (targets/pocketbase.ts)
  *
- * Scenarios with a `goal` (a target from an issue) are listed after the table as MET or MISSED.
+ * Scenarios with a `goal` (a target from an issue) are listed after the table as MET or MISSED,
+ * then the ratios between scenarios of `comparisons` (scenarios.ts), then how long seeding
+ * records through HTTP took (summary.ts).
  *
  * Any scenario that cannot start, answers a non-2xx status, or has wrk errors
  * (status >= 400, timeouts, socket errors) fails the run with exit code 1:
  * a benchmark of error responses measures nothing.
  */
 import os from "node:os";
-import { scenarios } from "./scenarios.ts";
+import { comparisons, scenarios } from "./scenarios.ts";
 import { ResourcePool, type Target } from "./scenario.ts";
 import { ensureWrk, runWrk, type WrkResult } from "./wrk.ts";
-import { goalsReport, markdownTable, type Row } from "./report.ts";
+import { comparisonsReport, goalsReport, markdownTable, type Row } from "./report.ts";
+import { recordedSeedings, seedingReport } from "./summary.ts";
 import { stopAllAppServers } from "../tests/support/app-server.ts";
 import { isShuttingDown, refuseNewChildren, stopAllChildren } from "../tests/support/child-process.ts";
 
@@ -157,8 +164,12 @@ async function main(): Promise<number> {
   console.log(`\n${markdownTable(rows)}\n`);
   const goals = goalsReport(rows);
   if (goals) console.log(`${goals}\n`);
+  const compared = comparisonsReport(rows, comparisons);
+  if (compared) console.log(`${compared}\n`);
+  const seeded = seedingReport();
+  if (seeded) console.log(`${seeded}\n`);
   if (settings.jsonPath) {
-    await Bun.write(settings.jsonPath, JSON.stringify({ settings, bun: Bun.version, rows }, null, 2));
+    await Bun.write(settings.jsonPath, JSON.stringify({ settings, bun: Bun.version, rows, seedings: recordedSeedings() }, null, 2));
     console.log(`Results written to ${settings.jsonPath}`);
   }
   const failed = rows.filter((row) => row.failure);

@@ -2,7 +2,9 @@
  * The benchmark scenarios, measured in this order. Add a scenario by adding
  * an object: a name and a `prepare` that returns the request to load.
  */
-import type { Goal, Scenario } from "./scenario.ts";
+import type { Goal, Scenario, Target } from "./scenario.ts";
+import type { Comparison } from "./report.ts";
+import { CREATE_DEAL, deepOffset } from "./datasets/deals.ts";
 import { bareServer } from "./targets/bare.ts";
 import {
   embeddedApp,
@@ -23,6 +25,19 @@ import {
   retrieveBody,
   SESSION_HEADER,
 } from "./targets/code-context.ts";
+import {
+  AGGREGATE_BODY,
+  collectionsApp,
+  type CollectionsBackend,
+  CREATE_BODY,
+  deepCursor,
+  jsonHeaders,
+  QUERY_BODY,
+  recordConnections,
+  recordCount,
+  recordsLabel,
+} from "./targets/collections.ts";
+import { POCKETBASE_FILTER, pocketbaseDeals, pocketbaseLabel, pocketbaseRecordCount } from "./targets/pocketbase.ts";
 import { topicConnections, topicCount, topicDataset, topicsApp, topicsLabel, type TopicsApp, type TopicsBackend } from "./targets/topics.ts";
 
 /**
@@ -116,6 +131,134 @@ function codeContextScenarios(backend: TopicsBackend): Scenario[] {
   return backend === "postgres" ? [matchFiles, retrieve] : [matchFiles];
 }
 
+/**
+ * The collections benchmark (names contain "records": `BENCH_ONLY=records`; PocketBase's also
+ * "PocketBase"): our records API on PostgreSQL and MongoDB against PocketBase, each seeded with the
+ * same deals through HTTP (targets/collections.ts, targets/pocketbase.ts), with the same wrk
+ * settings: the first page of 50 newest first, a page 90% deep (ours by cursor, walked once before
+ * the load; PocketBase by offset, all it offers), a filtered query, an aggregate (ours only), and a
+ * create. Create comes last: what it adds during the load would change the lists measured after it.
+ */
+type RecordsOperation = "first" | "deep" | "filter" | "aggregate" | "create";
+
+function ourRecordScenario(backend: CollectionsBackend, operation: RecordsOperation): Scenario {
+  const label = recordsLabel(backend);
+  const connections = recordConnections(backend);
+  const deep = deepOffset(recordCount(backend)).toLocaleString("en-US");
+  const path = "/api/v1/workspaces/{slug}/collections/{id}/records";
+  const names: Record<RecordsOperation, string> = {
+    first: `GET ${path}?limit=50 [first page] ${label}`,
+    deep: `GET ${path}?limit=50&cursor=… [page ${deep} records deep, by cursor] ${label}`,
+    filter: `POST ${path}/query [status = qualified and amount ≥ 5000, 50] ${label}`,
+    aggregate: `POST ${path}/aggregate [count and sum(amount) by status] ${label}`,
+    create: `POST ${path} [create] ${label}`,
+  };
+  return {
+    name: names[operation],
+    ...(connections ? { connections } : {}),
+    async prepare(ctx) {
+      const app = await collectionsApp(ctx, backend);
+      const url = `${app.origin}${app.recordsPath}`;
+      switch (operation) {
+        case "first":
+          return { url: `${url}?limit=50`, headers: { "x-api-key": app.apiKey } };
+        case "deep":
+          return { url: `${url}?limit=50&cursor=${encodeURIComponent(await deepCursor(ctx, backend))}`, headers: { "x-api-key": app.apiKey } };
+        case "filter":
+          return { url: `${url}/query`, method: "POST", headers: jsonHeaders(app), body: QUERY_BODY };
+        case "aggregate":
+          return { url: `${url}/aggregate`, method: "POST", headers: jsonHeaders(app), body: AGGREGATE_BODY };
+        case "create":
+          return { url, method: "POST", headers: jsonHeaders(app), body: CREATE_BODY };
+      }
+    },
+  };
+}
+
+function pocketbaseScenario(operation: Exclude<RecordsOperation, "aggregate">): Scenario {
+  const label = pocketbaseLabel();
+  const path = "/api/collections/deals/records";
+  const deepPage = deepOffset(pocketbaseRecordCount()) / 50 + 1;
+  const deep = deepOffset(pocketbaseRecordCount()).toLocaleString("en-US");
+  const list = "perPage=50&skipTotal=1&sort=-created";
+  const queries: Record<typeof operation, string> = {
+    first: `${list}&page=1`,
+    deep: `${list}&page=${deepPage}`,
+    filter: `filter=${encodeURIComponent(POCKETBASE_FILTER)}&${list}`,
+    create: "",
+  };
+  const names: Record<typeof operation, string> = {
+    first: `GET ${path}?${queries.first} [first page] ${label}`,
+    deep: `GET ${path}?${queries.deep} [page ${deep} records deep, by offset: PocketBase has no cursor] ${label}`,
+    filter: `GET ${path}?filter=${POCKETBASE_FILTER}&${list} ${label}`,
+    create: `POST ${path} [create] ${label}`,
+  };
+  return {
+    name: names[operation],
+    async prepare(ctx): Promise<Target> {
+      const pb = await pocketbaseDeals(ctx);
+      const url = `${pb.origin}${pb.recordsPath}`;
+      if (operation === "create") {
+        return { url, method: "POST", headers: { authorization: pb.token, "content-type": "application/json" }, body: JSON.stringify(CREATE_DEAL) };
+      }
+      return { url: `${url}?${queries[operation]}`, headers: { authorization: pb.token } };
+    },
+  };
+}
+
+const records = {
+  postgres: Object.fromEntries(
+    (["first", "deep", "filter", "aggregate", "create"] as const).map((op) => [op, ourRecordScenario("postgres", op)]),
+  ) as Record<RecordsOperation, Scenario>,
+  mongo: Object.fromEntries(
+    (["first", "deep", "filter", "aggregate", "create"] as const).map((op) => [op, ourRecordScenario("mongo", op)]),
+  ) as Record<RecordsOperation, Scenario>,
+  pocketbase: Object.fromEntries(
+    (["first", "deep", "filter", "create"] as const).map((op) => [op, pocketbaseScenario(op)]),
+  ) as Record<Exclude<RecordsOperation, "aggregate">, Scenario>,
+};
+
+function recordsScenarios(): Scenario[] {
+  const { postgres: pg, mongo, pocketbase: pb } = records;
+  return [pg.first, mongo.first, pb.first, pg.deep, mongo.deep, pb.deep, pg.filter, mongo.filter, pb.filter, pg.aggregate, mongo.aggregate, pg.create, mongo.create, pb.create];
+}
+
+/** The ratios printed after the table (targets of the collections issue: printed, never asserted). */
+function recordsComparisons(): Comparison[] {
+  const { postgres: pg, pocketbase: pb } = records;
+  const at100k = recordCount("postgres") === 100_000 ? "" : `, this run ${recordCount("postgres").toLocaleString("en-US")} records`;
+  const deepFirst = (backend: CollectionsBackend, text: string, max?: number): Comparison => ({
+    text: `${text}: deep/first p50`,
+    numerator: records[backend].deep.name,
+    denominator: records[backend].first.name,
+    metric: "p50",
+    ...(max === undefined ? {} : { max }),
+  });
+  const versus = (operation: Exclude<RecordsOperation, "aggregate">, what: string): Comparison => ({
+    text: `ours (postgres) / PocketBase, ${what}: req/s`,
+    numerator: pg[operation].name,
+    denominator: pb[operation].name,
+    metric: "requestsPerSecond",
+    min: 1,
+  });
+  return [
+    deepFirst("postgres", `ours (postgres${at100k})`, 1.5),
+    deepFirst("mongo", `ours (mongo, ${recordCount("mongo").toLocaleString("en-US")} records)`, 1.5),
+    {
+      text: "PocketBase (for reference, offset paging): deep/first p50",
+      numerator: pb.deep.name,
+      denominator: pb.first.name,
+      metric: "p50",
+    },
+    versus("create", "create"),
+    versus("first", "first page"),
+    versus("deep", "deep page"),
+    versus("filter", "filtered query"),
+  ];
+}
+
+export const comparisons: Comparison[] = recordsComparisons();
+
 export const scenarios: Scenario[] = [
   {
     name: "bare Bun.serve hello-world",
@@ -186,4 +329,5 @@ export const scenarios: Scenario[] = [
   ...topicScenarios("mongo"),
   ...codeContextScenarios("postgres"),
   ...codeContextScenarios("mongo"),
+  ...recordsScenarios(),
 ];
