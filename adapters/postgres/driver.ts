@@ -4,9 +4,9 @@
  */
 export interface QueryOptions {
   /**
-   * Plan each execution for its own values instead of reusing a prepared statement's generic
-   * plan: for reads whose best plan depends on how common a value is (a popular tag against a
-   * rare one, a common word against a rare one). Planning costs; simple statements skip it.
+   * Plan each execution for its own values instead of reusing a cached generic plan: for reads
+   * whose best plan depends on how common a value is (a popular tag against a rare one, a common
+   * word against a rare one). Planning costs; simple statements skip it.
    */
   planEach?: boolean;
 }
