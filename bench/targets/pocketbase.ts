@@ -26,8 +26,8 @@
  * `logs.maxDays = 0`, as our server runs at LOG_LEVEL=warn during the load: BENCH_POCKETBASE_LOGS=1
  * keeps PocketBase's default (5 days).
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { BenchContext, Resource } from "../scenario.ts";
 import { runCommand } from "../../tests/support/command.ts";
@@ -37,6 +37,7 @@ import { startWatchdog, stopPidShell } from "../../tests/support/service-lifetim
 import { dealAt, dealStats, deepOffset, FILTER, STAGES } from "../datasets/deals.ts";
 import { seedOverHttp } from "../datasets/seed-http.ts";
 import { countLabel } from "../datasets/topics.ts";
+import { findGo, goBinary, goCachePath } from "../../tests/support/go-binary.ts";
 import { positiveInt } from "./topics.ts";
 
 export const POCKETBASE_MODULE = "github.com/pocketbase/pocketbase";
@@ -52,33 +53,12 @@ export const DEALS = "deals";
 
 /** Where the built binary is kept between runs. */
 export function pocketbaseCachePath(version = POCKETBASE_VERSION): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "wks-service", `pocketbase-${version}`, "base");
+  return goCachePath(`pocketbase-${version}`, "base");
 }
-
-function findGo(): string | null {
-  const onPath = Bun.which("go");
-  if (onPath) return onPath;
-  const usual = "/usr/local/go/bin/go";
-  return existsSync(usual) ? usual : null;
-}
-
-let building: Promise<string> | null = null;
 
 /** The PocketBase binary: from BENCH_POCKETBASE_BIN, the cache, or built into the cache now. */
 export function pocketbaseBinary(): Promise<string> {
-  const fromEnv = process.env.BENCH_POCKETBASE_BIN;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) return Promise.reject(new Error(`Cannot start PocketBase: BENCH_POCKETBASE_BIN=${fromEnv} does not exist`));
-    return Promise.resolve(fromEnv);
-  }
-  const cached = pocketbaseCachePath();
-  if (existsSync(cached)) return Promise.resolve(cached);
-  building ??= buildPocketbase(cached).catch((error) => {
-    building = null;
-    throw error;
-  });
-  return building;
+  return goBinary("PocketBase", "BENCH_POCKETBASE_BIN", pocketbaseCachePath(), buildPocketbase);
 }
 
 async function buildPocketbase(target: string): Promise<string> {

@@ -7,7 +7,7 @@ import type { RecordQuery } from "../../core/collections/ports.ts";
 import { recordSearchText } from "../../core/collections/record-text.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
-import { bundle, collectionFixture, stamp } from "./fixtures.ts";
+import { bundle, collectionFixture, recordChangeFixture, recordFixture, stamp } from "./fixtures.ts";
 
 /**
  * The contract of the collection store ports (core/collections/ports.ts). Query, sort, keyset and
@@ -36,45 +36,8 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       return c;
     }
 
-    function change(r: CollectionRecord, over: Partial<RecordChange> = {}): RecordChange {
-      return {
-        id: uuidv7(),
-        workspace_id: r.workspace_id,
-        collection_id: r.collection_id,
-        record_id: r.id,
-        version: r.version,
-        type: r.version === 1 ? "record.created" : "record.updated",
-        actor_id: null,
-        actor_kind: "human",
-        at: r.updated_at,
-        diff: [],
-        stage: r.version === 1 ? { from: null, to: r.status } : null,
-        outcome: null,
-        ...over,
-      };
-    }
-
-    function recordOf(c: Collection, over: Partial<CollectionRecord> = {}): CollectionRecord {
-      const at = stamp();
-      const fields = over.fields ?? { company: "Acme" };
-      return {
-        id: uuidv7(),
-        workspace_id: c.workspace_id,
-        collection_id: c.id,
-        fields,
-        status: "lead",
-        field_meta: {},
-        entity_id: null,
-        drifted: false,
-        search_text: recordSearchText(fields),
-        created_by: null,
-        updated_by: null,
-        version: 1,
-        created_at: at,
-        updated_at: at,
-        ...over,
-      };
-    }
+    const change = recordChangeFixture;
+    const recordOf = recordFixture;
 
     async function record(c: Collection, over: Partial<CollectionRecord> = {}): Promise<CollectionRecord> {
       const r = recordOf(c, over);

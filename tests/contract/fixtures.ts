@@ -1,4 +1,5 @@
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
+import { recordSearchText } from "../../core/collections/record-text.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import type { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
@@ -113,6 +114,54 @@ export function collectionFixture(workspaceId: string, over: Partial<import("../
     version: 1,
     created_at: at,
     updated_at: at,
+    ...over,
+  };
+}
+
+/** A record of collection `c` at version 1 (its search text derived from its fields), with `over` applied. */
+export function recordFixture(
+  c: { workspace_id: string; id: string },
+  over: Partial<import("../../core/collections/model.ts").CollectionRecord> = {},
+): import("../../core/collections/model.ts").CollectionRecord {
+  const at = stamp();
+  const fields = over.fields ?? { company: "Acme" };
+  return {
+    id: uuidv7(),
+    workspace_id: c.workspace_id,
+    collection_id: c.id,
+    fields,
+    status: "lead",
+    field_meta: {},
+    entity_id: null,
+    drifted: false,
+    search_text: recordSearchText(fields),
+    created_by: null,
+    updated_by: null,
+    version: 1,
+    created_at: at,
+    updated_at: at,
+    ...over,
+  };
+}
+
+/** The history entry of a record's state `r` (created at version 1, else updated), with `over` applied. */
+export function recordChangeFixture(
+  r: import("../../core/collections/model.ts").CollectionRecord,
+  over: Partial<import("../../core/collections/model.ts").RecordChange> = {},
+): import("../../core/collections/model.ts").RecordChange {
+  return {
+    id: uuidv7(),
+    workspace_id: r.workspace_id,
+    collection_id: r.collection_id,
+    record_id: r.id,
+    version: r.version,
+    type: r.version === 1 ? "record.created" : "record.updated",
+    actor_id: null,
+    actor_kind: "human",
+    at: r.updated_at,
+    diff: [],
+    stage: r.version === 1 ? { from: null, to: r.status } : null,
+    outcome: null,
     ...over,
   };
 }

@@ -11,7 +11,7 @@ import type { Topic } from "../../core/topics/model.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
-import { apiKey, bundle, collectionFixture, identity, newMember, stamp, topicFixture, unique } from "./fixtures.ts";
+import { apiKey, bundle, collectionFixture, identity, newMember, recordChangeFixture, recordFixture, stamp, topicFixture, unique } from "./fixtures.ts";
 import { runCollectionStoresContract } from "./collection-stores.contract.ts";
 import { runShareStoresContract } from "./share-stores.contract.ts";
 import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
@@ -302,39 +302,9 @@ describe("mongo: leftovers of an interrupted write", () => {
     await s.collections.insert(c);
     return c;
   }
-  const recordChange = (r: CollectionRecord, over: Partial<RecordChange> = {}): RecordChange => ({
-    id: uuidv7(),
-    workspace_id: r.workspace_id,
-    collection_id: r.collection_id,
-    record_id: r.id,
-    version: r.version,
-    type: r.version === 1 ? "record.created" : "record.updated",
-    actor_id: null,
-    actor_kind: "human",
-    at: r.updated_at,
-    diff: [],
-    stage: null,
-    outcome: null,
-    ...over,
-  });
+  const recordChange = (r: CollectionRecord, over: Partial<RecordChange> = {}): RecordChange => recordChangeFixture(r, { stage: null, ...over });
   async function storedRecord(c: Collection, fields: Record<string, unknown> = { company: "Acme" }): Promise<CollectionRecord> {
-    const at = stamp();
-    const r: CollectionRecord = {
-      id: uuidv7(),
-      workspace_id: c.workspace_id,
-      collection_id: c.id,
-      fields,
-      status: "lead",
-      field_meta: {},
-      entity_id: null,
-      drifted: false,
-      search_text: recordSearchText(fields),
-      created_by: null,
-      updated_by: null,
-      version: 1,
-      created_at: at,
-      updated_at: at,
-    };
+    const r = recordFixture(c, { fields });
     expect(await s.records.insert({ record: r, change: recordChange(r) })).toBe("ok");
     return r;
   }

@@ -13,9 +13,10 @@
  * the result into place atomically. Without `go` it fails saying what to install.
  */
 import { runCommand as run } from "./command.ts";
+import { findGo, goBinary, goCachePath } from "./go-binary.ts";
 import { readLog, sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { MongoClient } from "mongodb";
 import { freePort } from "./net.ts";
@@ -34,34 +35,12 @@ const START_TIMEOUT_MS = 30_000;
 
 /** Where the built binary is kept between runs. */
 export function ferretdbCachePath(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), ".cache");
-  return join(base, "wks-service", `ferretdb-${FERRETDB_VERSION}`, "ferretdb");
+  return goCachePath(`ferretdb-${FERRETDB_VERSION}`, "ferretdb");
 }
-
-
-function findGo(): string | null {
-  const onPath = Bun.which("go");
-  if (onPath) return onPath;
-  const usual = "/usr/local/go/bin/go";
-  return existsSync(usual) ? usual : null;
-}
-
-let building: Promise<string> | null = null;
 
 /** The ferretdb binary: from TEST_FERRETDB_BIN, the cache, or built into the cache now. */
 export function ferretdbBinary(): Promise<string> {
-  const fromEnv = process.env.TEST_FERRETDB_BIN;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) return Promise.reject(new Error(`Cannot start FerretDB: TEST_FERRETDB_BIN=${fromEnv} does not exist`));
-    return Promise.resolve(fromEnv);
-  }
-  const cached = ferretdbCachePath();
-  if (existsSync(cached)) return Promise.resolve(cached);
-  building ??= buildFerretdb(cached).catch((e) => {
-    building = null;
-    throw e;
-  });
-  return building;
+  return goBinary("FerretDB", "TEST_FERRETDB_BIN", ferretdbCachePath(), buildFerretdb);
 }
 
 async function buildFerretdb(target: string): Promise<string> {
