@@ -68,6 +68,17 @@ const Context = Type.Object({
   criterion: Type.Array(Type.Object({ slug: Type.String(), topic: Type.Record(Type.String(), Type.Unknown()) })),
   missing: Type.Array(Type.String(), { description: "Slugs that name no topic (any more)." }),
 });
+/** The connector mapping and the presentation are parts of a collection, read and set with its version. */
+const MappingAnswer = Type.Object({ mapping: Type.Union([ConnectorMapping, Type.Null()]), version: Type.Integer() });
+const PresentationAnswer = Type.Object({ presentation: Type.Union([Presentation, Type.Null()]), version: Type.Integer() });
+function mappingOf(set: { headers: Record<string, unknown> }, c: Collection) {
+  set.headers.etag = `"${c.version}"`;
+  return { mapping: c.connector_mapping as ConnectorMappingT | null, version: c.version };
+}
+function presentationOf(set: { headers: Record<string, unknown> }, c: Collection) {
+  set.headers.etag = `"${c.version}"`;
+  return { presentation: c.presentation as PresentationT | null, version: c.version };
+}
 const VERSIONED = "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
 
 function parseCollectionView(raw: string | undefined): CollectionViewName {
@@ -215,63 +226,41 @@ export function collectionRoutes(deps: ServerDeps) {
         detail: doc("Restore an archived collection", `Back to active. ${VERSIONED}`),
       },
     )
-    .get(
-      "/collections/:id/connector-mapping",
-      async ({ workspace, params, set }) => {
-        const c = await findCollection(core, workspace, params.id);
-        set.headers.etag = `"${c.version}"`;
-        return { mapping: c.connector_mapping as ConnectorMappingT | null, version: c.version };
-      },
-      {
-        params: CollectionParams,
-        response: { 200: Type.Object({ mapping: Type.Union([ConnectorMapping, Type.Null()]), version: Type.Integer() }), ...errors(400, 401, 404) },
-        detail: doc("Read the connector mapping"),
-      },
-    )
+    .get("/collections/:id/connector-mapping", async ({ workspace, params, set }) => mappingOf(set, await findCollection(core, workspace, params.id)), {
+      params: CollectionParams,
+      response: { 200: MappingAnswer, ...errors(400, 401, 404) },
+      detail: doc("Read the connector mapping"),
+    })
     .put(
       "/collections/:id/connector-mapping",
-      async ({ principal, workspace, params, body, headers, query, set }) => {
-        const c = await setConnectorMapping(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version));
-        set.headers.etag = `"${c.version}"`;
-        return { mapping: c.connector_mapping as ConnectorMappingT | null, version: c.version };
-      },
+      async ({ principal, workspace, params, body, headers, query, set }) =>
+        mappingOf(set, await setConnectorMapping(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version))),
       {
         parse: "json",
         params: CollectionParams,
         body: SetConnectorMappingDto,
         headers: IfMatch,
         query: VersionQuery,
-        response: { 200: Type.Object({ mapping: Type.Union([ConnectorMapping, Type.Null()]), version: Type.Integer() }), ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 200: MappingAnswer, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Set the connector mapping", `Replaces it (null removes it). Mapped fields must exist in the record_schema. ${VERSIONED}`),
       },
     )
-    .get(
-      "/collections/:id/presentation",
-      async ({ workspace, params, set }) => {
-        const c = await findCollection(core, workspace, params.id);
-        set.headers.etag = `"${c.version}"`;
-        return { presentation: c.presentation as PresentationT | null, version: c.version };
-      },
-      {
-        params: CollectionParams,
-        response: { 200: Type.Object({ presentation: Type.Union([Presentation, Type.Null()]), version: Type.Integer() }), ...errors(400, 401, 404) },
-        detail: doc("Read the presentation"),
-      },
-    )
+    .get("/collections/:id/presentation", async ({ workspace, params, set }) => presentationOf(set, await findCollection(core, workspace, params.id)), {
+      params: CollectionParams,
+      response: { 200: PresentationAnswer, ...errors(400, 401, 404) },
+      detail: doc("Read the presentation"),
+    })
     .put(
       "/collections/:id/presentation",
-      async ({ principal, workspace, params, body, headers, query, set }) => {
-        const c = await setPresentation(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version));
-        set.headers.etag = `"${c.version}"`;
-        return { presentation: c.presentation as PresentationT | null, version: c.version };
-      },
+      async ({ principal, workspace, params, body, headers, query, set }) =>
+        presentationOf(set, await setPresentation(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version))),
       {
         parse: "json",
         params: CollectionParams,
         body: SetPresentationDto,
         headers: IfMatch,
         query: VersionQuery,
-        response: { 200: Type.Object({ presentation: Type.Union([Presentation, Type.Null()]), version: Type.Integer() }), ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 200: PresentationAnswer, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Set the presentation", `${SetPresentationDto.description} ${VERSIONED}`),
       },
     );
