@@ -1,10 +1,9 @@
 import { isUuid } from "../../core/kernel/ids.ts";
 import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../core/topics/repo-index-store.ts";
 import type { WebhookDeliveryStore } from "../../core/webhooks/ports.ts";
-import { iso, type SqlDriver, sqlState } from "./driver.ts";
+import { FOREIGN_KEY_VIOLATION, iso, type SqlDriver, sqlState } from "./driver.ts";
 import type { Row } from "./rows.ts";
 
-const FOREIGN_KEY_VIOLATION = "23503";
 const HEAD_COLUMNS = "workspace_id, repo_id, commit_sha, file_count, refreshed_at";
 
 function toHead(r: Row): RepoIndexHead {

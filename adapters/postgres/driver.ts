@@ -62,6 +62,7 @@ export function sqlState(e: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = "23505";
+export const FOREIGN_KEY_VIOLATION = "23503";
 
 /** Timestamps come back from both clients as `Date`; the models carry ISO 8601 UTC strings. */
 export function iso(value: unknown): string {

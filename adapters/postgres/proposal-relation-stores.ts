@@ -12,11 +12,10 @@ import type { ProposalFilter, ProposalStore } from "../../core/topics/proposal-p
 import { type GraphFingerprint, type GraphNodeRow, type Relation, type RelationType, relationKey } from "../../core/topics/relation-model.ts";
 import type { RelationStore } from "../../core/topics/relation-ports.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
-import { inTransaction, iso, isoOrNull, type SqlDriver, sqlState } from "./driver.ts";
+import { FOREIGN_KEY_VIOLATION, inTransaction, iso, isoOrNull, type SqlDriver, sqlState } from "./driver.ts";
 import { listPage, pageParams } from "./listing.ts";
 import { type Row, strOrNull } from "./rows.ts";
 
-const FOREIGN_KEY_VIOLATION = "23503";
 
 // ---- proposals ----
 

@@ -3,14 +3,9 @@ import type { CollectionRecord, RecordChange } from "../../core/collections/mode
 import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../core/collections/ports.ts";
 import type { AggregateGroup, CompiledAggregate } from "../../core/collections/record-aggregate.ts";
 import type { CompiledFilter } from "../../core/collections/record-filter.ts";
-import { inTransaction, type SqlDriver, sqlState } from "./driver.ts";
+import { FOREIGN_KEY_VIOLATION, inTransaction, type SqlDriver, sqlState } from "./driver.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, type SqlDialect } from "./record-sql.ts";
-import { type Row, str, strOrNull } from "./rows.ts";
-
-const FOREIGN_KEY_VIOLATION = "23503";
-
-/** A jsonb parameter (`$n::text::jsonb`): serialised here, so both clients pass it alike; null stays SQL null. */
-export const json = (v: unknown): string | null => (v === null || v === undefined ? null : JSON.stringify(v));
+import { json, type Row, str, strOrNull } from "./rows.ts";
 
 const RECORD_COLUMNS =
   "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, version, created_at, updated_at";

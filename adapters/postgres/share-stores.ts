@@ -4,12 +4,11 @@ import type { NoteShare, ShareLink } from "../../core/sharing/model.ts";
 import type { InboxFilter, InboxItem, NoteShareStore, ShareLinkStore, ShareMatch } from "../../core/sharing/ports.ts";
 import type { TopicStatus } from "../../core/topics/governance.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
-import { iso, isoOrNull, type SqlDriver, sqlState } from "./driver.ts";
+import { FOREIGN_KEY_VIOLATION, iso, isoOrNull, type SqlDriver, sqlState } from "./driver.ts";
 import { listPage, pageParams } from "./listing.ts";
 import { type Row, strOrNull, toWorkspace, workspaceColumns } from "./rows.ts";
 import { toTopic, topicColumns } from "./topic-rows.ts";
 
-const FOREIGN_KEY_VIOLATION = "23503";
 
 const LINK_COLUMNS = ["id", "workspace_id", "topic_id", "token_hash", "created_by", "created_at"];
 const linkColumns = (alias: string, prefix = "") => LINK_COLUMNS.map((c) => `${alias}.${c} as ${prefix}${c}`).join(", ");
