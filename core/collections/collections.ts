@@ -5,6 +5,7 @@ import { emit } from "../events/emit.ts";
 import { forbidden, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
+import { badQuery, parseBool, parseEnum, parseTimestamp } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import { type CollectionStatus, COLLECTION_STATUSES } from "./archetype.ts";
 import { assertCollectionValid } from "./collection-rules.ts";
@@ -74,24 +75,13 @@ export interface CollectionSearchQuery extends CollectionListQuery {
   include_archived?: string;
 }
 
-const badQuery = (name: string, message: string) => validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
-
-function parseStatus(raw: string | undefined): CollectionStatus | undefined {
-  if (raw === undefined) return undefined;
-  if ((COLLECTION_STATUSES as readonly string[]).includes(raw)) return raw as CollectionStatus;
-  throw badQuery("status", `expected one of ${COLLECTION_STATUSES.join(", ")}`);
-}
+const parseStatus = (raw: string | undefined) => parseEnum("status", raw, COLLECTION_STATUSES);
 
 function parseCommon(q: CollectionListQuery) {
   const limit = parseBoundedInt("limit", q.limit, 1, COLLECTIONS_LIMIT.max) ?? COLLECTIONS_LIMIT.default;
   if (q.cursor !== undefined && !isUuid(q.cursor)) throw badQuery("cursor", "expected the id of the last collection of the previous page");
   if (q.owner !== undefined && !isUuid(q.owner)) throw badQuery("owner", "expected an identity id");
-  let updatedAfter: string | undefined;
-  if (q.updated_after !== undefined) {
-    const ms = Date.parse(q.updated_after);
-    if (Number.isNaN(ms)) throw badQuery("updated_after", "expected an ISO 8601 timestamp");
-    updatedAfter = new Date(ms).toISOString();
-  }
+  const updatedAfter = parseTimestamp("updated_after", q.updated_after);
   return { page: { limit, ...(q.cursor ? { afterId: q.cursor } : {}) }, ownerId: q.owner, updatedAfter };
 }
 
@@ -115,9 +105,7 @@ export async function listCollections(deps: CoreDeps, ws: Workspace, q: Collecti
 export async function searchCollections(deps: CoreDeps, ws: Workspace, q: CollectionSearchQuery) {
   const common = parseCommon(q);
   if (q.q !== undefined && q.q.length > 200) throw badQuery("q", "at most 200 characters");
-  const include = q.include_archived === undefined ? false : q.include_archived === "true" ? true : q.include_archived === "false" ? false : (() => {
-    throw badQuery("include_archived", "expected true or false");
-  })();
+  const include = parseBool("include_archived", q.include_archived) ?? false;
   const status = parseStatus(q.status);
   const statuses: CollectionStatus[] = status ? [status] : include ? ["active", "archived"] : ["active"];
   return deps.stores.collections.list(ws.id, filterOf(statuses, common, queryWords(q.q ?? "")), common.page);

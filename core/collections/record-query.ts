@@ -1,8 +1,7 @@
-import { validationFailed } from "../kernel/errors.ts";
 import { decodeCursor, encodeCursor } from "../kernel/keyset-cursor.ts";
 import { isUuid } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
-import { parseBool } from "../topics/topic-query.ts";
+import { badQuery, parseBool, parseEnum, parseTimestamp } from "../kernel/query-params.ts";
 import { RECORD_VIEWS, RECORDS_LIMIT, type RecordViewName } from "./dto.ts";
 import type { Collection } from "./model.ts";
 import type { RecordQuery } from "./ports.ts";
@@ -26,12 +25,8 @@ export interface RecordListQuery {
   cursor?: string;
 }
 
-const bad = (name: string, message: string) => validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
-
 export function parseRecordView(raw: string | undefined): RecordViewName {
-  if (raw === undefined) return "full";
-  if ((RECORD_VIEWS as readonly string[]).includes(raw)) return raw as RecordViewName;
-  throw bad("view", `expected one of ${RECORD_VIEWS.join(", ")}`);
+  return parseEnum("view", raw, RECORD_VIEWS) ?? "full";
 }
 
 /** The filter tree the list parameters stand for (their conjunction), or undefined for none. */
@@ -39,16 +34,13 @@ export function listFilter(q: RecordListQuery): FilterNode | undefined {
   const and: FilterCondition[] = [];
   if (q.status !== undefined) and.push({ field: "status", op: "eq", value: q.status });
   if (q.entity_id !== undefined) {
-    if (!isUuid(q.entity_id)) throw bad("entity_id", "expected an entity id");
+    if (!isUuid(q.entity_id)) throw badQuery("entity_id", "expected an entity id");
     and.push({ field: "entity_id", op: "eq", value: q.entity_id });
   }
   const drifted = parseBool("drifted", q.drifted);
   if (drifted !== undefined) and.push({ field: "drifted", op: "eq", value: drifted });
-  if (q.updated_after !== undefined) {
-    const ms = Date.parse(q.updated_after);
-    if (Number.isNaN(ms)) throw bad("updated_after", "expected an ISO 8601 timestamp");
-    and.push({ field: "updated_at", op: "gt", value: new Date(ms).toISOString() });
-  }
+  const updatedAfter = parseTimestamp("updated_after", q.updated_after);
+  if (updatedAfter !== undefined) and.push({ field: "updated_at", op: "gt", value: updatedAfter });
   return and.length === 0 ? undefined : and.length === 1 ? and[0] : { and };
 }
 

@@ -5,3 +5,4 @@ export * from "./paging.ts";
 export * from "./keyset-cursor.ts";
 export * from "./validation.ts";
 export * from "./literal-union.ts";
+export * from "./query-params.ts";

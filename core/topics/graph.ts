@@ -6,7 +6,7 @@ import type { Topic } from "./model.ts";
 import type { AdjacencyGraphView, FullGraphView, GraphEdge, GraphFingerprint, GraphNode, GraphNodeRow, Relation, TopicGraphView } from "./relation-model.ts";
 import { isStale, staleBefore } from "./staleness.ts";
 import { findTopic } from "./topic-access.ts";
-import { parseBool } from "./topic-query.ts";
+import { parseBool } from "../kernel/query-params.ts";
 import { trustOf } from "./view.ts";
 
 /** `GET /topics/graph`: depth 1 to 3 (default 1), at most 500 nodes. */

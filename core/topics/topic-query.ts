@@ -1,4 +1,4 @@
-import { validationFailed } from "../kernel/errors.ts";
+import { badQuery, parseBool, parseEnum } from "../kernel/query-params.ts";
 import { isUuid } from "../kernel/ids.ts";
 import { type LimitRule, type OffsetPage, parseBoundedInt, parseOffsetPage } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/model.ts";
@@ -17,21 +17,6 @@ export const SEARCH_LIMIT: LimitRule = { default: 50, max: 100 };
 export const MAX_FILTER_TAGS = 20;
 export const MAX_QUERY_LENGTH = 200;
 
-const bad = (name: string, message: string) => validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
-
-export function parseBool(name: string, raw: string | undefined): boolean | undefined {
-  if (raw === undefined) return undefined;
-  if (raw === "true") return true;
-  if (raw === "false") return false;
-  throw bad(name, "expected true or false");
-}
-
-function parseEnum<T extends string>(name: string, raw: string | undefined, values: readonly T[]): T | undefined {
-  if (raw === undefined) return undefined;
-  if ((values as readonly string[]).includes(raw)) return raw as T;
-  throw bad(name, `expected one of ${values.join(", ")}`);
-}
-
 export function parseView(raw: string | undefined, fallback: TopicViewName): TopicViewName {
   return parseEnum("view", raw, TOPIC_VIEWS) ?? fallback;
 }
@@ -43,7 +28,7 @@ export function parseView(raw: string | undefined, fallback: TopicViewName): Top
 export function parseTagFilter(raw: string | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const parts = raw.split(",").filter((s) => s.trim() !== "");
-  if (parts.length > MAX_FILTER_TAGS) throw bad("tags", `at most ${MAX_FILTER_TAGS} tags`);
+  if (parts.length > MAX_FILTER_TAGS) throw badQuery("tags", `at most ${MAX_FILTER_TAGS} tags`);
   const names = parts.map(normalizeTagName).filter((n): n is string => n !== null);
   return [...new Set(names)];
 }
@@ -80,7 +65,7 @@ export function parseTopicListQuery(q: TopicListQuery, ws: Workspace, now: Date)
   const origin = parseOrigin(parseBool("auto", q.auto), parseBool("manual", q.manual));
   if (origin) filter.origin = origin;
   if (q.repo !== undefined) {
-    if (!isUuid(q.repo)) throw bad("repo", "expected a repo id");
+    if (!isUuid(q.repo)) throw badQuery("repo", "expected a repo id");
     filter.repoId = q.repo;
   }
   const hasExternal = parseBool("has_external", q.has_external);
@@ -92,7 +77,7 @@ export function parseTopicListQuery(q: TopicListQuery, ws: Workspace, now: Date)
 function parseOrigin(auto: boolean | undefined, manual: boolean | undefined): TopicOrigin | undefined {
   const fromAuto = auto === undefined ? undefined : auto ? "auto" : "manual";
   const fromManual = manual === undefined ? undefined : manual ? "manual" : "auto";
-  if (fromAuto && fromManual && fromAuto !== fromManual) throw bad("manual", "contradicts auto");
+  if (fromAuto && fromManual && fromAuto !== fromManual) throw badQuery("manual", "contradicts auto");
   return fromAuto ?? fromManual;
 }
 
@@ -106,10 +91,10 @@ export interface TopicSearchQuery {
 }
 
 export function parseSearchQuery(q: TopicSearchQuery, ws: Workspace, now: Date) {
-  if (q.q === undefined || q.q.trim() === "") throw bad("q", "a search text is required");
-  if (q.q.length > MAX_QUERY_LENGTH) throw bad("q", `at most ${MAX_QUERY_LENGTH} characters`);
+  if (q.q === undefined || q.q.trim() === "") throw badQuery("q", "a search text is required");
+  if (q.q.length > MAX_QUERY_LENGTH) throw badQuery("q", `at most ${MAX_QUERY_LENGTH} characters`);
   const terms = distinctTerms(q.q);
-  if (terms.length > MAX_QUERY_TERMS) throw bad("q", `at most ${MAX_QUERY_TERMS} distinct words`);
+  if (terms.length > MAX_QUERY_TERMS) throw badQuery("q", `at most ${MAX_QUERY_TERMS} distinct words`);
   const includeNotes = parseBool("include_notes", q.include_notes) ?? false;
   const statuses: TopicStatus[] = includeNotes ? ["draft", "proposed", "reviewed"] : ["proposed", "reviewed"];
   return {
@@ -134,7 +119,7 @@ export function parseTimelineQuery(q: TimelineQuery): { filter: TimelineFilter; 
   const type = parseEnum<TopicEventType>("type", q.type, TOPIC_EVENT_TYPES);
   if (type) filter.type = type;
   if (q.repo_id !== undefined) {
-    if (!isUuid(q.repo_id)) throw bad("repo_id", "expected a repo id");
+    if (!isUuid(q.repo_id)) throw badQuery("repo_id", "expected a repo id");
     filter.repoId = q.repo_id;
   }
   return { filter, page: parseOffsetPage(q) };

@@ -30,7 +30,7 @@ import {
 } from "../../core/collections/dto.ts";
 import type { Collection } from "../../core/collections/model.ts";
 import { toCollectionView } from "../../core/collections/views.ts";
-import { validationFailed } from "../../core/kernel/errors.ts";
+import { parseEnum } from "../../core/kernel/query-params.ts";
 import { expectedVersion } from "../../core/kernel/expected-version.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors } from "../http/schemas.ts";
@@ -81,11 +81,6 @@ function presentationOf(set: { headers: Record<string, unknown> }, c: Collection
 }
 const VERSIONED = "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
 
-function parseCollectionView(raw: string | undefined): CollectionViewName {
-  if (raw === undefined) return "full";
-  if ((COLLECTION_VIEWS as readonly string[]).includes(raw)) return raw as CollectionViewName;
-  throw validationFailed("Invalid view: expected full or summary", [{ path: "query.view", message: "expected full or summary" }]);
-}
 
 export function collectionRoutes(deps: ServerDeps) {
   const core = deps.core;
@@ -145,7 +140,7 @@ export function collectionRoutes(deps: ServerDeps) {
     })
     .get(
       "/collections/:id",
-      async ({ workspace, params, query, set }) => withEtag(set, await findCollection(core, workspace, params.id), parseCollectionView(query.view)),
+      async ({ workspace, params, query, set }) => withEtag(set, await findCollection(core, workspace, params.id), parseEnum("view", query.view, COLLECTION_VIEWS) ?? "full"),
       {
         params: CollectionParams,
         query: CollectionGetQuery,
