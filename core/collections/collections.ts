@@ -118,13 +118,16 @@ async function changeCollection(
   ws: Workspace,
   id: string,
   expected: number | undefined,
-  change: (c: Collection) => Partial<Collection>,
+  change: (c: Collection) => Partial<Collection> | null,
   event: string,
 ): Promise<Collection> {
   assertCanWrite(p, "change a collection");
   const cur = await findCollection(deps, ws, id);
   if (expected !== undefined && expected !== cur.version) throw versionConflict("collection", cur.version);
-  const next: Collection = { ...cur, ...change(cur), version: cur.version + 1, updated_at: deps.clock.now().toISOString() };
+  const patch = change(cur);
+  // Nothing to change: no new version, no event.
+  if (patch === null) return cur;
+  const next: Collection = { ...cur, ...patch, version: cur.version + 1, updated_at: deps.clock.now().toISOString() };
   assertCollectionValid(next, "collection");
   const result = await deps.stores.collections.update(next);
   if (result === "not_found") throw collectionNotFound();
@@ -147,13 +150,9 @@ export function updateCollection(deps: CoreDeps, p: Principal, ws: Workspace, id
 }
 
 /** Archive and restore are idempotent on the state: archiving an archived collection changes nothing. */
-export async function setCollectionStatus(deps: CoreDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined) {
-  const cur = await findCollection(deps, ws, id);
-  if (cur.status === status && expected === undefined) {
-    assertCanWrite(p, "change a collection");
-    return cur;
-  }
-  return changeCollection(deps, p, ws, id, expected, () => ({ status }), status === "archived" ? "collection.archived" : "collection.restored");
+export function setCollectionStatus(deps: CoreDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined) {
+  const event = status === "archived" ? "collection.archived" : "collection.restored";
+  return changeCollection(deps, p, ws, id, expected, (c) => (c.status === status && expected === undefined ? null : { status }), event);
 }
 
 export function setConnectorMapping(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetConnectorMappingDto, expected: number | undefined) {

@@ -90,6 +90,8 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const c = await collection({ name: "Archivable" });
         const r = await record(c.id, { fields: { company: "A" } });
         expect((await t.call("POST", `${ws}/collections/${c.id}/archive`, { key: p.member })).status).toBe(201);
+        // Archiving it again changes nothing: no new version.
+        expect((await t.call("POST", `${ws}/collections/${c.id}/archive`, { key: p.member })).body).toMatchObject({ status: "archived", version: 2 });
         const active = (await t.call("GET", `${ws}/collections?limit=200`, { key: p.member })).body.collections.map((x: any) => x.id);
         expect(active).not.toContain(c.id);
         expect((await t.call("GET", `${ws}/collections?status=archived`, { key: p.member })).body.collections.map((x: any) => x.id)).toContain(c.id);
