@@ -7,7 +7,7 @@ import type { RecordQuery } from "../../core/collections/ports.ts";
 import { recordSearchText } from "../../core/collections/record-text.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
-import { bundle, collectionFixture, recordChangeFixture, recordFixture, stamp } from "./fixtures.ts";
+import { bootstrapped, collectionFixture, recordChangeFixture, recordFixture, stamp } from "./fixtures.ts";
 
 /**
  * The contract of the collection store ports (core/collections/ports.ts). Query, sort, keyset and
@@ -24,11 +24,7 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       await s?.close();
     });
 
-    async function workspace(): Promise<string> {
-      const b = bundle();
-      expect(await s.workspaces.bootstrap(b)).toBe("ok");
-      return b.workspace.id;
-    }
+    const workspace = async () => (await bootstrapped(s)).workspace.id;
 
     async function collection(ws: string, over: Partial<Collection> = {}): Promise<Collection> {
       const c = collectionFixture(ws, over) as Collection;
@@ -408,8 +404,7 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
     });
 
     test("WorkspaceStore.delete() removes the workspace's collections, records and entities", async () => {
-      const b = bundle();
-      await s.workspaces.bootstrap(b);
+      const b = await bootstrapped(s);
       const ws = b.workspace.id;
       const c = await collection(ws);
       const r = await record(c);

@@ -165,3 +165,11 @@ export function recordChangeFixture(
     ...over,
   };
 }
+
+/** A new workspace bootstrapped through `s` (owner, member, key), its bundle returned. */
+export async function bootstrapped(s: import("../../core/stores.ts").Stores): Promise<BootstrapBundle> {
+  const b = bundle();
+  const result = await s.workspaces.bootstrap(b);
+  if (result !== "ok") throw new Error(`fixture: bootstrap answered ${result}`);
+  return b;
+}

@@ -5,7 +5,7 @@ import type { Topic } from "../../core/topics/model.ts";
 import type { Proposal } from "../../core/topics/proposal-model.ts";
 import type { GraphNodeRow, Relation, RelationType } from "../../core/topics/relation-model.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
-import { bundle, stamp, topicFixture } from "./fixtures.ts";
+import { bootstrapped, stamp, topicFixture } from "./fixtures.ts";
 
 /**
  * The contract of the proposal and relation store ports (core/topics/proposal-ports.ts,
@@ -22,11 +22,7 @@ export function runProposalRelationStoresContract(name: string, open: () => Prom
     });
     const page = { limit: 50, offset: 0 };
 
-    async function workspace(): Promise<string> {
-      const b = bundle();
-      expect(await s.workspaces.bootstrap(b)).toBe("ok");
-      return b.workspace.id;
-    }
+    const workspace = async () => (await bootstrapped(s)).workspace.id;
 
     async function add(ws: string, over: Partial<Topic> = {}): Promise<Topic> {
       const t = topicFixture(ws, over);
@@ -311,8 +307,7 @@ export function runProposalRelationStoresContract(name: string, open: () => Prom
     });
 
     test("WorkspaceStore.delete() removes the workspace's proposals and relations", async () => {
-      const b = bundle();
-      await s.workspaces.bootstrap(b);
+      const b = await bootstrapped(s);
       const ws = b.workspace.id;
       const [x, y] = [await add(ws), await add(ws)];
       const p = proposal(ws, x.id);

@@ -4,7 +4,7 @@ import type { NoteShare, ShareLink } from "../../core/sharing/model.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import { topicEvent } from "../../core/topics/topic-change.ts";
-import { bundle, identity, newMember, stamp, topicFixture } from "./fixtures.ts";
+import { bootstrapped, identity, newMember, stamp, topicFixture } from "./fixtures.ts";
 
 /**
  * The contract of the sharing store ports (core/sharing/ports.ts): share links and inboxes. Every
@@ -22,8 +22,7 @@ export function runShareStoresContract(name: string, open: () => Promise<Stores>
     const page = { limit: 50, offset: 0 };
 
     async function workspace(): Promise<{ ws: string; owner: string }> {
-      const b = bundle();
-      expect(await s.workspaces.bootstrap(b)).toBe("ok");
+      const b = await bootstrapped(s);
       return { ws: b.workspace.id, owner: b.member.id };
     }
 

@@ -4,7 +4,7 @@ import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import type { TopicWrite } from "../../core/topics/ports.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
-import { bundle, stamp, topicFixture, unique } from "./fixtures.ts";
+import { bootstrapped, stamp, topicFixture, unique } from "./fixtures.ts";
 
 /**
  * The contract of the topic and tag store ports (core/topics/ports.ts). Every adapter runs it;
@@ -21,11 +21,7 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
     });
     const page = { limit: 50, offset: 0 };
 
-    async function workspace(): Promise<string> {
-      const b = bundle();
-      expect(await s.workspaces.bootstrap(b)).toBe("ok");
-      return b.workspace.id;
-    }
+    const workspace = async () => (await bootstrapped(s)).workspace.id;
 
     const topic = topicFixture;
 
@@ -397,8 +393,7 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
     });
 
     test("WorkspaceStore.delete() removes the workspace's topics, events and tags", async () => {
-      const b = bundle();
-      await s.workspaces.bootstrap(b);
+      const b = await bootstrapped(s);
       const t = await add(b.workspace.id, { tags: ["gone"] });
       expect(await s.workspaces.delete(b.workspace.id)).toBe(true);
       expect(await s.topics.get(b.workspace.id, t.id)).toBeNull();
