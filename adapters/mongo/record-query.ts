@@ -24,8 +24,8 @@
  * reference has it); with any other metric the matching records are streamed with only the
  * needed paths and folded here the same way. Both fold into at most `MAX_FOLDED_GROUPS` groups.
  */
-import { type AggregateGroup, type CompiledAggregate, compareGroups, type GroupKeyValue } from "../../core/collections/record-aggregate.ts";
-import type { CompiledFilter, Operand } from "../../core/collections/record-filter.ts";
+import { type AggregateGroup, type CompiledAggregate, compareGroups, type GroupKeyValue, typedValue } from "../../core/collections/record-aggregate.ts";
+import { type CompiledFilter, compareValues, type Operand } from "../../core/collections/record-filter.ts";
 import type { CompiledSort, KeysetPosition } from "../../core/collections/record-sort.ts";
 import { validationFailed } from "../../core/kernel/errors.ts";
 import type { RecordDoc } from "./collection-documents.ts";
@@ -53,8 +53,14 @@ export function filterQuery(f: CompiledFilter): Query {
   // A field may hold a list (a schema edit): the reference compares the value, Mongo its elements.
   const scalar = (ops: Query): Query => ({ [p]: o.column ? ops : { ...ops, $not: { $type: "array" } } });
   switch (f.op) {
-    case "exists":
+    case "exists": {
+      // `null` and `$ne: null` also look into arrays: an undeclared field's list may hold a null item.
+      if (o.type === "any") {
+        const has = { $or: [{ [p]: { $type: "array" } }, { [p]: { $exists: true, $ne: null } }] };
+        return f.value ? has : { $nor: [has] };
+      }
       return f.value ? { [p]: { $exists: true, $ne: null } } : { [p]: null };
+    }
     case "eq":
       return scalar({ $eq: f.value });
     case "ne":
@@ -63,9 +69,14 @@ export function filterQuery(f: CompiledFilter): Query {
       return scalar({ $in: f.value });
     case "nin":
       return { $nor: [scalar({ $in: f.value })] };
-    case "contains":
-      if (o.type === "list") return { [p]: { $elemMatch: { $eq: f.value } } };
-      return scalar({ $regex: escapeRegex(String(f.value)), $options: "i" });
+    case "contains": {
+      // An element equal to the value (no element is itself a list: open-value.ts refuses lists in lists).
+      const element = { [p]: { $elemMatch: { $eq: f.value } } };
+      if (o.type === "list") return element;
+      const substring = scalar({ $regex: escapeRegex(String(f.value)), $options: "i" });
+      if (o.type === "any") return typeof f.value === "string" ? { $or: [substring, element] } : element;
+      return substring;
+    }
     default:
       return scalar({ [`$${f.op}`]: f.value });
   }
@@ -76,28 +87,41 @@ export function wordsQuery(words: readonly string[] | undefined): Query {
   return and(...(words ?? []).map((w) => ({ search_text: { $regex: escapeRegex(w) } })));
 }
 
-/** Records whose sort key has the operand's type (the "values" region of the order). */
-export function typedQuery(o: Operand): Query {
-  const type = o.type === "number" ? "number" : "string";
+type BsonType = "number" | "string" | "bool";
+/** The value types of a sort key, in ascending order (record-filter.ts `compareValues`). */
+const SORT_TYPES: Record<"text" | "number" | "any", BsonType[]> = { text: ["string"], number: ["number"], any: ["number", "string", "bool"] };
+const bsonTypeOf = (v: unknown): BsonType => (typeof v === "number" ? "number" : typeof v === "boolean" ? "bool" : "string");
+
+/** Records whose sort key has this type (one "values" region of the order). */
+function typeQuery(o: Operand, type: BsonType): Query {
   return { [o.path]: o.column ? { $type: type } : { $type: type, $not: { $type: "array" } } };
+}
+
+/** The operand's value types in the order of the sort's direction. */
+function sortTypes(s: CompiledSort & { operand: Operand }): BsonType[] {
+  const types = SORT_TYPES[s.operand.type as "text" | "number" | "any"];
+  if (!types) throw new TypeError(`Cannot sort on ${s.operand.path}`);
+  return s.dir === "asc" ? types : [...types].reverse();
 }
 
 /**
  * The reads of one page, in order: each a query and sort to take up to the remaining count from.
- * See the top of this file.
+ * See the top of this file: one region per value type of the key (three for an undeclared
+ * field), then the records without such a value.
  */
 export function pageReads(s: CompiledSort, after: KeysetPosition | null): { query: Query; sort: Record<string, 1 | -1> }[] {
   const d = s.dir === "asc" ? 1 : -1;
   const beyond = s.dir === "asc" ? "$gt" : "$lt";
   if (!s.operand) return [{ query: after ? { _id: { [beyond]: after.id } } : {}, sort: { _id: d } }];
   const o = s.operand;
-  const typed = typedQuery(o);
-  const untyped = { $nor: [typed] };
+  const types = sortTypes(s as CompiledSort & { operand: Operand });
+  const untyped = { $nor: types.map((t) => typeQuery(o, t)) };
   const pv = after ? (after.v ?? null) : null;
   if (after && pv === null) return [{ query: and(untyped, { _id: { [beyond]: after.id } }), sort: { _id: d } }];
+  const from = pv === null ? 0 : types.indexOf(bsonTypeOf(pv));
   const keyset: Query = after ? { $or: [{ [o.path]: { [beyond]: pv } }, { [o.path]: { $eq: pv }, _id: { [beyond]: after.id } }] } : {};
   return [
-    { query: and(typed, keyset), sort: { [o.path]: d, _id: d } },
+    ...types.slice(from).map((t, i) => ({ query: and(typeQuery(o, t), i === 0 ? keyset : {}), sort: { [o.path]: d, _id: d } as Record<string, 1 | -1> })),
     { query: untyped, sort: { _id: d } },
   ];
 }
@@ -107,10 +131,7 @@ export function pageReads(s: CompiledSort, after: KeysetPosition | null): { quer
 /** Distinct groups an aggregate may fold in memory before it is refused. */
 export const MAX_FOLDED_GROUPS = 100_000;
 
-const typed = (o: Operand, v: unknown): GroupKeyValue =>
-  (o.type === "text" && typeof v === "string") || (o.type === "number" && typeof v === "number") || (o.type === "boolean" && typeof v === "boolean")
-    ? (v as GroupKeyValue)
-    : null;
+const typed = typedValue;
 
 /** The value at a dotted path of a document; undefined when absent. */
 function at(d: unknown, path: string): unknown {
@@ -169,8 +190,8 @@ export class GroupFold {
         a.sum += v;
         a.n++;
       }
-      if (a.min === null || v < a.min) a.min = v;
-      if (a.max === null || v > a.max) a.max = v;
+      if (a.min === null || compareValues(v, a.min) < 0) a.min = v;
+      if (a.max === null || compareValues(v, a.max) > 0) a.max = v;
     });
   }
 

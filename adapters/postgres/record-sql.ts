@@ -6,7 +6,9 @@
  *
  * A field's value is read typed: `fields->'x'` of another JSON type than the operand's is no
  * value (SQL null), so it never matches a comparison and sorts and groups with the missing ones.
- * Numbers compare as float8 (JavaScript numbers), text by code point (collation "C").
+ * Numbers compare as float8 (JavaScript numbers), text by code point (collation "C"). An
+ * undeclared field (operand type `any`) is read typed by each condition's value; its sorts and
+ * groups rank the JSON types first (`rankOf`: numbers, strings, booleans, then no value).
  */
 import { isUuid } from "../../core/kernel/ids.ts";
 import type { CompiledAggregate } from "../../core/collections/record-aggregate.ts";
@@ -59,6 +61,13 @@ function typed(o: Operand, t: ValueType, p: Params): string {
 
 const valueType = (v: unknown): ValueType => (typeof v === "number" ? "number" : typeof v === "boolean" ? "boolean" : "text");
 
+/** Where an undeclared field's value sorts by its JSON type (record-filter.ts `compareValues`); 3: no scalar value. */
+function rankOf(json: string): string {
+  return `(case jsonb_typeof(${json}) when 'number' then 0 when 'string' then 1 when 'boolean' then 2 else 3 end)`;
+}
+const RANK_TYPES: ValueType[] = ["number", "text", "boolean"];
+const rankOfValue = (v: unknown) => RANK_TYPES.indexOf(valueType(v));
+
 const ORDER_OPS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
 /**
@@ -104,14 +113,30 @@ export function filterSql(f: CompiledFilter, p: Params, d: SqlDialect): string {
       return f.value ? `jsonb_typeof(${json}) <> 'null'` : `coalesce(jsonb_typeof(${json}) = 'null', true)`;
     }
     case "contains": {
-      if (o.type === "list") {
+      // jsonb containment of a one-element array: an element of the list equal to the value
+      // (scalars match only scalar elements, numbers numerically).
+      const element = () => {
         const json = jsonOf(o, p);
         return `(jsonb_typeof(${json}) = 'array' and ${json} @> ${p.add(JSON.stringify([f.value]), "::text")}::jsonb)`;
-      }
-      return `strpos(${lower(typed(o, "text", p), d)}, ${lower(p.add(String(f.value), "::text"), d)}) > 0`;
+      };
+      const substring = () => `strpos(${lower(typed(o, "text", p), d)}, ${lower(p.add(String(f.value), "::text"), d)}) > 0`;
+      if (o.type === "list") return element();
+      if (o.type === "any") return typeof f.value === "string" ? `(${substring()} or ${element()})` : element();
+      return substring();
     }
     case "in":
     case "nin": {
+      if (o.type === "any") {
+        // Values of several types: each type's own `= any`, a missing or other-typed value null.
+        const byType = RANK_TYPES.flatMap((t) => {
+          const vs = f.value.filter((v) => valueType(v) === t);
+          if (!vs.length) return [];
+          const list = t === "boolean" ? `array[${vs.map((v) => p.add(v, CAST.boolean)).join(", ")}]` : p.add(vs, `${CAST[t]}[]`);
+          return [`${typed(o, t, p)} = any(${list})`];
+        });
+        const some = `(${byType.join(" or ")})`;
+        return f.op === "in" ? some : `not coalesce(${some}, false)`;
+      }
       const t = valueType(f.value[0]);
       const x = typed(o, t, p);
       // postgres.js types an array parameter by its first item, so a boolean array would be sent
@@ -147,6 +172,12 @@ function sortType(o: Operand): "text" | "number" {
 export function orderSql(s: CompiledSort, p: Params): string {
   const dir = s.dir === "asc" ? "asc" : "desc";
   if (!s.operand) return `id ${dir}`;
+  if (s.operand.type === "any") {
+    // Rank 3 (no value) last either way; within a rank only that type's key is non-null.
+    const o = s.operand;
+    const keys = RANK_TYPES.map((t) => `${typed(o, t, p)} ${dir}`);
+    return `${rankOf(jsonOf(o, p))} = 3, ${rankOf(jsonOf(o, p))} ${dir}, ${keys.join(", ")}, id ${dir}`;
+  }
   const key = typed(s.operand, sortType(s.operand), p);
   return nullable(s.operand) ? `${key} ${dir} nulls last, id ${dir}` : `${key} ${dir}, id ${dir}`;
 }
@@ -157,6 +188,18 @@ export function afterSql(s: CompiledSort, pos: KeysetPosition, p: Params): strin
   // Ids are uuids (cursors are checked); anything else still compares as the text it is.
   const [idCol, idParam] = isUuid(pos.id) ? ["id", p.add(pos.id, "::uuid")] : [`id::text collate "C"`, p.add(pos.id, "::text")];
   if (!s.operand) return `${idCol} ${cmp} ${idParam}`;
+  if (s.operand.type === "any") {
+    const o = s.operand;
+    const v = pos.v ?? null;
+    const rank = () => rankOf(jsonOf(o, p));
+    if (v === null) return `(${rank()} = 3 and ${idCol} ${cmp} ${idParam})`;
+    const r = rankOfValue(v);
+    const t = RANK_TYPES[r]!;
+    const key = typed(o, t, p);
+    const within = `(${rank()} = ${r} and (${key} ${cmp} ${p.add(v, CAST[t])} or (${key} = ${p.add(v, CAST[t])} and ${idCol} ${cmp} ${idParam})))`;
+    // Later ranks come after ascending; earlier ones, then the valueless, descending.
+    return s.dir === "asc" ? `(${rank()} > ${r} or ${within})` : `(${rank()} = 3 or ${rank()} < ${r} or ${within})`;
+  }
   const t = sortType(s.operand);
   const key = typed(s.operand, t, p);
   const v = pos.v ?? null;
@@ -173,18 +216,37 @@ export function afterSql(s: CompiledSort, pos: KeysetPosition, p: Params): strin
  * at most `maxGroups + 1`.
  */
 export function aggregateSql(spec: CompiledAggregate, where: string, p: Params): string {
-  const keys = spec.groupBy.map((o, i) => `${typed(o, o.type as ValueType, p)} as k${i}`);
+  const keys = spec.groupBy.map((o, i) => {
+    if (o.type !== "any") return `${typed(o, o.type as ValueType, p)} as k${i}`;
+    // An undeclared field groups by its scalar JSON value (1 and 1.0 alike, as in JavaScript).
+    const json = jsonOf(o, p);
+    return `(case when jsonb_typeof(${json}) in ('number', 'string', 'boolean') then ${json} end) as k${i}`;
+  });
   const metrics = spec.metrics.map((m, i) => {
     const o = m.operand!;
-    const x = typed(o, m.fn === "sum" || m.fn === "avg" ? "number" : sortType(o), p);
+    if (o.type === "any" && (m.fn === "min" || m.fn === "max")) {
+      // Numbers rank before strings: the adapter takes min's number, else its text; max's text, else its number.
+      return `${m.fn}(${typed(o, "number", p)}) as m${i}, ${m.fn}(${typed(o, "text", p)}) as m${i}t`;
+    }
+    const x = typed(o, m.fn === "sum" || m.fn === "avg" || o.type === "any" ? "number" : sortType(o), p);
     const agg = m.fn === "sum" ? `coalesce(sum(${x}), 0)` : `${m.fn}(${x})`;
     return `${agg} as m${i}`;
   });
   const groupBy = keys.length ? `group by ${keys.map((_, i) => i + 1).join(", ")}` : "having count(*) > 0";
-  const order = ["n desc", ...keys.map((_, i) => `k${i} asc nulls last`)].join(", ");
-  return `select ${[...keys, "count(*)::int as n", ...metrics].join(", ")}
-          from collection_records where ${where}
-          ${groupBy}
+  const order = [
+    "n desc",
+    ...spec.groupBy.map((o, i) => {
+      if (o.type !== "any") return `k${i} asc nulls last`;
+      const k = `k${i}`;
+      return `${rankOf(k)}, ${RANK_TYPES.map((t) => `(case when jsonb_typeof(${k}) = '${t === "text" ? "string" : t}' then (${k} #>> '{}')${CAST[t]} end)${t === "text" ? ` collate "C"` : ""}`).join(", ")}`;
+    }),
+  ].join(", ");
+  // Grouped in a subquery so that the order can compute on the keys (k0…).
+  return `select * from (
+            select ${[...keys, "count(*)::int as n", ...metrics].join(", ")}
+            from collection_records where ${where}
+            ${groupBy}
+          ) g
           order by ${order}
           limit ${p.add(Math.max(0, Math.trunc(spec.maxGroups)) + 1, "::int")}`;
 }

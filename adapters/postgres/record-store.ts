@@ -126,7 +126,12 @@ export class PostgresRecordStore implements RecordStore {
     return rows.map((r) => ({
       key: spec.groupBy.map((_, i) => (r[`k${i}`] ?? null) as AggregateGroup["key"][number]),
       count: Number(r.n),
-      values: spec.metrics.map((_, i) => (r[`m${i}`] ?? null) as AggregateGroup["values"][number]),
+      values: spec.metrics.map((m, i) => {
+        if (!(`m${i}t` in r)) return (r[`m${i}`] ?? null) as AggregateGroup["values"][number];
+        // An undeclared field's min/max: numbers rank before strings (aggregateSql).
+        const [num, text] = [(r[`m${i}`] ?? null) as number | null, (r[`m${i}t`] ?? null) as string | null];
+        return m.fn === "min" ? (num ?? text) : (text ?? num);
+      }),
     }));
   }
 

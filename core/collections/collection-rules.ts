@@ -3,7 +3,7 @@ import { validationFailed } from "../kernel/errors.ts";
 import { compileFilter, operandOf } from "./record-filter.ts";
 import { compileSort } from "./record-sort.ts";
 import type { RecordSchema } from "./record-schema.ts";
-import { schemaProblems } from "./record-schema.ts";
+import { admitsField, schemaProblems } from "./record-schema.ts";
 import type { Collection } from "./model.ts";
 
 /**
@@ -19,7 +19,7 @@ export function collectionProblems(c: Pick<Collection, "record_schema" | "views"
     if (typeof o === "string") path(at, p, o);
   };
   const field = (at: string, name: string) => {
-    if (!(name in schema.fields)) path(at, name, "is not a field of the record_schema");
+    if (!admitsField(schema, name)) path(at, name, "is not a field of the record_schema");
   };
   (c.views as { name: string; columns?: string[]; group_by?: string; sort?: unknown; filter?: unknown }[]).forEach((v, i) => {
     const at = `/views/${i}`;

@@ -1,7 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
 import type { CollectionRecord } from "./model.ts";
-import { type CompiledFilter, compareValues, compileFilter, FilterNode, matches, type Operand, operandOf, operandValue } from "./record-filter.ts";
+import { type CompiledFilter, compareValues, compileFilter, FilterNode, isScalar, matches, type Operand, operandOf, operandValue } from "./record-filter.ts";
 import type { RecordSchema } from "./record-schema.ts";
 
 /**
@@ -20,14 +20,22 @@ export const AggregateRecordsDto = Type.Object(
     group_by: Type.Optional(
       Type.Array(Type.String({ maxLength: 80 }), {
         maxItems: MAX_GROUP_BY,
-        description: "Scalar `fields.<name>` or columns `status`, `entity_id`, `drifted`. None: one group of everything.",
+        description:
+          "Scalar `fields.<name>` (an undeclared field groups by its scalar values, arrays and objects with the missing ones) or columns `status`, `entity_id`, `drifted`. None: one group of everything.",
       }),
     ),
     metrics: Type.Array(
       Type.Object(
         {
           fn: Type.Union(AGGREGATE_FNS.map((f) => Type.Literal(f))),
-          field: Type.Optional(Type.String({ maxLength: 80, description: "Required except for count: a number field for sum and avg; a number, date or text field for min and max." })),
+          field: Type.Optional(
+            Type.String({
+              maxLength: 80,
+              description:
+                "Required except for count: a number field for sum and avg; a number, date or text field for min and max. " +
+                "On an undeclared field, sum and avg take its numbers; min and max its numbers and strings, numbers ordered first.",
+            }),
+          ),
           as: Type.Optional(Type.String({ pattern: "^[a-z][a-z0-9_]{0,63}$", description: "Name of the result; default `count` or `<fn>_<field name>`." })),
         },
         { additionalProperties: false },
@@ -86,7 +94,7 @@ export function compileAggregate(schema: RecordSchema, dto: AggregateRecordsDto)
     const o = operandOf(schema, m.field);
     if (typeof o === "string") return void errors.push({ path: `${at}/field`, message: o });
     const numeric = m.fn === "sum" || m.fn === "avg";
-    if (numeric ? o.type !== "number" : o.type !== "number" && o.type !== "text") {
+    if (o.type !== "any" && (numeric ? o.type !== "number" : o.type !== "number" && o.type !== "text")) {
       return void errors.push({ path: `${at}/field`, message: `${m.fn} needs a ${numeric ? "number" : "number, date or text"} field` });
     }
     const name = m.as ?? `${m.fn}_${o.name}`;
@@ -104,16 +112,20 @@ export function compileAggregate(schema: RecordSchema, dto: AggregateRecordsDto)
   return { spec: { filter, groupBy, metrics, maxGroups: dto.max_groups ?? GROUPS_LIMIT.default }, names };
 }
 
-const typed = (o: Operand, v: unknown): GroupKeyValue =>
-  (o.type === "text" && typeof v === "string") || (o.type === "number" && typeof v === "number") || (o.type === "boolean" && typeof v === "boolean")
+/** The operand's value as a group key or metric input: of its type (any scalar when undeclared), else null. */
+export const typedValue = (o: Operand, v: unknown): GroupKeyValue =>
+  (o.type === "any" && isScalar(v)) ||
+  (o.type === "text" && typeof v === "string") ||
+  (o.type === "number" && typeof v === "number") ||
+  (o.type === "boolean" && typeof v === "boolean")
     ? (v as GroupKeyValue)
     : null;
+const typed = typedValue;
 
 function compareKeyValue(a: GroupKeyValue, b: GroupKeyValue): number {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
-  if (typeof a === "boolean" || typeof b === "boolean") return a < b ? -1 : a > b ? 1 : 0;
   return compareValues(a, b);
 }
 

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
-import type { RecordSchema, ScalarFieldDef } from "./record-schema.ts";
+import { admitsField, type RecordSchema, type ScalarFieldDef } from "./record-schema.ts";
 
 /**
  * The record query language: a filter tree of `and`/`or` over conditions on a record's fields
@@ -20,12 +20,15 @@ export const FilterCondition = Type.Object(
   {
     field: Type.String({
       maxLength: 80,
-      description: "`fields.<name>` of the record_schema, or a column: `status`, `entity_id`, `drifted`, `created_at`, `updated_at`.",
+      description:
+        "`fields.<name>` of the record_schema (any name where the collection accepts undeclared fields), or a column: `status`, `entity_id`, `drifted`, `created_at`, `updated_at`.",
     }),
     op: Type.Union(FILTER_OPS.map((o) => Type.Literal(o)), {
       description:
         "eq/ne: equal (ne also matches records without a value); gt/gte/lt/lte: order (text by code point, numbers numerically, dates as ISO text); " +
-        "in/nin: one of a list; contains: case-insensitive substring of text, or an element of a list field; exists: has a value (true) or not (false).",
+        "in/nin: one of a list; contains: case-insensitive substring of text, or an element of a list field; exists: has a value (true) or not (false). " +
+        "An undeclared field's values compare by JSON type: a condition matches only values of its own value's type (5 never equals \"5\"), " +
+        "and orders rank numbers before strings before booleans (false before true); arrays and objects have no order.",
     }),
     value: Type.Optional(Type.Union([Scalar, Type.Array(Scalar, { maxItems: MAX_IN_VALUES })])),
   },
@@ -60,8 +63,8 @@ export interface Operand {
   /** the column, or the field name under `fields` */
   name: string;
   column: boolean;
-  /** `list`: a list field whose items are `itemType` */
-  type: "text" | "number" | "boolean" | "list";
+  /** `list`: a list field whose items are `itemType`; `any`: an undeclared field, whose values have no declared type */
+  type: "text" | "number" | "boolean" | "list" | "any";
   itemType?: "text" | "number" | "boolean";
 }
 
@@ -90,15 +93,15 @@ export function operandOf(schema: RecordSchema, path: string): Operand | string 
   if (column) return { path, name: path, column: true, type: column };
   if (!path.startsWith("fields.")) return "must be fields.<name> or one of status, entity_id, drifted, created_at, updated_at";
   const name = path.slice(7);
-  const def = schema.fields[name];
-  if (!def) return `${name} is not a field of this collection's record_schema`;
+  const def = Object.hasOwn(schema.fields, name) ? schema.fields[name] : undefined;
+  if (!def) return admitsField(schema, name) ? { path, name, column: false, type: "any" } : `${name} is not a field of this collection's record_schema`;
   if (def.type === "list") return { path, name, column: false, type: "list", itemType: valueType(def.items) };
   return { path, name, column: false, type: valueType(def) };
 }
 
 /** Datetime values compare as UTC ISO text: a filter value is normalised like stored values. */
 function normalise(schema: RecordSchema, o: Operand, v: unknown): unknown {
-  const isDatetime = o.column ? o.name === "created_at" || o.name === "updated_at" : schema.fields[o.name]?.type === "datetime";
+  const isDatetime = o.column ? o.name === "created_at" || o.name === "updated_at" : o.type !== "any" && schema.fields[o.name]?.type === "datetime";
   if (isDatetime && typeof v === "string" && !Number.isNaN(Date.parse(v))) return new Date(Date.parse(v)).toISOString();
   return v;
 }
@@ -135,6 +138,9 @@ export function compileFilter(schema: RecordSchema, node: FilterNode, at = "/fil
       case "exists":
         return typeof v === "boolean" ? { op: "exists", operand, value: v } : problem("must be true or false");
       case "contains":
+        if (operand.type === "any") {
+          return isScalar(v) && v !== "" ? { op: "contains", operand, value: v } : problem("must be a non-empty string, a number or true/false");
+        }
         if (operand.type === "list") {
           return scalarOf(operand.itemType!, v) ? { op: "contains", operand, value: v as string } : problem(`must be ${typeName(operand.itemType!)}`);
         }
@@ -143,12 +149,19 @@ export function compileFilter(schema: RecordSchema, node: FilterNode, at = "/fil
       case "in":
       case "nin":
         if (operand.type === "list") return problem(`${c.op} does not apply to list fields; use contains`);
+        if (operand.type === "any") {
+          return Array.isArray(v) && v.length > 0 ? { op: c.op, operand, value: v } : problem("must be a non-empty list of values");
+        }
         if (!Array.isArray(v) || v.length === 0 || !v.every((x) => scalarOf(operand.type as "text", x))) {
           return problem(`must be a non-empty list of ${typeName(operand.type)} values`);
         }
         return { op: c.op, operand, value: v.map((x) => normalise(schema, operand, x)) as (string | number)[] };
       default: {
         if (operand.type === "list") return problem(`${c.op} does not apply to list fields; use contains or exists`);
+        if (operand.type === "any") {
+          if (c.op === "eq" || c.op === "ne") return isScalar(v) ? { op: c.op, operand, value: v } : problem("must be a string, a number or true/false");
+          return typeof v === "string" || typeof v === "number" ? { op: c.op, operand, value: v } : problem(`${c.op} compares strings or numbers`);
+        }
         if (operand.type === "boolean" && c.op !== "eq" && c.op !== "ne") return problem(`${c.op} does not apply to true/false values`);
         if (!scalarOf(operand.type, v)) return problem(`must be ${typeName(operand.type)}`);
         return { op: c.op, operand, value: normalise(schema, operand, v) as string };
@@ -168,6 +181,12 @@ export function operandValue(record: { fields: Record<string, unknown> } & Recor
 
 const sameType = (a: unknown, b: unknown) => typeof a === typeof b && !Array.isArray(a);
 
+export type Scalar = string | number | boolean;
+export const isScalar = (v: unknown): v is Scalar => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+
+/** Where a scalar's JSON type sorts among undeclared values: numbers, then strings, then booleans. */
+const TYPE_RANK: Record<string, number> = { number: 0, string: 1, boolean: 2 };
+
 /** Code units mapped so that comparing them orders by code point (surrogates stand for code points above U+FFFF). */
 const unit = (u: number) => (u >= 0xe000 ? u - 0x800 : u >= 0xd800 ? u + 0x2000 : u);
 
@@ -185,9 +204,13 @@ export function compareText(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Numbers numerically, texts by code point. */
-export function compareValues(a: string | number, b: string | number): number {
-  if (typeof a === "string" && typeof b === "string") return Math.sign(compareText(a, b));
+/**
+ * The order of scalars: numbers numerically, texts by code point, false before true; across
+ * types (only undeclared fields mix them), numbers before strings before booleans.
+ */
+export function compareValues(a: Scalar, b: Scalar): number {
+  if (typeof a !== typeof b) return Math.sign(TYPE_RANK[typeof a]! - TYPE_RANK[typeof b]!);
+  if (typeof a === "string") return Math.sign(compareText(a, b as string));
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -208,8 +231,8 @@ export function matches(record: { fields: Record<string, unknown> } & Record<str
     case "nin":
       return !f.value.some((x) => sameType(v, x) && v === x);
     case "contains":
-      if (f.operand.type === "list") return Array.isArray(v) && v.some((x) => x === f.value);
-      return typeof v === "string" && v.toLowerCase().includes(String(f.value).toLowerCase());
+      if (Array.isArray(v)) return (f.operand.type === "list" || f.operand.type === "any") && v.some((x) => x === f.value);
+      return typeof v === "string" && typeof f.value === "string" && f.operand.type !== "list" && v.toLowerCase().includes(f.value.toLowerCase());
     default: {
       if (!sameType(v, f.value)) return false;
       const c = compareValues(v as string | number, f.value as string | number);

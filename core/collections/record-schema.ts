@@ -15,6 +15,8 @@ export const MAX_ENUM_VALUES = 200;
 /** Strings are bounded even when the schema names no bound, so every record stays small. */
 export const MAX_STRING_LENGTH = 10_000;
 export const MAX_LIST_ITEMS = 200;
+/** Arrays and objects inside a value of an undeclared field nest at most this deep. */
+export const MAX_VALUE_DEPTH = 16;
 /** A pattern runs on every write: short patterns over bounded strings only. */
 export const MAX_PATTERN_LENGTH = 200;
 
@@ -84,6 +86,13 @@ export const RecordSchemaInput = Type.Object(
         additionalProperties: false,
       }),
     ),
+    additional_fields: Type.Optional(
+      Type.Boolean({
+        description:
+          "With declared `fields`: true also accepts fields the schema does not declare (any JSON value, as in an open collection), " +
+          "while declared ones are validated. Default false: a record may hold declared fields only. A schema that declares no fields is open whatever this says.",
+      }),
+    ),
     stages: Type.Optional(
       Type.Array(Type.String({ pattern: STAGE_PATTERN }), {
         minItems: 1,
@@ -94,19 +103,40 @@ export const RecordSchemaInput = Type.Object(
       }),
     ),
   },
-  { ...strict, description: "Typed fields and stages of the collection's records." },
+  {
+    ...strict,
+    description:
+      "Typed fields and stages of the collection's records. Without declared `fields` (absent or `{}`) the collection is **open**: " +
+      `a record may carry any field named ${FIELD_NAME_PATTERN} with any JSON value (nesting at most ${MAX_VALUE_DEPTH} levels; ` +
+      "keys of nested objects neither start with `$` nor contain `.`), within the record size bound.",
+  },
 );
 export type RecordSchemaInput = Static<typeof RecordSchemaInput>;
 
-/** The schema as stored: stages always present. */
+/** The schema as stored: stages always present; `additional_fields` only when true. */
 export interface RecordSchema {
   fields: Record<string, FieldDef>;
   stages: string[];
+  additional_fields?: true;
 }
 
 /** The stored schema of a new collection, stages defaulted by archetype. */
 export function recordSchemaOf(archetype: Archetype, input: RecordSchemaInput | undefined): RecordSchema {
-  return { fields: input?.fields ?? {}, stages: input?.stages ?? [...DEFAULT_STAGES[archetype]] };
+  const schema: RecordSchema = { fields: input?.fields ?? {}, stages: input?.stages ?? [...DEFAULT_STAGES[archetype]] };
+  if (input?.additional_fields === true) schema.additional_fields = true;
+  return schema;
+}
+
+/** Open (no declared fields) or declared with `additional_fields`: undeclared names are accepted. */
+export function acceptsUndeclared(schema: RecordSchema): boolean {
+  return schema.additional_fields === true || Object.keys(schema.fields).length === 0;
+}
+
+const FIELD_NAME = new RegExp(FIELD_NAME_PATTERN);
+
+/** Whether a record of this schema may hold a field of this name (declared, or accepted undeclared). */
+export function admitsField(schema: RecordSchema, name: string): boolean {
+  return Object.hasOwn(schema.fields, name) || (acceptsUndeclared(schema) && FIELD_NAME.test(name));
 }
 
 /**

@@ -2,18 +2,20 @@ import { type Static, Type } from "@sinclair/typebox";
 import { validationFailed } from "../kernel/errors.ts";
 import { isUuid } from "../kernel/ids.ts";
 import type { CollectionRecord } from "./model.ts";
-import { compareValues, type Operand, operandOf, operandValue } from "./record-filter.ts";
+import { compareValues, isScalar, type Operand, operandOf, operandValue, type Scalar } from "./record-filter.ts";
 import type { RecordSchema } from "./record-schema.ts";
 
 /**
  * The order of a record listing and its keyset position. One sort key, then the record id in
  * the same direction; records without a value for the key (or with a value of another type)
  * come last in either direction. Sorting by `created_at` is sorting by id (UUIDv7: creation
- * order), which every store serves from its primary index.
+ * order), which every store serves from its primary index. An undeclared field sorts its scalar
+ * values in `compareValues` order (numbers, strings, booleans; reversed when descending); arrays
+ * and objects sort with the missing values.
  */
 export const RecordSort = Type.Object(
   {
-    field: Type.String({ maxLength: 80, description: "`created_at` (default), `updated_at`, `status`, or a scalar `fields.<name>`." }),
+    field: Type.String({ maxLength: 80, description: "`created_at` (default), `updated_at`, `status`, a scalar `fields.<name>`, or an undeclared field where the collection accepts them." }),
     dir: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")], { description: "Default desc." })),
   },
   { additionalProperties: false },
@@ -29,7 +31,7 @@ export interface CompiledSort {
 /** Where a page ended: the last record's id and (unless sorting by id) its sort value, null when it had none. */
 export interface KeysetPosition {
   id: string;
-  v?: string | number | null;
+  v?: Scalar | null;
 }
 
 export const DEFAULT_SORT: CompiledSort = { operand: null, dir: "desc" };
@@ -45,9 +47,10 @@ export function compileSort(schema: RecordSchema, sort: RecordSort | undefined):
   return { operand, dir };
 }
 
-/** The record's sort value, null when it has none of the operand's type. */
-export function sortValue(r: CollectionRecord, o: Operand): string | number | null {
+/** The record's sort value, null when it has none of the operand's type (any scalar, for an undeclared field). */
+export function sortValue(r: CollectionRecord, o: Operand): Scalar | null {
   const v = operandValue(r as unknown as CollectionRecord & Record<string, unknown>, o);
+  if (o.type === "any") return isScalar(v) ? v : null;
   return (o.type === "number" && typeof v === "number") || (o.type === "text" && typeof v === "string") ? v : null;
 }
 
@@ -88,7 +91,12 @@ export function checkedPosition(raw: unknown, s: CompiledSort): KeysetPosition {
   const { id, v } = raw as KeysetPosition;
   if (typeof id !== "string" || !isUuid(id)) throw bad();
   if (!s.operand) return { id };
-  const ok = v === null || (s.operand.type === "number" ? typeof v === "number" && Number.isFinite(v) : typeof v === "string" && v.length <= 10_000);
+  const type = s.operand.type;
+  const ok =
+    v === null ||
+    ((type === "number" || type === "any") && typeof v === "number" && Number.isFinite(v)) ||
+    ((type === "text" || type === "any") && typeof v === "string" && v.length <= 10_000) ||
+    (type === "any" && typeof v === "boolean");
   if (!ok) throw bad();
   return { id, v };
 }

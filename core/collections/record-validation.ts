@@ -1,6 +1,7 @@
 import type { ErrorDetail } from "../kernel/errors.ts";
 import { isUuid } from "../kernel/ids.ts";
-import { type FieldDef, MAX_LIST_ITEMS, MAX_STRING_LENGTH, type RecordSchema, type ScalarFieldDef } from "./record-schema.ts";
+import { openValueProblem } from "./open-value.ts";
+import { admitsField, type FieldDef, MAX_LIST_ITEMS, MAX_STRING_LENGTH, type RecordSchema, type ScalarFieldDef } from "./record-schema.ts";
 
 /** A record's `fields`, serialised, may not exceed this many bytes. */
 export const MAX_RECORD_BYTES = 256 * 1024;
@@ -18,17 +19,25 @@ export interface ValidatedFields {
 
 /**
  * Checks a record's fields against its collection's schema, all at once: every error is
- * reported, under `/fields/<name>` (and `/fields/<name>/<index>` inside lists). Unknown names
- * are errors. `null` means "no value" (and in a patch, "remove it"); a required field must
- * end up with a value.
+ * reported, under `/fields/<name>` (and `/fields/<name>/<index>` inside lists). Undeclared names
+ * are errors, unless the schema accepts them (open, or `additional_fields`): then any JSON value
+ * within bounds (open-value.ts). `null` means "no value" (and in a patch, "remove it"); a
+ * required field must end up with a value.
  */
 export function validateRecordFields(schema: RecordSchema, fields: RecordFields): ValidatedFields {
   const out: ValidatedFields = { fields: {}, errors: [], entityRefs: [] };
   for (const [name, value] of Object.entries(fields)) {
-    const def = schema.fields[name];
+    const def = Object.hasOwn(schema.fields, name) ? schema.fields[name] : undefined;
     const path = `/fields/${name}`;
     if (!def) {
-      out.errors.push({ path, message: "is not a field of this collection's record_schema" });
+      if (!admitsField(schema, name)) {
+        out.errors.push({ path, message: "is not a field of this collection's record_schema" });
+        continue;
+      }
+      if (value === null || value === undefined) continue;
+      const problem = openValueProblem(value, path);
+      if (problem) out.errors.push(problem);
+      else out.fields[name] = value;
       continue;
     }
     if (value === null || value === undefined) continue;
@@ -55,10 +64,10 @@ export function patchRecordFields(schema: RecordSchema, current: RecordFields, p
   }
   // Names the patch removes are fine even if unknown now (a schema edit may have dropped them).
   const result = validateRecordFields(schema, next);
-  result.errors = result.errors.filter((e) => !(e.message.startsWith("is not a field") && !(e.path.slice(8) in patch)));
+  result.errors = result.errors.filter((e) => !(e.message.startsWith("is not a field") && !Object.hasOwn(patch, e.path.slice(8))));
   if (result.errors.length === 0) {
     // A field the schema dropped, untouched by the patch, is kept as it was (doctor reports it).
-    for (const [k, v] of Object.entries(next)) if (!(k in schema.fields)) result.fields[k] = v;
+    for (const [k, v] of Object.entries(next)) if (!Object.hasOwn(schema.fields, k)) result.fields[k] = v;
   }
   return result;
 }

@@ -12,6 +12,7 @@ import type { RecordRemoval } from "./ports.ts";
 import { compileAggregate, compareGroups, type AggregateRecordsDto } from "./record-aggregate.ts";
 import { diffRecords } from "./record-diff.ts";
 import { listFilter, parseLimit, parseRecordView, planQuery, type RecordListQuery } from "./record-query.ts";
+import { admitsField } from "./record-schema.ts";
 import { recordSearchText } from "./record-text.ts";
 import { patchRecordFields, stageProblem, validateRecordFields, type ValidatedFields } from "./record-validation.ts";
 import { toRecordView } from "./views.ts";
@@ -39,7 +40,7 @@ async function assertRecordValid(deps: CoreDeps, ws: Workspace, c: Collection, v
   const stage = status === null ? null : stageProblem(c.record_schema, status);
   if (stage) errors.push(stage);
   for (const name of Object.keys(fieldMeta)) {
-    if (!(name in c.record_schema.fields)) errors.push({ path: `/field_meta/${name}`, message: "is not a field of this collection's record_schema" });
+    if (!admitsField(c.record_schema, name)) errors.push({ path: `/field_meta/${name}`, message: "is not a field of this collection's record_schema" });
   }
   const ids = [...new Set([...(entityId ? [entityId] : []), ...v.entityRefs.map((r) => r.id)])];
   if (ids.length) {

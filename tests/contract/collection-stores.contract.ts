@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "../../core/collections/model.ts";
-import { aggregateInMemory, compileAggregate, type AggregateRecordsDto } from "../../core/collections/record-aggregate.ts";
+import { aggregateInMemory, compareGroups, compileAggregate, type AggregateRecordsDto } from "../../core/collections/record-aggregate.ts";
 import { compileFilter, type FilterNode, matches } from "../../core/collections/record-filter.ts";
 import { compareRecords, compileSort, type CompiledSort, positionOf, type RecordSort } from "../../core/collections/record-sort.ts";
 import type { RecordQuery } from "../../core/collections/ports.ts";
@@ -197,27 +197,109 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       expect(await s.records.deletePlan(ws, c.id, r.id)).toBeNull();
     });
 
-    describe("RecordStore.query() and aggregate() agree with core's reference", () => {
-      let c: Collection;
-      let rows: CollectionRecord[];
-      const companies = ["Acme", "acme labs", "Beta", "Gamma GmbH", "Zeta", "Éclair", "delta", "\uFF21 wide", "\u{1F600} smile"];
-      beforeAll(async () => {
-        const ws = await workspace();
-        c = await collection(ws);
-        rows = [];
-        // Deterministic variety: missing values, wrong types (as after a schema edit), ties.
-        for (let i = 0; i < 60; i++) {
+    /**
+     * Queries, keyset walks and aggregates over `makeRows`' records, each compared with core's
+     * reference meaning over the same records.
+     */
+    function agreesWithReference(
+      title: string,
+      over: Partial<Collection>,
+      makeRows: () => Partial<CollectionRecord>[],
+      filters: [string, FilterNode][],
+      sorts: [string, RecordSort | undefined][],
+      aggregates: [string, AggregateRecordsDto][],
+    ) {
+      describe(title, () => {
+        let c: Collection;
+        let rows: CollectionRecord[];
+        beforeAll(async () => {
+          const ws = await workspace();
+          c = await collection(ws, over);
+          rows = [];
+          for (const r of makeRows()) rows.push(await record(c, r));
+        });
+
+        async function walk(filter: FilterNode | null, sort: CompiledSort, limit: number, words?: string[]): Promise<string[]> {
+          const compiled = filter ? compileFilter(c.record_schema, filter) : null;
+          const seen: string[] = [];
+          let q: RecordQuery = { filter: compiled, sort, after: null, limit, ...(words ? { words } : {}) };
+          for (let pages = 0; pages < 100; pages++) {
+            const page = await s.records.query(c.workspace_id, c.id, q);
+            expect(page.items.length).toBeLessThanOrEqual(limit);
+            seen.push(...page.items.map((r) => r.id));
+            if (!page.has_more) break;
+            q = { ...q, after: positionOf(page.items.at(-1)!, sort) };
+          }
+          return seen;
+        }
+        const expected = (filter: FilterNode | null, sort: CompiledSort, words: string[] = []) =>
+          rows
+            .filter((r) => !filter || matches(r as never, compileFilter(c.record_schema, filter)))
+            .filter((r) => words.every((w) => r.search_text.includes(w)))
+            .sort((a, b) => compareRecords(a, b, sort))
+            .map((r) => r.id);
+
+        for (const [label, filter] of filters) {
+          test(`filter: ${label}`, async () => {
+            const sort = compileSort(c.record_schema, undefined);
+            const want = expected(filter, sort);
+            expect(await walk(filter, sort, 200)).toEqual(want);
+          });
+        }
+        for (const [label, sort] of sorts) {
+          test(`sort and keyset pages of 7: ${label}`, async () => {
+            const compiled = compileSort(c.record_schema, sort);
+            expect(await walk(null, compiled, 7)).toEqual(expected(null, compiled));
+            const f: FilterNode = { field: "status", op: "in", value: ["lead", "won"] };
+            expect(await walk(f, compiled, 5)).toEqual(expected(f, compiled));
+          });
+        }
+        test("words: every word must occur in the record's text", async () => {
+          const sort = compileSort(c.record_schema, undefined);
+          expect(await walk(null, sort, 50, ["acme"])).toEqual(expected(null, sort, ["acme"]));
+          expect(await walk(null, sort, 50, ["acme", "labs"])).toEqual(expected(null, sort, ["acme", "labs"]));
+          expect(await walk(null, sort, 50, ["nothing-like-this"])).toEqual([]);
+        });
+
+        for (const [label, dto] of aggregates) {
+          test(`aggregate: ${label}`, async () => {
+            const { spec } = compileAggregate(c.record_schema, dto);
+            const got = await s.records.aggregate(c.workspace_id, c.id, spec);
+            const want = aggregateInMemory(rows, spec);
+            const round = <G extends { key: unknown[]; values: unknown[] }>(g: G): G => ({ ...g, values: g.values.map((v) => (typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v)) });
+            expect(got.map(round).sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))).toEqual(
+              want.map(round).sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key))),
+            );
+            // In the reference order once sorted by it (the use case sorts; truncation relies on it).
+            expect(got.sort(compareGroups).map((g) => g.key)).toEqual(want.map((g) => g.key));
+          });
+        }
+        test("aggregate: at most max_groups + 1 groups, the largest ones, ties in key order", async () => {
+          const dto = aggregates[0]![1];
+          const { spec } = compileAggregate(c.record_schema, { group_by: dto.group_by ?? ["status"], metrics: [{ fn: "count" }], max_groups: 2 });
+          const got = await s.records.aggregate(c.workspace_id, c.id, spec);
+          expect(got.length).toBe(3);
+          expect(got.sort(compareGroups).map((g) => [g.key, g.count])).toEqual(aggregateInMemory(rows, spec).slice(0, 3).map((g) => [g.key, g.count]));
+        });
+      });
+    }
+
+    const companies = ["Acme", "acme labs", "Beta", "Gamma GmbH", "Zeta", "Éclair", "delta", "\uFF21 wide", "\u{1F600} smile"];
+    agreesWithReference(
+      "RecordStore.query() and aggregate() agree with core's reference",
+      {},
+      // Deterministic variety: missing values, wrong types (as after a schema edit), ties.
+      () =>
+        Array.from({ length: 60 }, (_, i) => {
           const fields: Record<string, unknown> = { company: companies[i % companies.length]! + (i % 3 === 0 ? ` ${i}` : "") };
           if (i % 5 !== 0) fields.amount = (i * 37) % 11 * 500 + (i % 2 ? 0.5 : 0);
           if (i % 7 === 0) fields.amount = "n/a";
           if (i % 4 === 0) fields.tags = i % 8 === 0 ? ["hot", "eu"] : ["eu"];
           if (i % 3 === 1) fields.won = i % 2 === 0;
           if (i % 6 !== 5) fields.close = `2026-0${(i % 9) + 1}-1${i % 10}`;
-          rows.push(await record(c, { fields, status: ["lead", "qualified", "won", "lost"][i % 4]!, entity_id: i % 9 === 0 ? uuidv7() : null, drifted: i % 10 === 0 }));
-        }
-      });
-
-      const filters: [string, FilterNode][] = [
+          return { fields, status: ["lead", "qualified", "won", "lost"][i % 4]!, entity_id: i % 9 === 0 ? uuidv7() : null, drifted: i % 10 === 0 };
+        }),
+      [
         ["eq status", { field: "status", op: "eq", value: "qualified" }],
         ["ne status", { field: "status", op: "ne", value: "lead" }],
         ["gte number (wrong types never match)", { field: "fields.amount", op: "gte", value: 2500 }],
@@ -236,8 +318,8 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         ["drifted column", { field: "drifted", op: "eq", value: true }],
         ["entity_id exists", { field: "entity_id", op: "exists", value: true }],
         ["and/or tree", { or: [{ and: [{ field: "status", op: "eq", value: "won" }, { field: "fields.amount", op: "gt", value: 1000 }] }, { field: "fields.tags", op: "contains", value: "eu" }] }],
-      ];
-      const sorts: [string, RecordSort | undefined][] = [
+      ],
+      [
         ["default (newest first)", undefined],
         ["created_at asc", { field: "created_at", dir: "asc" }],
         ["amount desc (missing last)", { field: "fields.amount", dir: "desc" }],
@@ -245,76 +327,59 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         ["company asc", { field: "fields.company", dir: "asc" }],
         ["status desc", { field: "status", dir: "desc" }],
         ["close asc", { field: "fields.close" }],
-      ];
-
-      async function walk(filter: FilterNode | null, sort: CompiledSort, limit: number, words?: string[]): Promise<string[]> {
-        const compiled = filter ? compileFilter(c.record_schema, filter) : null;
-        const seen: string[] = [];
-        let q: RecordQuery = { filter: compiled, sort, after: null, limit, ...(words ? { words } : {}) };
-        for (let pages = 0; pages < 100; pages++) {
-          const page = await s.records.query(c.workspace_id, c.id, q);
-          expect(page.items.length).toBeLessThanOrEqual(limit);
-          seen.push(...page.items.map((r) => r.id));
-          if (!page.has_more) break;
-          q = { ...q, after: positionOf(page.items.at(-1)!, sort) };
-        }
-        return seen;
-      }
-      const expected = (filter: FilterNode | null, sort: CompiledSort, words: string[] = []) =>
-        rows
-          .filter((r) => !filter || matches(r as never, compileFilter(c.record_schema, filter)))
-          .filter((r) => words.every((w) => r.search_text.includes(w)))
-          .sort((a, b) => compareRecords(a, b, sort))
-          .map((r) => r.id);
-
-      for (const [label, filter] of filters) {
-        test(`filter: ${label}`, async () => {
-          const sort = compileSort(c.record_schema, undefined);
-          const want = expected(filter, sort);
-          expect(await walk(filter, sort, 200)).toEqual(want);
-        });
-      }
-      for (const [label, sort] of sorts) {
-        test(`sort and keyset pages of 7: ${label}`, async () => {
-          const compiled = compileSort(c.record_schema, sort);
-          expect(await walk(null, compiled, 7)).toEqual(expected(null, compiled));
-          const f: FilterNode = { field: "status", op: "in", value: ["lead", "won"] };
-          expect(await walk(f, compiled, 5)).toEqual(expected(f, compiled));
-        });
-      }
-      test("words: every word must occur in the record's text", async () => {
-        const sort = compileSort(c.record_schema, undefined);
-        expect(await walk(null, sort, 50, ["acme"])).toEqual(expected(null, sort, ["acme"]));
-        expect(await walk(null, sort, 50, ["acme", "labs"])).toEqual(expected(null, sort, ["acme", "labs"]));
-        expect(await walk(null, sort, 50, ["nothing-like-this"])).toEqual([]);
-      });
-
-      const aggregates: [string, AggregateRecordsDto][] = [
+      ],
+      [
         ["count by status", { group_by: ["status"], metrics: [{ fn: "count" }] }],
         ["sum/avg/min/max of amount by status", { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }, { fn: "avg", field: "fields.amount" }, { fn: "min", field: "fields.amount" }, { fn: "max", field: "fields.amount" }] }],
         ["min/max of a date, no groups", { metrics: [{ fn: "min", field: "fields.close" }, { fn: "max", field: "fields.close" }] }],
         ["by a boolean and status, filtered", { group_by: ["fields.won", "status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }], filter: { field: "fields.company", op: "contains", value: "a" } }],
         ["by a text field with missing values", { group_by: ["fields.close"], metrics: [{ fn: "count" }], max_groups: 1000 }],
-      ];
-      for (const [label, dto] of aggregates) {
-        test(`aggregate: ${label}`, async () => {
-          const { spec } = compileAggregate(c.record_schema, dto);
-          const got = await s.records.aggregate(c.workspace_id, c.id, spec);
-          const want = aggregateInMemory(rows, spec);
-          const round = <G extends { key: unknown[]; values: unknown[] }>(g: G): G => ({ ...g, values: g.values.map((v) => (typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v)) });
-          expect(got.map(round).sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))).toEqual(
-            want.map(round).sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key))),
-          );
-        });
-      }
-      test("aggregate: at most max_groups + 1 groups, the largest ones", async () => {
-        const { spec } = compileAggregate(c.record_schema, { group_by: ["fields.company"], metrics: [{ fn: "count" }], max_groups: 2 });
-        const got = await s.records.aggregate(c.workspace_id, c.id, spec);
-        expect(got.length).toBe(3);
-        const counts = aggregateInMemory(rows, spec).map((g) => g.count);
-        expect(got.map((g) => g.count)).toEqual(counts.slice(0, 3));
-      });
-    });
+      ],
+    );
+
+    // An open collection: no declared fields, so every field holds values of any JSON type.
+    const mixed: unknown[] = [5, "5", "Acme", "acme labs", true, false, 2.5, -3, "Zeta", "\u{1F600}", ["eu", 5, "5"], { city: "Berlin" }, ["hot", { n: ["nested", 5] }], "", 0, [null, 1], 1e21];
+    agreesWithReference(
+      "RecordStore.query() and aggregate() agree with core's reference on an open collection of mixed-type values",
+      { record_schema: { fields: {}, stages: ["lead", "qualified", "won", "lost"] } },
+      () =>
+        Array.from({ length: 60 }, (_, i) => {
+          const fields: Record<string, unknown> = {};
+          if (i % 6 !== 5) fields.v = mixed[(i * 7) % mixed.length];
+          if (i % 4 !== 3) fields.company = companies[i % companies.length]! + (i % 3 === 0 ? ` ${i}` : "");
+          if (i % 3 !== 0) fields.w = mixed[(i * 5) % mixed.length];
+          return { fields, status: ["lead", "qualified", "won", "lost"][i % 4]!, drifted: i % 10 === 0 };
+        }),
+      [
+        ["eq number: 5 matches the number only", { field: "fields.v", op: "eq", value: 5 }],
+        ["eq text: \"5\" matches the text only", { field: "fields.v", op: "eq", value: "5" }],
+        ["eq boolean", { field: "fields.v", op: "eq", value: false }],
+        ["ne number (missing, other types and lists match)", { field: "fields.v", op: "ne", value: 5 }],
+        ["in of mixed types", { field: "fields.v", op: "in", value: [5, "Acme", true] }],
+        ["nin of mixed types", { field: "fields.v", op: "nin", value: [5, "Acme", true] }],
+        ["gt number: strings and booleans never match", { field: "fields.v", op: "gt", value: 0 }],
+        ["lte text: numbers never match", { field: "fields.v", op: "lte", value: "Acme" }],
+        ["contains text: substrings of strings and equal list elements", { field: "fields.v", op: "contains", value: "5" }],
+        ["contains number: list elements only", { field: "fields.v", op: "contains", value: 5 }],
+        ["contains text in lists and strings, any case", { field: "fields.v", op: "contains", value: "EU" }],
+        ["exists true (lists holding null count)", { field: "fields.v", op: "exists", value: true }],
+        ["exists false", { field: "fields.v", op: "exists", value: false }],
+        ["an undeclared text field", { field: "fields.company", op: "contains", value: "acme" }],
+        ["and/or tree over undeclared fields", { or: [{ and: [{ field: "fields.v", op: "gte", value: 1 }, { field: "status", op: "ne", value: "lost" }] }, { field: "fields.w", op: "eq", value: "Zeta" }] }],
+      ],
+      [
+        ["v asc: numbers, strings, booleans, then the rest", { field: "fields.v", dir: "asc" }],
+        ["v desc: booleans, strings, numbers, then the rest", { field: "fields.v", dir: "desc" }],
+        ["w asc", { field: "fields.w", dir: "asc" }],
+        ["company desc", { field: "fields.company", dir: "desc" }],
+      ],
+      [
+        ["count by a mixed-type field", { group_by: ["fields.v"], metrics: [{ fn: "count" }], max_groups: 1000 }],
+        ["sum/avg/min/max of a mixed-type field by status", { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.v" }, { fn: "avg", field: "fields.v" }, { fn: "min", field: "fields.v" }, { fn: "max", field: "fields.v" }] }],
+        ["min/max where only strings or nothing", { group_by: ["fields.w"], metrics: [{ fn: "min", field: "fields.company" }, { fn: "max", field: "fields.company" }], max_groups: 1000 }],
+        ["by two mixed-type fields, filtered", { group_by: ["fields.v", "fields.w"], metrics: [{ fn: "count" }, { fn: "max", field: "fields.w" }], filter: { field: "status", op: "ne", value: "lost" }, max_groups: 1000 }],
+      ],
+    );
 
     test("RecordStore.query() keyset pages stay exact while records are inserted (none skipped, none twice)", async () => {
       const ws = await workspace();
