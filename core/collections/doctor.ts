@@ -4,7 +4,9 @@ import type { Workspace } from "../workspaces/model.ts";
 import { looseKey } from "./entity-key.ts";
 import type { Collection, CollectionRecord, Entity } from "./model.ts";
 import { DEFAULT_SORT } from "./record-sort.ts";
+import { acceptsUndeclared } from "./record-schema.ts";
 import { stageProblem, validateRecordFields } from "./record-validation.ts";
+import { type InferredShape, inferShape, newShapeTally, tallyRecord } from "./shape-inference.ts";
 
 /**
  * Finds what drifts silently in a workspace's collections: records whose status is no longer a
@@ -12,6 +14,8 @@ import { stageProblem, validateRecordFields } from "./record-validation.ts";
  * not exist, and entities that are likely duplicates (same kind, same key or name once loosely
  * normalised: entity-key.ts). `full` reads everything; otherwise a bounded sample (the newest
  * records of each collection up to a total, the newest entities), and the report says which.
+ * For each collection that accepts undeclared fields it also reports their inferred shape
+ * (shape-inference.ts): not a finding, a suggestion the owner may apply.
  */
 export const DOCTOR_SAMPLE = { records: 2_000, entities: 2_000 } as const;
 /** Each finding list shows at most this many items; its count is exact for what was scanned. */
@@ -47,19 +51,27 @@ export async function runDoctor(deps: CoreDeps, ws: Workspace, full: boolean) {
   }
   scanned.collections = collections.length;
 
+  const shapes: ({ collection_id: string; open: boolean; records_scanned: number } & InferredShape)[] = [];
   let budget = full ? Infinity : DOCTOR_SAMPLE.records;
   for (const c of collections) {
+    const tally = acceptsUndeclared(c.record_schema) ? newShapeTally() : null;
+    let seen = 0;
     for (let after: CollectionRecord | null = null; budget > 0; ) {
       const limit = Math.min(PAGE, budget);
       const page = await deps.stores.records.query(ws.id, c.id, { filter: null, sort: DEFAULT_SORT, after: after ? { id: after.id } : null, limit });
       budget -= page.items.length;
       scanned.records += page.items.length;
+      seen += page.items.length;
       await checkRecords(deps, ws, c, page.items, findings);
+      if (tally) for (const r of page.items) tallyRecord(tally, c.record_schema, r.fields);
       if (!page.has_more) break;
       if (budget <= 0) complete = false;
       after = page.items.at(-1)!;
     }
     if (budget <= 0 && c !== collections.at(-1)) complete = false;
+    if (tally) {
+      shapes.push({ collection_id: c.id, open: Object.keys(c.record_schema.fields).length === 0, records_scanned: seen, ...inferShape(tally, c.record_schema) });
+    }
   }
 
   const groups = new Map<string, Entity[]>();
@@ -89,6 +101,7 @@ export async function runDoctor(deps: CoreDeps, ws: Workspace, full: boolean) {
     scanned,
     healthy: Object.values(findings).every((f) => f.count === 0),
     findings,
+    shapes,
   };
 }
 

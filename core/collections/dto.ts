@@ -179,12 +179,17 @@ export type UpsertEntityDto = Static<typeof UpsertEntityDto>;
 
 // ---- views (responses) ----
 
+/** A record_schema as answered: stages always, `additional_fields` only when true. */
+export const StoredRecordSchema = Type.Unsafe<RecordSchema>(
+  Type.Object({ fields: Type.Record(Type.String(), FieldDef), stages: Type.Array(Type.String()), additional_fields: Type.Optional(Type.Literal(true)) }),
+);
+
 export const CollectionView = Type.Object({
   id: Type.String(),
   name: Type.String(),
   archetype: literalUnion(ARCHETYPES),
   status: literalUnion(COLLECTION_STATUSES),
-  record_schema: Type.Optional(Type.Unsafe<RecordSchema>(Type.Object({ fields: Type.Record(Type.String(), FieldDef), stages: Type.Array(Type.String()) }))),
+  record_schema: Type.Optional(StoredRecordSchema),
   views: Type.Optional(Type.Array(Type.Unknown(), { description: "As set (see CollectionViewDef)." })),
   criterion_rel_slugs: Type.Array(Type.String()),
   distill_policy: Type.Optional(Nullable(Json)),

@@ -72,6 +72,11 @@ export function patchRecordFields(schema: RecordSchema, current: RecordFields, p
   return result;
 }
 
+/** Whether a value passes a scalar declaration (what the doctor's shape inference proposes with). */
+export function valueFits(def: ScalarFieldDef, v: unknown): boolean {
+  return checkScalar(def, v, "", { fields: {}, errors: [], entityRefs: [] }) !== undefined;
+}
+
 export function stageProblem(schema: RecordSchema, status: string): ErrorDetail | null {
   return schema.stages.includes(status)
     ? null

@@ -1,4 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { StoredRecordSchema } from "../../core/collections/dto.ts";
+import { FieldDef, type FieldDef as FieldDefT } from "../../core/collections/record-schema.ts";
+import { MAX_SHAPE_FIELDS } from "../../core/collections/shape-inference.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import { strict } from "../http/schemas.ts";
@@ -89,3 +92,38 @@ export const HistoryQuery = Type.Object(
   strict,
 );
 export const EntityListQuery = Type.Object({ kind: str("Only entities of this kind."), limit: Limit, cursor: str("The `id` of the last entity of the previous page (newest first).") }, strict);
+
+const Finding = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Record(Type.String(), Type.Unknown())) });
+/** GET /collections/doctor (core/collections/doctor.ts). */
+export const DoctorReport = Type.Object({
+  mode: Type.Union([Type.Literal("full"), Type.Literal("sample")]),
+  complete: Type.Boolean({ description: "False when the sample left records or entities unread." }),
+  sample_limits: Type.Union([Type.Object({ records: Type.Integer(), entities: Type.Integer() }), Type.Null()]),
+  scanned: Type.Object({ collections: Type.Integer(), records: Type.Integer(), entities: Type.Integer() }),
+  healthy: Type.Boolean(),
+  findings: Type.Object({ status_not_a_stage: Finding, schema_mismatch: Finding, missing_entities: Finding, duplicate_entities: Finding }),
+  shapes: Type.Array(
+    Type.Object({
+      collection_id: Type.String(),
+      open: Type.Boolean({ description: "True when the collection declares no fields; false for declared fields with additional_fields." }),
+      records_scanned: Type.Integer(),
+      fields: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          records: Type.Integer({ description: "Scanned records holding the field." }),
+          types: Type.Record(Type.String(), Type.Integer(), { description: "JSON types seen (string, number, boolean, array, object) → how many values." }),
+          // Unsafe: the field-definition union is too deep for Elysia's handler typing; the document shows it whole.
+          suggested: Type.Unsafe<FieldDefT | null>(Type.Union([FieldDef, Type.Null()], { description: "A declaration every seen value fits; null when none does (mixed types, objects)." })),
+        }),
+      ),
+      suggested_record_schema: StoredRecordSchema,
+      untallied_fields: Type.Integer({ description: `Undeclared names seen beyond the first ${MAX_SHAPE_FIELDS}, left undeclared.` }),
+    }),
+    {
+      description:
+        "Per collection accepting undeclared fields (open, or additional_fields), the shape of the undeclared fields scanned and a record_schema " +
+        "that declares what can be declared; `PATCH /collections/{id}` with `{record_schema: suggested_record_schema}` applies it " +
+        "(it keeps additional_fields: true, so fields not seen yet are still accepted).",
+    },
+  ),
+});

@@ -40,6 +40,7 @@ import {
   CollectionParams,
   CollectionSearchQuery,
   DoctorQuery,
+  DoctorReport,
   IfMatch,
   VersionQuery,
   PurgeQuery,
@@ -53,15 +54,6 @@ const CollectionList = Type.Object({ collections: Type.Array(CollectionView), ha
 const Plan = Type.Object({
   dry_run: Type.Boolean(),
   removed: Type.Object({ collection_id: Type.String(), records: Type.Integer(), history_entries: Type.Integer(), outcomes: Type.Integer(), entity_links: Type.Integer() }),
-});
-const Finding = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Record(Type.String(), Type.Unknown())) });
-const DoctorReport = Type.Object({
-  mode: Type.Union([Type.Literal("full"), Type.Literal("sample")]),
-  complete: Type.Boolean({ description: "False when the sample left records or entities unread." }),
-  sample_limits: Type.Union([Type.Object({ records: Type.Integer(), entities: Type.Integer() }), Type.Null()]),
-  scanned: Type.Object({ collections: Type.Integer(), records: Type.Integer(), entities: Type.Integer() }),
-  healthy: Type.Boolean(),
-  findings: Type.Object({ status_not_a_stage: Finding, schema_mismatch: Finding, missing_entities: Finding, duplicate_entities: Finding }),
 });
 const Context = Type.Object({
   collection_id: Type.String(),

@@ -66,7 +66,8 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
           { name: "x", archetype: "pipeline", record_schema: { fields: { amount: { type: "number", min: 5, max: 1 } } } },
           { name: "x", archetype: "pipeline", record_schema: { fields: { Bad: { type: "string" } } } },
           { name: "x", archetype: "pipeline", record_schema: { stages: ["a", "a"] } },
-          { name: "x", archetype: "pipeline", views: [{ name: "v", kind: "table", columns: ["fields.nope"] }] },
+          // (An open collection's views may name any field; a declared schema's may not.)
+          { name: "x", archetype: "pipeline", record_schema: { fields: { company: { type: "string" } } }, views: [{ name: "v", kind: "table", columns: ["fields.nope"] }] },
         ]) {
           const res = await t.call("POST", `${ws}/collections`, { key: p.member, body });
           expect(res.status).toBe(400);
@@ -387,6 +388,106 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const list = await t.call("GET", `${ws}/entities?kind=person`, { key: p.member });
         expect(list.body.entities.filter((e: any) => e.dedup_key === "ann@example.com")).toHaveLength(1);
         expect((await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "person", name: "x", colour: 1 } })).status).toBe(400);
+      });
+    });
+
+    describe("open collections", () => {
+      test("a new user's path: bootstrap, a collection without a schema, records with any fields; query, sort, aggregate and history work", async () => {
+        const boot = await t.call("POST", "/workspaces", { body: { slug: "coll-new-user", owner_email: "newcomer@example.com" } });
+        expect(boot.status).toBe(201);
+        const key = boot.body.api_key.key as string;
+        const base = "/workspaces/coll-new-user";
+        const c = await t.call("POST", `${base}/collections`, { key, body: { name: "Deals", archetype: "pipeline" } });
+        expect(c.status).toBe(201);
+        expect(c.body.record_schema).toEqual({ fields: {}, stages: ["lead", "qualified", "proposal", "negotiation", "won", "lost"] });
+        const add = (body: Record<string, unknown>) => t.call("POST", `${base}/collections/${c.body.id}/records`, { key, body });
+        const initech = await add({ fields: { company: "Initech", amount: 5000 } });
+        expect(initech.status).toBe(201);
+        expect(initech.body).toMatchObject({ fields: { company: "Initech", amount: 5000 }, status: "lead", version: 1 });
+        expect((await add({ fields: { company: "Globex", amount: "5k", contacts: [{ name: "Hank" }] }, status: "won" })).status).toBe(201);
+        expect((await add({ fields: { company: "Umbrella", amount: 12000, tags: ["bio", "eu"] } })).status).toBe(201);
+        // Stages are still enforced; names outside the pattern and lists in lists are refused, every problem at once.
+        const bad = await add({ fields: { Company: "x", grid: [[1]] }, status: "maybe" });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["/fields/Company", "/fields/grid/0", "/status"]);
+
+        const query = (body: Record<string, unknown>) => t.call("POST", `${base}/collections/${c.body.id}/records/query`, { key, body });
+        // Numbers compare with numbers only: "5k" is neither above nor below 1000.
+        const big = await query({ filter: { field: "fields.amount", op: "gte", value: 1000 }, sort: { field: "fields.amount", dir: "desc" } });
+        expect(big.status).toBe(201);
+        expect(big.body.records.map((r: { fields: { company: string } }) => r.fields.company)).toEqual(["Umbrella", "Initech"]);
+        const sorted = await query({ sort: { field: "fields.amount", dir: "asc" }, limit: 2 });
+        expect(sorted.body.records.map((r: { fields: { company: string } }) => r.fields.company)).toEqual(["Initech", "Umbrella"]);
+        const rest = await query({ sort: { field: "fields.amount", dir: "asc" }, limit: 2, cursor: sorted.body.nextCursor });
+        expect(rest.body.records.map((r: { fields: { company: string } }) => r.fields.company)).toEqual(["Globex"]);
+        expect(rest.body.nextCursor).toBeNull();
+        const tagged = await query({ filter: { field: "fields.tags", op: "contains", value: "eu" } });
+        expect(tagged.body.records.length).toBe(1);
+        const agg = await t.call("POST", `${base}/collections/${c.body.id}/records/aggregate`, { key, body: { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }] } });
+        expect(agg.status).toBe(201);
+        expect(agg.body.groups).toEqual([
+          { key: { status: "lead" }, count: 2, values: { count: 2, sum_amount: 17000 } },
+          { key: { status: "won" }, count: 1, values: { count: 1, sum_amount: 0 } },
+        ]);
+        const patched = await t.call("PATCH", `${base}/collections/${c.body.id}/records/${initech.body.id}`, { key, body: { fields: { amount: null, stage_note: "call back" }, expected_version: 1 } });
+        expect(patched.status).toBe(200);
+        expect(patched.body.fields).toEqual({ company: "Initech", stage_note: "call back" });
+        const history = await t.call("GET", `${base}/collections/${c.body.id}/records/${initech.body.id}/history`, { key });
+        expect(history.body.history[0].diff).toEqual([
+          { path: "fields.amount", before: 5000, after: null },
+          { path: "fields.stage_note", before: null, after: "call back" },
+        ]);
+      });
+
+      test("additional_fields: declared fields validated, undeclared accepted; without it undeclared names are refused", async () => {
+        const declared = { fields: { amount: { type: "number" } } };
+        const loose = await collection({ record_schema: { ...declared, additional_fields: true } });
+        expect(loose.record_schema.additional_fields).toBe(true);
+        expect((await t.call("POST", `${ws}/collections/${loose.id}/records`, { key: p.member, body: { fields: { amount: 1, note: { any: ["thing"] } } } })).status).toBe(201);
+        const wrong = await t.call("POST", `${ws}/collections/${loose.id}/records`, { key: p.member, body: { fields: { amount: "one" } } });
+        expect(wrong.body.error.details).toEqual([{ path: "/fields/amount", message: "must be a number" }]);
+        const strict = await collection({ record_schema: declared });
+        const refused = await t.call("POST", `${ws}/collections/${strict.id}/records`, { key: p.member, body: { fields: { note: "x" } } });
+        expect(refused.status).toBe(400);
+        expect(refused.body.error.details).toEqual([{ path: "/fields/note", message: "is not a field of this collection's record_schema" }]);
+      });
+
+      test("the doctor infers an open collection's shape; its suggested schema applies with one PATCH, after which the doctor finds nothing to fix", async () => {
+        const d = await personas(t, "coll-shape");
+        const base = "/workspaces/coll-shape";
+        const c = (await t.call("POST", `${base}/collections`, { key: d.member, body: { name: "Leads", archetype: "analysis" } })).body;
+        for (const fields of [
+          { company: "Initech", employees: 120, site: "https://initech.example", meta: { a: 1 } },
+          { company: "Globex", employees: 80, founded: "1989-04-01", meta: "n/a" },
+        ]) {
+          expect((await t.call("POST", `${base}/collections/${c.id}/records`, { key: d.member, body: { fields } })).status).toBe(201);
+        }
+        const report = (await t.call("GET", `${base}/collections/doctor`, { key: d.member })).body;
+        expect(report.healthy).toBe(true);
+        const shape = report.shapes.find((s: { collection_id: string }) => s.collection_id === c.id);
+        expect(shape).toMatchObject({ open: true, records_scanned: 2, untallied_fields: 0 });
+        expect(shape.fields).toEqual([
+          { name: "company", records: 2, types: { string: 2 }, suggested: { type: "string" } },
+          { name: "employees", records: 2, types: { number: 2 }, suggested: { type: "integer" } },
+          { name: "founded", records: 1, types: { string: 1 }, suggested: { type: "date" } },
+          { name: "meta", records: 2, types: { object: 1, string: 1 }, suggested: null },
+          { name: "site", records: 1, types: { string: 1 }, suggested: { type: "url" } },
+        ]);
+        const applied = await t.call("PATCH", `${base}/collections/${c.id}`, { key: d.member, body: { record_schema: shape.suggested_record_schema, expected_version: c.version } });
+        expect(applied.status).toBe(200);
+        expect(applied.body.record_schema.fields.employees).toEqual({ type: "integer" });
+        const after = (await t.call("GET", `${base}/collections/doctor?full=true`, { key: d.member })).body;
+        expect(after.healthy).toBe(true);
+        expect(after.findings.schema_mismatch.count).toBe(0);
+        // Declared now: a text for employees is refused; meta, never declarable, is still accepted.
+        const bad = await t.call("POST", `${base}/collections/${c.id}/records`, { key: d.member, body: { fields: { employees: "many", meta: [1] } } });
+        expect(bad.body.error.details).toEqual([{ path: "/fields/employees", message: "must be a number" }]);
+        // Declaring fields strictly later: records are not rewritten, the doctor lists what no longer fits.
+        const strict = await t.call("PATCH", `${base}/collections/${c.id}`, { key: d.member, body: { record_schema: { fields: { company: { type: "string" } } } } });
+        expect(strict.status).toBe(200);
+        const drift = (await t.call("GET", `${base}/collections/doctor`, { key: d.member })).body;
+        expect(drift.findings.schema_mismatch.count).toBe(2);
+        expect(drift.shapes.some((s: { collection_id: string }) => s.collection_id === c.id)).toBe(false);
       });
     });
 
