@@ -78,7 +78,7 @@ export function compileAggregate(schema: RecordSchema, dto: AggregateRecordsDto)
   (dto.group_by ?? []).forEach((path, i) => {
     const o = operandOf(schema, path);
     if (typeof o === "string") errors.push({ path: `/group_by/${i}`, message: o });
-    else if (o.type === "list" || o.name === "created_at" || o.name === "updated_at") errors.push({ path: `/group_by/${i}`, message: "cannot group by lists or timestamps" });
+    else if (o.type === "list" || (o.column && (o.name === "created_at" || o.name === "updated_at"))) errors.push({ path: `/group_by/${i}`, message: "cannot group by lists or timestamps" });
     else groupBy.push(o);
   });
   const metrics: CompiledMetric[] = [];

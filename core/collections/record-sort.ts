@@ -43,7 +43,7 @@ export function compileSort(schema: RecordSchema, sort: RecordSort | undefined):
   const operand = operandOf(schema, sort.field);
   const bad = (message: string) => validationFailed("Invalid sort", [{ path: "/sort/field", message }]);
   if (typeof operand === "string") throw bad(operand);
-  if (operand.type === "list" || operand.name === "drifted") throw bad("lists and true/false values cannot be sorted on");
+  if (operand.type === "list" || operand.type === "boolean") throw bad("lists and true/false values cannot be sorted on");
   return { operand, dir };
 }
 

@@ -160,3 +160,8 @@ describe("inferShape()", () => {
     expect(shape.untallied_fields).toBe(5);
   });
 });
+
+test("fields named like columns are fields: fields.drifted sorts and fields.created_at groups", () => {
+  expect(compileSort(open, { field: "fields.drifted" }).operand?.type).toBe("any");
+  expect(compileAggregate(open, { group_by: ["fields.created_at"], metrics: [{ fn: "count" }] }).spec.groupBy[0]?.path).toBe("fields.created_at");
+});
