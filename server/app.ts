@@ -11,6 +11,7 @@ import { STATUS_OF } from "./http/error-status.ts";
 import { toAppError } from "./http/elysia-errors.ts";
 import { isJson, parseJsonBody } from "./http/json-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { areaRoutes } from "./routes/areas.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -77,6 +78,7 @@ export function buildApp(deps: ServerDeps) {
     .use(entityRoutes(deps));
 
   const root = new Elysia({ normalize: false });
+  root.use(securityHeaders(deps.rateLimits.trustProxy));
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
   if (config.corsOrigins.length > 0) {
     root.use(
