@@ -13,6 +13,7 @@ import { isJson, parseJsonBody } from "./http/json-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { apiReferenceRoutes } from "./routes/api-reference.ts";
 import { areaRoutes } from "./routes/areas.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
@@ -47,6 +48,8 @@ export function buildApp(deps: ServerDeps) {
       openapi({
         path: "/docs",
         specPath: "/openapi.json",
+        // The plugin's page loads Scalar from a CDN; apiReferenceRoutes serves the installed one.
+        provider: null,
         documentation: {
           info: {
             title: "Workspace Knowledge, Collections and Radar API",
@@ -60,6 +63,7 @@ export function buildApp(deps: ServerDeps) {
         },
       }),
     )
+    .use(apiReferenceRoutes())
     .use(systemRoutes(deps))
     .use(workspaceRoutes(deps))
     .use(apiKeyRoutes(deps))
