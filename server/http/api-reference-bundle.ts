@@ -1,7 +1,7 @@
 /**
  * The interactive API reference's browser bundle (Scalar), served from the installed npm package:
  * the version the lockfile pins, from this server, so the reference works without internet and
- * runs no script a CDN chose ([ADR 013](../../docs/decisions/013-api-reference-offline.md)).
+ * runs no script a CDN chose ([ADR 013](../../docs/decisions/013-security-headers-and-offline-reference.md)).
  *
  * The package does not export its browser build, so it is found beside the package's entry point.
  * A missing or moved file fails at start-up, not on the first visit of the docs page.
@@ -35,7 +35,7 @@ let raw: Promise<Uint8Array<ArrayBuffer>> | undefined;
 let gzipped: Promise<Uint8Array<ArrayBuffer>> | undefined;
 
 /**
- * The bundle's bytes, gzipped when the client accepts it (4.3 MB becomes about a quarter). Both are
+ * The bundle's bytes, gzipped when the client accepts it (4.3 MB becomes 1.3 MB). Both are
  * read and compressed on first use and kept: every visitor gets the same bytes.
  */
 export function scalarBundle(gzip: boolean): Promise<Uint8Array<ArrayBuffer>> {

@@ -3,7 +3,7 @@
  * OpenAPI plugin: the plugin's page loads Scalar from a CDN and configures it through an inline
  * script element, and this page runs no inline script at all. It loads two scripts of this origin,
  * Scalar's bundle and the small script that mounts it, under a policy that allows nothing else to
- * run ([ADR 013](../../docs/decisions/013-api-reference-offline.md)).
+ * run ([ADR 013](../../docs/decisions/013-security-headers-and-offline-reference.md)).
  *
  * URLs are relative to the page, as the plugin's were, so the page also works behind a proxy that
  * mounts the API under another path.

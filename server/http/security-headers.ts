@@ -7,6 +7,7 @@
  * They are defaults, not overrides: an answer that needs another policy replaces one by name. The
  * HTML pages do (share pages and the API reference carry their own Content-Security-Policy), and so
  * does the API reference's versioned script bundle (cached for a year rather than `no-store`).
+ * See [ADR 013](../../docs/decisions/013-security-headers-and-offline-reference.md).
  */
 import { Elysia } from "elysia";
 
