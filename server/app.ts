@@ -11,7 +11,9 @@ import { STATUS_OF } from "./http/error-status.ts";
 import { toAppError } from "./http/elysia-errors.ts";
 import { isJson, parseJsonBody } from "./http/json-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { apiReferenceRoutes } from "./routes/api-reference.ts";
 import { areaRoutes } from "./routes/areas.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
@@ -46,6 +48,8 @@ export function buildApp(deps: ServerDeps) {
       openapi({
         path: "/docs",
         specPath: "/openapi.json",
+        // The plugin's page loads Scalar from a CDN; apiReferenceRoutes serves the installed one.
+        provider: null,
         documentation: {
           info: {
             title: "Workspace Knowledge, Collections and Radar API",
@@ -59,6 +63,7 @@ export function buildApp(deps: ServerDeps) {
         },
       }),
     )
+    .use(apiReferenceRoutes())
     .use(systemRoutes(deps))
     .use(workspaceRoutes(deps))
     .use(apiKeyRoutes(deps))
@@ -77,6 +82,7 @@ export function buildApp(deps: ServerDeps) {
     .use(entityRoutes(deps));
 
   const root = new Elysia({ normalize: false });
+  root.use(securityHeaders(deps.rateLimits.trustProxy));
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
   if (config.corsOrigins.length > 0) {
     root.use(

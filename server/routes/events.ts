@@ -61,7 +61,7 @@ export function eventRoutes(deps: ServerDeps) {
         },
       });
       return new Response(stream, {
-        headers: { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" },
+        headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no" },
       });
     },
     {
