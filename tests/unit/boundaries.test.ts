@@ -1,0 +1,61 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/**
+ * The walls of the architecture (DESIGN.md, "Layout and the direction of imports"), checked on
+ * every file rather than kept by care: core imports only itself and TypeBox and uses no runtime
+ * of its own; adapters never import the server or the workers; routes never import adapters.
+ */
+const root = resolve(import.meta.dir, "../..");
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
+}
+
+/** Every module specifier of a file: static imports and re-exports (type-only too), side-effect and dynamic imports. */
+function specifiers(file: string): string[] {
+  const code = readFileSync(join(root, file), "utf8");
+  const out: string[] = [];
+  for (const re of [/(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*["']([^"']+)["']/g, /(?:^|[\s;])import\s*["']([^"']+)["']/g, /\bimport\(\s*["']([^"']+)["']\s*\)/g]) {
+    for (const m of code.matchAll(re)) out.push(m[1]!);
+  }
+  return out;
+}
+
+/** Where a specifier leads: a repository path for relative ones, the package name otherwise. */
+function target(file: string, spec: string): string {
+  return spec.startsWith(".") ? relative(root, resolve(root, dirname(file), spec)) : spec;
+}
+
+function violations(dirs: string[], allowed: (file: string, to: string, spec: string) => boolean): string[] {
+  return dirs.flatMap((d) => sources(d).flatMap((f) => specifiers(f).filter((s) => !allowed(f, target(f, s), s)).map((s) => `${f} imports ${s}`)));
+}
+
+describe("architecture boundaries", () => {
+  test("the scanner sees imports (a file known to import TypeBox and core)", () => {
+    expect(specifiers("core/collections/record-schema.ts")).toContain("@sinclair/typebox");
+  });
+
+  test("core imports only itself and TypeBox, each relative import with its .ts extension", () => {
+    expect(violations(["core"], (_f, to, spec) => (spec.startsWith(".") ? to.startsWith("core/") && to.endsWith(".ts") : spec === "@sinclair/typebox" || spec.startsWith("@sinclair/typebox/")))).toEqual([]);
+  });
+
+  test("core uses no runtime of its own: no Bun, Deno, process or node: APIs", () => {
+    const found = sources("core").flatMap((f) => {
+      const code = readFileSync(join(root, f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      return [/\bBun\./, /\bDeno\./, /\bprocess\./, /["']node:/, /["']bun:/].filter((re) => re.test(code)).map((re) => `${f}: ${re.source}`);
+    });
+    expect(found).toEqual([]);
+  });
+
+  test("adapters never import the server or the workers", () => {
+    expect(violations(["adapters"], (_f, to) => !to.startsWith("server/") && !to.startsWith("workers/"))).toEqual([]);
+  });
+
+  test("routes never import adapters (they are composed in server/compose.ts)", () => {
+    expect(violations(["server/routes"], (_f, to) => !to.startsWith("adapters/"))).toEqual([]);
+  });
+});
