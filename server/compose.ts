@@ -83,7 +83,8 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   // Code context: repos read with git, anchors matched with picomatch, file indexes refreshed by
   // background jobs.
   const codeHost = createGitCodeHost({ cacheDir: config.gitCacheDir ?? join(resolve(config.dataDir), "git-cache"), allowLocalPaths: config.codeHostLocalPaths });
-  // The in-process queue: only this server can run its jobs, so it always consumes them.
+  // The in-process queue: only this server can run its jobs, so it always consumes them
+  // (readConfig refuses WORKERS=off until a shared queue exists; ADR 015).
   const jobs = createMemoryJobQueue((level, msg, fields) => logger.log(level, msg, fields));
   jobs.consume(jobRunner(() => deps.core));
 
