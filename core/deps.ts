@@ -23,6 +23,6 @@ export interface CoreDeps {
   codeHost?: CodeHost;
   /** The glob matcher of anchors (adapters/glob/); match-files and drift fail without it. */
   paths?: PathMatcher;
-  /** Where use cases queue background work (workers/); without it, that work runs inline. */
+  /** Where use cases queue background work (run by workers/); without it, that work runs inline. */
   jobs?: JobQueue;
 }

@@ -14,8 +14,8 @@ import { openPgliteStores, openPostgresStores } from "../adapters/postgres/mod.t
 import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.ts";
 import { createGitCodeHost } from "../adapters/git/code-host.ts";
 import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
-import { createInProcessQueue } from "../workers/in-process-queue.ts";
-import { jobHandler } from "../workers/repo-index-job.ts";
+import { createMemoryJobQueue } from "../adapters/memory/job-queue.ts";
+import { jobRunner } from "../workers/registry.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";
 import type { ServerDeps } from "./deps.ts";
@@ -81,9 +81,12 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   const stores =
     config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
   // Code context: repos read with git, anchors matched with picomatch, file indexes refreshed by
-  // jobs of an in-process queue (a Redis-backed queue is the next step for several instances).
+  // background jobs.
   const codeHost = createGitCodeHost({ cacheDir: config.gitCacheDir ?? join(resolve(config.dataDir), "git-cache"), allowLocalPaths: config.codeHostLocalPaths });
-  const jobs = createInProcessQueue(jobHandler(() => deps.core), (level, msg, fields) => logger.log(level, msg, fields));
+  // The in-process queue: only this server can run its jobs, so it always consumes them
+  // (readConfig refuses WORKERS=off until a shared queue exists; ADR 015).
+  const jobs = createMemoryJobQueue((level, msg, fields) => logger.log(level, msg, fields));
+  jobs.consume(jobRunner(() => deps.core));
 
   // Closed in this order on shutdown: what uses the connections first, the store last.
   const closers = [() => jobs.close(), () => counter.close(), () => events.close(), () => bus.close(), closeRedis, () => stores.close()];

@@ -46,10 +46,23 @@ function bool(env: Record<string, string | undefined>, name: string): boolean | 
   return raw === "true";
 }
 
+/**
+ * `WORKERS=off` leaves a server's jobs to `npm run worker` processes, which needs a queue they
+ * share. The only queue so far is in-process (its jobs live in this server's memory), so `off`
+ * would leave them to nobody: refused rather than ignored. A shared queue (BullMQ) makes it a
+ * setting (docs/decisions/015-job-kinds-and-workers.md).
+ */
+function checkWorkers(raw: string | undefined): void {
+  if (raw === undefined || raw === "" || raw === "on") return;
+  if (raw !== "off") throw new Error(`Invalid WORKERS: expected on or off, got "${raw}"`);
+  throw new Error("WORKERS=off is not possible yet: the job queue is in-process, so no other process could run this server's jobs; leave WORKERS unset (a shared queue, BullMQ, comes next)");
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   if (env.DATABASE_URL && env.MONGO_URL) {
     throw new Error("Both DATABASE_URL and MONGO_URL are set: choose one primary store (PostgreSQL or MongoDB)");
   }
+  checkWorkers(env.WORKERS);
   const logLevel = (env.LOG_LEVEL ?? "info") as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: expected one of ${LEVELS.join(", ")}`);
   return {

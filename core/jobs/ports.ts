@@ -1,19 +1,42 @@
-/**
- * Background jobs. Use cases enqueue; a worker runs them later (workers/). The server composes an
- * in-process queue (workers/in-process-queue.ts); a queue shared by several instances (Redis,
- * e.g. BullMQ) implements the same port.
- */
-export type Job = { type: "repo.index"; workspaceId: string; repoId: string };
+import type { Job, JobKind, JobPayload } from "./kind.ts";
 
+/**
+ * Background work, as use cases see it: they queue jobs of declared kinds (kind.ts) and return;
+ * a worker runs them later (workers/). Delivery is at least once: handlers are idempotent.
+ */
 export interface JobQueue {
   /**
-   * Queues a job. At-most-once delivery is not promised: handlers are idempotent. A job equal to
-   * one still waiting is not queued twice.
+   * Queues a job of `kind` for the workspace. A job equal to one still waiting (same key) is not
+   * queued twice. A payload that does not fit the kind's schema is refused (VALIDATION_FAILED).
    */
-  enqueue(job: Job): Promise<void>;
+  enqueue<K extends JobKind>(kind: K, workspaceId: string, payload: JobPayload<K>): Promise<void>;
 }
 
-/** The key under which equal jobs collapse while waiting. */
-export function jobKey(job: Job): string {
-  return `${job.type}:${job.workspaceId}:${job.repoId}`;
+/** Runs one job; throwing marks it failed (the queue logs it and goes on). */
+export type RunJob = (job: Job) => Promise<void>;
+
+/** Where a queue reports what became of jobs: the host passes its structured logger. */
+export type JobLog = (level: "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>) => void;
+
+/**
+ * A queue as the process that hosts it sees it: use cases enqueue, a worker consumes. The
+ * in-process queue (adapters/memory/job-queue.ts) and a shared one (BullMQ, later) implement it
+ * and pass the same contract suite (tests/contract/job-queue.contract.ts).
+ */
+export interface ConsumableJobQueue extends JobQueue {
+  /**
+   * Whether other processes reach the jobs queued here. Only then can a worker process
+   * (`npm run worker`) consume them, and a server leave them to it (`WORKERS=off`).
+   */
+  readonly shared: boolean;
+  /** Starts running jobs in this process with `run` (how many at once is the queue's). Until then they wait. */
+  consume(run: RunJob): void;
+  /** Resolves once this process has nothing waiting or running (tests; shutdown). */
+  drain(): Promise<void>;
+  /**
+   * Stops taking and running jobs here; waits for the running one up to `graceMs` (default 5 s).
+   * What happens to waiting jobs is the queue's nature: an in-process queue drops them, a shared
+   * one keeps them for other workers.
+   */
+  close(graceMs?: number): Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import type { Repo, Workspace } from "../workspaces/model.ts";
 import { type AnchorValidation, checkAnchors, RepoFileList, orphanedAnchors } from "./anchor-validation.ts";
 import { CodeHostError, isCodeHostError } from "./code-host.ts";
+import { repoIndexJob } from "./repo-index-job.ts";
 import type { Topic } from "./model.ts";
 import type { RepoIndex, RepoIndexHead } from "./repo-index-store.ts";
 
@@ -78,7 +79,7 @@ export async function refreshRepoIndex(deps: CoreDeps, repo: Repo): Promise<Repo
 /** Queues a refresh of the repo's index, or runs it now when no job queue is configured. */
 export async function requestRepoIndex(deps: CoreDeps, repo: Repo): Promise<"queued" | "done" | "failed"> {
   if (deps.jobs) {
-    await deps.jobs.enqueue({ type: "repo.index", workspaceId: repo.workspace_id, repoId: repo.id });
+    await deps.jobs.enqueue(repoIndexJob, repo.workspace_id, { repo_id: repo.id });
     return "queued";
   }
   if (!deps.codeHost) return "failed";

@@ -10,8 +10,9 @@ import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { openPgliteStores } from "../../adapters/postgres/mod.ts";
 import type { Stores } from "../../core/stores.ts";
 import { hubSignature } from "../../core/webhooks/signature.ts";
-import { createInProcessQueue, type InProcessQueue } from "../../workers/in-process-queue.ts";
-import { jobHandler } from "../../workers/repo-index-job.ts";
+import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
+import type { ConsumableJobQueue } from "../../core/jobs/ports.ts";
+import { jobRunner } from "../../workers/registry.ts";
 import { personas, type Personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
@@ -60,14 +61,15 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
   describe(name, () => {
     let t: TestApp;
     let p: Personas;
-    let jobs: InProcessQueue;
+    let jobs: ConsumableJobQueue;
     let apiDir: string;
     let apiRepoId: string;
     const slug = `cc-${name.includes("pglite") ? "pg" : "mem"}`;
     const ws = `/workspaces/${slug}`;
 
     beforeAll(async () => {
-      jobs = createInProcessQueue(jobHandler(() => t.core), () => {});
+      jobs = createMemoryJobQueue(() => {});
+      jobs.consume(jobRunner(() => t.core));
       t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), {
         core: { codeHost: createGitCodeHost({ cacheDir: join(root, `cache-${slug}`), allowLocalPaths: true }), paths: picomatchMatcher, jobs },
         codeHostWebhookSecret: SECRET,

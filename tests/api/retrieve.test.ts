@@ -5,8 +5,9 @@ import { dirname, join } from "node:path";
 import { createGitCodeHost } from "../../adapters/git/code-host.ts";
 import { picomatchMatcher } from "../../adapters/glob/picomatch-matcher.ts";
 import { fit } from "../../core/topics/retrieve.ts";
-import { createInProcessQueue, type InProcessQueue } from "../../workers/in-process-queue.ts";
-import { jobHandler } from "../../workers/repo-index-job.ts";
+import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
+import type { ConsumableJobQueue } from "../../core/jobs/ports.ts";
+import { jobRunner } from "../../workers/registry.ts";
 import { personas, type Personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
@@ -34,14 +35,15 @@ function makeRepo(files: Record<string, string>): string {
 
 let t: TestApp;
 let p: Personas;
-let jobs: InProcessQueue;
+let jobs: ConsumableJobQueue;
 let repoId: string;
 const ws = "/workspaces/agents";
 const session = { "x-service-session": "run-42" };
 const topics: Record<string, any> = {};
 
 beforeAll(async () => {
-  jobs = createInProcessQueue(jobHandler(() => t.core), () => {});
+  jobs = createMemoryJobQueue(() => {});
+  jobs.consume(jobRunner(() => t.core));
   t = await makeTestApp(undefined, {
     core: { codeHost: createGitCodeHost({ cacheDir: join(root, "cache"), allowLocalPaths: true }), paths: picomatchMatcher, jobs },
   });

@@ -4,7 +4,6 @@ import { anchorBase } from "../../core/topics/anchor-base.ts";
 import { checkAnchor, checkAnchors, orphanedAnchors, overbroadThreshold, rateAnchor, RepoFileList } from "../../core/topics/anchor-validation.ts";
 import { compareMatched } from "../../core/topics/match-files.ts";
 import { constantTimeEqual, hubSignature, verifyHubSignature } from "../../core/webhooks/signature.ts";
-import { createInProcessQueue } from "../../workers/in-process-queue.ts";
 import { topicFixture } from "../contract/fixtures.ts";
 
 const files = (n: number, dir = "gen") => Array.from({ length: n }, (_, i) => `${dir}/f${String(i).padStart(5, "0")}.ts`);
@@ -87,39 +86,5 @@ describe("X-Hub-Signature-256", () => {
     expect(constantTimeEqual("abc", "abc")).toBe(true);
     expect(constantTimeEqual("abc", "abd")).toBe(false);
     expect(constantTimeEqual("abc", "ab")).toBe(false);
-  });
-});
-
-describe("createInProcessQueue()", () => {
-  test("runs jobs one at a time in the background, collapses a job already waiting, and logs failures", async () => {
-    const ran: string[] = [];
-    const logs: string[] = [];
-    let running = 0;
-    let most = 0;
-    const q = createInProcessQueue(
-      async (job) => {
-        running++;
-        most = Math.max(most, running);
-        await Bun.sleep(5);
-        running--;
-        if (job.repoId === "bad") throw new Error("boom");
-        ran.push(job.repoId);
-      },
-      (level, msg, fields) => void logs.push(`${level} ${msg} ${fields?.error ?? ""}`),
-    );
-    const job = (repoId: string) => ({ type: "repo.index" as const, workspaceId: "w", repoId });
-    await q.enqueue(job("a"));
-    await q.enqueue(job("b"));
-    await q.enqueue(job("b"));
-    await q.enqueue(job("bad"));
-    expect(ran).toEqual([]);
-    await q.drain();
-    expect(ran).toEqual(["a", "b"]);
-    expect(most).toBe(1);
-    expect(logs.some((l) => l.startsWith("warn job failed boom"))).toBe(true);
-    await q.close();
-    await q.enqueue(job("c"));
-    await q.drain();
-    expect(ran).toEqual(["a", "b"]);
   });
 });

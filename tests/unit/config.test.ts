@@ -22,6 +22,12 @@ describe("readConfig()", () => {
     expect(() => readConfig({ CODE_HOST_LOCAL_PATHS: "yes" })).toThrow(/Invalid CODE_HOST_LOCAL_PATHS/);
   });
 
+  test("readConfig() refuses WORKERS=off while the job queue is in-process, and anything but on or off", () => {
+    expect(() => readConfig({ WORKERS: "on" })).not.toThrow();
+    expect(() => readConfig({ WORKERS: "off" })).toThrow(/WORKERS=off is not possible yet: the job queue is in-process/);
+    expect(() => readConfig({ WORKERS: "no" })).toThrow(/Invalid WORKERS: expected on or off/);
+  });
+
   test("readConfig() rejects malformed numbers instead of guessing", () => {
     expect(() => readConfig({ PORT: "http" })).toThrow(/Invalid PORT/);
     expect(() => readConfig({ RATE_LIMIT_WINDOW_MS: "5" })).toThrow(/Invalid RATE_LIMIT_WINDOW_MS/);
