@@ -5,7 +5,8 @@ import { dirname, join, relative, resolve } from "node:path";
 /**
  * The walls of the architecture (DESIGN.md, "Layout and the direction of imports"), checked on
  * every file rather than kept by care: core imports only itself and TypeBox and uses no runtime
- * of its own; adapters never import the server or the workers; routes never import adapters.
+ * of its own; adapters never import the server or the workers; workers never import the server;
+ * routes never import adapters.
  */
 const root = resolve(import.meta.dir, "../..");
 
@@ -53,6 +54,10 @@ describe("architecture boundaries", () => {
 
   test("adapters never import the server or the workers", () => {
     expect(violations(["adapters"], (_f, to) => !to.startsWith("server/") && !to.startsWith("workers/"))).toEqual([]);
+  });
+
+  test("workers never import the server (both compose core and adapters)", () => {
+    expect(violations(["workers"], (_f, to) => !to.startsWith("server/"))).toEqual([]);
   });
 
   test("routes never import adapters (they are composed in server/compose.ts)", () => {
