@@ -54,7 +54,7 @@ export function buildApp(deps: ServerDeps) {
             title: "Workspace Knowledge, Collections and Radar API",
             version: deps.build.version,
             description:
-              "Multi-tenant API. Authenticate with an API key in the `x-api-key` header. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`).",
+              "Multi-tenant API. Authenticate with an API key in the `x-api-key` header. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.",
           },
           components: {
             securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },

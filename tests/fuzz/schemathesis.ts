@@ -19,8 +19,9 @@
  * list what it acts on), so it is also exercised for real without starving
  * the other operations of a working key.
  *
- * Checks: not_a_server_error, response_schema_conformance,
- * status_code_conformance (override with FUZZ_CHECKS).
+ * Checks: all of Schemathesis' checks (override with FUZZ_CHECKS), in every
+ * phase, the stateful one included (it follows the document's create links).
+ * What is configured off, and why, is in GENERATION and CHECKS_OFF below.
  *
  * Environment:
  *   FUZZ_MAX_EXAMPLES  test cases per operation and phase (default 25)
@@ -56,12 +57,19 @@ const ACCESS_DESTROYING: RegExp[] = [
   /^(DELETE|PATCH) \S*\/members\/\{[^}]+\}$/, // removing or demoting the key's owner
 ];
 
+/**
+ * Generation settings of every pass. No text of the API may hold U+0000 (no store keeps it;
+ * the document's description says so and such a value is a 400), a rule JSON Schema cannot say
+ * on every string of every body, so Schemathesis is told not to generate it.
+ */
+const GENERATION = ["[generation]", "allow-x00 = false", ""];
+
 const settings = {
   maxExamples: positiveInteger("FUZZ_MAX_EXAMPLES", 25),
   seed: positiveInteger("FUZZ_SEED", 20240601),
   timeoutSeconds: positiveInteger("FUZZ_TIMEOUT", 900),
   workers: positiveInteger("FUZZ_WORKERS", 1),
-  checks: process.env.FUZZ_CHECKS || "not_a_server_error,response_schema_conformance,status_code_conformance",
+  checks: process.env.FUZZ_CHECKS || "all",
   phases: process.env.FUZZ_PHASES || undefined,
   reportDir: process.env.FUZZ_REPORT_DIR || undefined,
   logLevel: process.env.FUZZ_LOG_LEVEL || "warn",
@@ -155,6 +163,7 @@ interface Pass {
 function configToml(parameters: string[], slug: string, pinned: string[] = [], pinnedSlug = ""): string {
   const lines = [
     "# Written by tests/fuzz/schemathesis.ts for one pass.",
+    ...GENERATION,
     "[dictionaries.workspace-slug]",
     `values = [${JSON.stringify(slug)}]`,
     "",
