@@ -20,7 +20,7 @@ const param = (path: string, method: string, name: string) => doc.paths[`/api/v1
 describe("the OpenAPI document", () => {
   test("has a server entry and declares public operations with an explicit security", () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: "/" })]);
-    for (const [path, method] of [["/health", "get"], ["/version", "get"], ["/webhooks/code-host", "post"], ["/s/{token}", "get"]]) {
+    for (const [path, method] of [["/health", "get"], ["/version", "get"], ["/webhooks/code-host", "post"], ["/s/{token}", "get"]] as const) {
       expect(doc.paths[`/api/v1${path}`][method].security).toEqual([]);
     }
     // Creating a workspace is public, and a key makes its person the owner: optional security.
