@@ -85,6 +85,8 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
   { operations: /^POST \S*\/collections\/\{id\}\/records(\/query|\/aggregate)?$/, why: "record fields, filter fields and metrics must fit the collection's own record_schema" },
   { operations: /^POST \S*\/(topics|watchers)\/(match-files|mark-drift)$/, why: "`repo_id` must name a repo of the workspace" },
   { operations: /^POST \S*\/(topics|watchers)\/retrieve$/, why: "`question` and/or `paths` is required" },
+  { operations: /^POST \S*\/(topics|watchers)\/\{topic\}\/move$/, why: "`slug` and/or `area_id` is required" },
+  { operations: /^POST \S*\/(topics|watchers)\/\{topic\}\/(merge|relations)$/, why: "`target` must be another topic than the path's" },
   {
     operations: /^POST \S*\/(topics|watchers)\/\{topic\}\/proposals$/,
     why: "anchor patterns use `\\s`, which ECMAScript (the dialect JSON Schema names) and Python's generator read differently",
