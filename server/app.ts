@@ -9,6 +9,9 @@ import type { ServerDeps } from "./deps.ts";
 import { errorResponse } from "./http/error-envelope.ts";
 import { STATUS_OF } from "./http/error-status.ts";
 import { toAppError } from "./http/elysia-errors.ts";
+import { allowedMethodsOf } from "./http/method-not-allowed.ts";
+import { conformingOpenApi } from "./http/openapi-conformance.ts";
+import { integerQueryCoercion } from "./http/query-coercion.ts";
 import { isJson, parseJsonBody } from "./http/json-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -45,7 +48,7 @@ export function buildApp(deps: ServerDeps) {
 
   const api = new Elysia({ prefix: API_PREFIX })
     .use(
-      openapi({
+      conformingOpenApi(openapi({
         path: "/docs",
         specPath: "/openapi.json",
         // The plugin's page loads Scalar from a CDN; apiReferenceRoutes serves the installed one.
@@ -55,13 +58,13 @@ export function buildApp(deps: ServerDeps) {
             title: "Workspace Knowledge, Collections and Radar API",
             version: deps.build.version,
             description:
-              "Multi-tenant API. Authenticate with an API key in the `x-api-key` header. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`).",
+              "Multi-tenant API. Authenticate with an API key in the `x-api-key` header. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.",
           },
           components: {
             securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
           },
         },
-      }),
+      })),
     )
     .use(apiReferenceRoutes())
     .use(systemRoutes(deps))
@@ -83,6 +86,7 @@ export function buildApp(deps: ServerDeps) {
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));
+  const allowedMethods = allowedMethodsOf(root);
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
   if (config.corsOrigins.length > 0) {
     root.use(
@@ -110,8 +114,18 @@ export function buildApp(deps: ServerDeps) {
     })
     // Webhook receivers read their bodies as raw bytes (the signature covers them): not parsed here.
     .onParse({ as: "global" }, ({ request, contentType, path }) => (isJson(contentType) && !path.startsWith(`${API_PREFIX}/webhooks/`) ? parseJsonBody(request) : undefined))
+    .onTransform({ as: "global" }, integerQueryCoercion(root))
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request, set);
+      // A known path asked with a method it does not declare is a 405 naming those it does, even
+      // when a parameter route of that method caught the request first (PATCH /collections/doctor).
+      if (code === "NOT_FOUND" || code === "VALIDATION" || code === "PARSE") {
+        const allowed = allowedMethods(new URL(request.url).pathname);
+        if (allowed && !allowed.includes(request.method)) {
+          const refusal = new AppError("METHOD_NOT_ALLOWED", `Method not allowed: ${request.method} is not an operation of this path, which answers ${allowed.join(", ")}`);
+          return errorResponse(refusal, facts.id, { allow: allowed.join(", ") });
+        }
+      }
       const appError = toAppError(code, error);
       set.status = STATUS_OF[appError.code];
       if (appError.code === "INTERNAL") {

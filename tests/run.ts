@@ -3,9 +3,10 @@
  * (throwaway PostgreSQL, Redis and FerretDB servers, installed or built when missing; Schemathesis
  * is installed by its step), runs
  *   1. tsc: the whole tree type-checks (strict);
- *   2. bun test: unit, contract suites on every adapter, HTTP and multi-process tests;
- *   3. Deno: type-checks core and runs a program on it with the memory adapter;
- *   4. the Schemathesis fuzz of the OpenAPI document against a live server;
+ *   2. Redocly's recommended rules on the OpenAPI document (offline, no error, no warning);
+ *   3. bun test: unit, contract suites on every adapter, HTTP and multi-process tests;
+ *   4. Deno: type-checks core and runs a program on it with the memory adapter;
+ *   5. the Schemathesis fuzz of the OpenAPI document against a live server (all checks, stateful);
  * and ends with one line `N passed, M failed` summing all of them. Any failure, or a step that
  * cannot get its service, makes the run fail: nothing is skipped quietly.
  */
@@ -62,6 +63,12 @@ try {
   const env = { TEST_DATABASE_URL: pg.url, TEST_REDIS_URL: redis.url, TEST_MONGO_URL: mongo.url };
   results.push(
     await step("typecheck", [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], {}, (o) => (/error TS\d+/.test(o) ? [0, 1] : [1, 0])),
+  );
+  results.push(
+    await step("openapi lint", [bin("bun"), "tests/openapi/lint.ts"], {}, (o) => [
+      lastNumber(o, /^openapi lint: (\d+) passed/gm),
+      lastNumber(o, /^openapi lint: \d+ passed, (\d+) failed/gm),
+    ]),
   );
   results.push(
     await step("bun test", [bin("bun"), "test", "--timeout", "60000", "tests/"], env, (o) => [lastNumber(o, /^\s*(\d+) pass$/gm), lastNumber(o, /^\s*(\d+) fail$/gm)]),

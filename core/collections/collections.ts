@@ -5,7 +5,7 @@ import { emit } from "../events/emit.ts";
 import { forbidden, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
-import { badQuery, parseBool, parseEnum, parseTimestamp } from "../kernel/query-params.ts";
+import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import { type CollectionStatus, COLLECTION_STATUSES } from "./archetype.ts";
 import { assertCollectionValid } from "./collection-rules.ts";
@@ -66,13 +66,13 @@ export interface CollectionListQuery {
   status?: string;
   owner?: string;
   updated_after?: string;
-  limit?: string;
+  limit?: QueryInt;
   cursor?: string;
 }
 
 export interface CollectionSearchQuery extends CollectionListQuery {
   q?: string;
-  include_archived?: string;
+  include_archived?: QueryBool;
 }
 
 const parseStatus = (raw: string | undefined) => parseEnum("status", raw, COLLECTION_STATUSES);

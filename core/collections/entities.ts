@@ -5,6 +5,7 @@ import { emit } from "../events/emit.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { isUuid, uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
+import type { QueryInt } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import type { UpsertEntityDto } from "./dto.ts";
 import { normalizeDedupKey, normalizeKind } from "./entity-key.ts";
@@ -89,7 +90,7 @@ export async function getEntity(deps: CoreDeps, ws: Workspace, id: string): Prom
   return e;
 }
 
-export async function listEntities(deps: CoreDeps, ws: Workspace, q: { kind?: string; limit?: string; cursor?: string }) {
+export async function listEntities(deps: CoreDeps, ws: Workspace, q: { kind?: string; limit?: QueryInt; cursor?: string }) {
   const limit = parseBoundedInt("limit", q.limit, 1, ENTITIES_LIMIT.max) ?? ENTITIES_LIMIT.default;
   if (q.cursor !== undefined && !isUuid(q.cursor)) {
     throw validationFailed("Invalid cursor: expected the id of the last entity of the previous page", [{ path: "query.cursor", message: "expected an entity id" }]);

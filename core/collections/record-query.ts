@@ -1,7 +1,7 @@
 import { decodeCursor, encodeCursor } from "../kernel/keyset-cursor.ts";
 import { isUuid } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
-import { badQuery, parseBool, parseEnum, parseTimestamp } from "../kernel/query-params.ts";
+import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import { RECORD_VIEWS, RECORDS_LIMIT, type RecordViewName } from "./dto.ts";
 import type { Collection } from "./model.ts";
 import type { RecordQuery } from "./ports.ts";
@@ -18,10 +18,10 @@ import type { CollectionRecord } from "./model.ts";
 export interface RecordListQuery {
   status?: string;
   entity_id?: string;
-  drifted?: string;
+  drifted?: QueryBool;
   updated_after?: string;
   view?: string;
-  limit?: string;
+  limit?: QueryInt;
   cursor?: string;
 }
 
@@ -66,6 +66,6 @@ export function planQuery(
   };
 }
 
-export function parseLimit(raw: string | undefined): number {
+export function parseLimit(raw: QueryInt | undefined): number {
   return parseBoundedInt("limit", raw, 1, RECORDS_LIMIT.max) ?? RECORDS_LIMIT.default;
 }

@@ -5,7 +5,7 @@ import { validationFailed } from "./errors.ts";
  * `expected_version` and/or an `If-Match` header (`"3"`, `W/"3"` or `3`). Two sources that
  * disagree are a 400; `*` means any version.
  */
-export function expectedVersion(bodyValue: number | undefined, ifMatch: string | undefined, queryValue?: string): number | undefined {
+export function expectedVersion(bodyValue: number | undefined, ifMatch: string | undefined, queryValue?: string | number): number | undefined {
   let header: number | undefined;
   if (ifMatch !== undefined && ifMatch.trim() !== "*") {
     const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(ifMatch);
@@ -14,7 +14,7 @@ export function expectedVersion(bodyValue: number | undefined, ifMatch: string |
   }
   let query: number | undefined;
   if (queryValue !== undefined) {
-    if (!/^\d{1,9}$/.test(queryValue)) throw validationFailed("Invalid expected_version: expected an integer", [{ path: "query.expected_version", message: "expected an integer" }]);
+    if (typeof queryValue === "number" ? !Number.isSafeInteger(queryValue) || queryValue < 0 : !/^\d{1,9}$/.test(queryValue)) throw validationFailed("Invalid expected_version: expected an integer", [{ path: "query.expected_version", message: "expected an integer" }]);
     query = Number(queryValue);
   }
   const given = [bodyValue, query, header].filter((v): v is number => v !== undefined);

@@ -1,4 +1,5 @@
 import { validationFailed } from "./errors.ts";
+import type { QueryInt } from "./query-params.ts";
 
 /** A page requested by limit + offset. */
 export interface OffsetPage {
@@ -26,7 +27,7 @@ export const MAX_OFFSET = 10_000;
  * Parses `limit` and `offset` query strings. Over the maximum is a 400, never a silent clamp.
  */
 export function parseOffsetPage(
-  query: { limit?: string; offset?: string },
+  query: { limit?: QueryInt; offset?: QueryInt },
   rule: LimitRule = DEFAULT_LIMIT,
 ): OffsetPage {
   const limit = parseBoundedInt("limit", query.limit, 1, rule.max) ?? rule.default;
@@ -34,9 +35,9 @@ export function parseOffsetPage(
   return { limit, offset };
 }
 
-export function parseBoundedInt(name: string, raw: string | undefined, min: number, max: number): number | undefined {
+export function parseBoundedInt(name: string, raw: QueryInt | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d{1,9}$/.test(raw)) {
+  if (typeof raw === "number" ? !Number.isSafeInteger(raw) : !/^\d{1,9}$/.test(raw)) {
     throw validationFailed(`Invalid ${name}: expected an integer`, [{ path: `query.${name}`, message: "expected an integer" }]);
   }
   const n = Number(raw);

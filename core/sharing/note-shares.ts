@@ -5,6 +5,7 @@ import { emit } from "../events/emit.ts";
 import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
+import { parseBool, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import { isStale } from "../topics/staleness.ts";
 import { findTopic } from "../topics/topic-access.ts";
 import { trustOf } from "../topics/view.ts";
@@ -13,9 +14,9 @@ import type { NoteShare, NoteShareView, ShareNoteDto, TopicBrief } from "./model
 import type { InboxFilter, InboxItem } from "./ports.ts";
 
 export interface InboxQuery {
-  limit?: string;
-  offset?: string;
-  unread?: string;
+  limit?: QueryInt;
+  offset?: QueryInt;
+  unread?: QueryBool;
 }
 
 function toView(item: InboxItem, ws: Workspace, now: Date): NoteShareView {
@@ -83,11 +84,8 @@ export async function shareNote(deps: CoreDeps, p: Principal, ws: Workspace, slu
 
 export function parseInboxQuery(query: InboxQuery): { filter: InboxFilter; page: ReturnType<typeof parseOffsetPage> } {
   const page = parseOffsetPage(query);
-  const { unread } = query;
-  if (unread !== undefined && unread !== "true" && unread !== "false") {
-    throw validationFailed("Invalid unread: expected true or false", [{ path: "query.unread", message: "expected true or false" }]);
-  }
-  return { filter: unread === undefined ? {} : { unread: unread === "true" }, page };
+  const unread = parseBool("unread", query.unread);
+  return { filter: unread === undefined ? {} : { unread }, page };
 }
 
 /** The caller's inbox, newest first; `unread=true|false` filters. */

@@ -6,7 +6,7 @@ import type { Topic } from "./model.ts";
 import type { AdjacencyGraphView, FullGraphView, GraphEdge, GraphFingerprint, GraphNode, GraphNodeRow, Relation, TopicGraphView } from "./relation-model.ts";
 import { isStale, staleBefore } from "./staleness.ts";
 import { findTopic } from "./topic-access.ts";
-import { parseBool } from "../kernel/query-params.ts";
+import { parseBool, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import { trustOf } from "./view.ts";
 
 /** `GET /topics/graph`: depth 1 to 3 (default 1), at most 500 nodes. */
@@ -50,7 +50,7 @@ const toEdge = (r: Relation): GraphEdge => ({ id: r.id, from: r.from_topic_id, t
  * The neighbourhood of a topic: a breadth-first walk over relations in both directions, up to
  * `depth` hops, leaving out archived topics (unless the center is one), at most 500 nodes.
  */
-export async function topicGraph(deps: CoreDeps, ws: Workspace, q: { center?: string; depth?: string }): Promise<TopicGraphView> {
+export async function topicGraph(deps: CoreDeps, ws: Workspace, q: { center?: string; depth?: QueryInt }): Promise<TopicGraphView> {
   if (q.center === undefined || q.center === "") throw bad("center", "the slug of the topic to start from is required");
   const depth = parseBoundedInt("depth", q.depth, 1, GRAPH_DEPTH.max) ?? GRAPH_DEPTH.default;
   const { topic: center } = await findTopic(deps, ws, q.center);
@@ -99,7 +99,7 @@ export async function topicGraph(deps: CoreDeps, ws: Workspace, q: { center?: st
 
 export interface FullGraphQuery {
   shape?: string;
-  include_archived?: string;
+  include_archived?: QueryBool;
 }
 
 export type FullGraph = { etag: string; notModified: true } | { etag: string; notModified: false; body: FullGraphView | AdjacencyGraphView };

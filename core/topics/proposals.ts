@@ -5,6 +5,7 @@ import { emit } from "../events/emit.ts";
 import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
+import type { QueryInt } from "../kernel/query-params.ts";
 import { assertValid } from "../kernel/validation.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import { changedFields, conflictingFields, normalizePatch, patchToTopic, touchedFields } from "./merge-patch.ts";
@@ -83,8 +84,8 @@ export async function openProposal(deps: CoreDeps, p: Principal, ws: Workspace, 
 
 export interface ProposalListQuery {
   status?: string;
-  limit?: string;
-  offset?: string;
+  limit?: QueryInt;
+  offset?: QueryInt;
 }
 
 function parseStatus(raw: string | undefined): ProposalStatus | undefined {

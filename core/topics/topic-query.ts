@@ -1,4 +1,4 @@
-import { badQuery, parseBool, parseEnum } from "../kernel/query-params.ts";
+import { badQuery, parseBool, parseEnum, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import { isUuid } from "../kernel/ids.ts";
 import { type LimitRule, type OffsetPage, parseBoundedInt, parseOffsetPage } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/model.ts";
@@ -10,8 +10,8 @@ import { staleBefore } from "./staleness.ts";
 import { normalizeTagName } from "./tag-name.ts";
 
 /**
- * Query strings of the topic routes, parsed into what the stores take. Every parameter arrives
- * as a string; the server has already checked the patterns, this gives them meaning.
+ * Query strings of the topic routes, parsed into what the stores take. A parameter arrives as a
+ * string, or typed by the server from its declared schema; this gives it meaning.
  */
 export const SEARCH_LIMIT: LimitRule = { default: 50, max: 100 };
 export const MAX_FILTER_TAGS = 20;
@@ -33,22 +33,22 @@ export function parseTagFilter(raw: string | undefined): string[] | undefined {
   return [...new Set(names)];
 }
 
-function parseStale(raw: string | undefined, ws: Workspace, now: Date): StaleFilter | undefined {
+function parseStale(raw: QueryBool | undefined, ws: Workspace, now: Date): StaleFilter | undefined {
   const is = parseBool("stale", raw);
   return is === undefined ? undefined : { is, before: staleBefore(ws.settings.review_interval_days, now) };
 }
 
 export interface TopicListQuery {
-  limit?: string;
-  offset?: string;
+  limit?: QueryInt;
+  offset?: QueryInt;
   status?: string;
   tags?: string;
-  stale?: string;
-  docs?: string;
-  auto?: string;
-  manual?: string;
+  stale?: QueryBool;
+  docs?: QueryBool;
+  auto?: QueryBool;
+  manual?: QueryBool;
   repo?: string;
-  has_external?: string;
+  has_external?: QueryBool;
   view?: string;
 }
 
@@ -83,10 +83,10 @@ function parseOrigin(auto: boolean | undefined, manual: boolean | undefined): To
 
 export interface TopicSearchQuery {
   q?: string;
-  include_notes?: string;
+  include_notes?: QueryBool;
   tags?: string;
-  limit?: string;
-  stale?: string;
+  limit?: QueryInt;
+  stale?: QueryBool;
   view?: string;
 }
 
@@ -108,8 +108,8 @@ export function parseSearchQuery(q: TopicSearchQuery, ws: Workspace, now: Date) 
 }
 
 export interface TimelineQuery {
-  limit?: string;
-  offset?: string;
+  limit?: QueryInt;
+  offset?: QueryInt;
   type?: string;
   repo_id?: string;
 }

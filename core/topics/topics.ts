@@ -5,6 +5,7 @@ import { emit } from "../events/emit.ts";
 import { conflict, forbidden, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import { parseBool, type QueryBool } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import type { CreateTopicDto, Topic, TopicEventView, TopicView, UpdateTopicDto } from "./model.ts";
 import { assertUsableSlug, checkRefs, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
@@ -75,13 +76,13 @@ export async function getTopic(
   deps: CoreDeps,
   ws: Workspace,
   slug: string,
-  query: { history?: string; view?: string; include_orphaned?: string },
+  query: { history?: QueryBool; view?: string; include_orphaned?: QueryBool },
 ): Promise<TopicView> {
   const { topic, redirectedFrom } = await findTopic(deps, ws, slug);
   const view = toTopicView(topic, ws, deps.clock.now(), parseView(query.view, "full"));
   if (redirectedFrom) view.redirected_from = redirectedFrom;
-  if (query.include_orphaned === "true") view.orphaned_anchors = await orphanedAnchorsFor(deps, ws, topic);
-  if (query.history === "true") {
+  if (parseBool("include_orphaned", query.include_orphaned)) view.orphaned_anchors = await orphanedAnchorsFor(deps, ws, topic);
+  if (parseBool("history", query.history)) {
     const events = await deps.stores.topics.history(ws.id, topic.id, HISTORY_LIMIT);
     view.history = events.filter((e) => e.snapshot !== null).map((e) => toRevisionView(e as typeof e & { snapshot: Topic }));
   }

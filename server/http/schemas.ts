@@ -1,15 +1,11 @@
 import { type TObject, type TSchema, Type } from "@sinclair/typebox";
+import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
 import { ErrorEnvelope } from "./error-envelope.ts";
+import { limitParam, offsetParam } from "./query-schemas.ts";
 
 export const strict = { additionalProperties: false } as const;
 
-export const PageQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "Page size, 1 to 200 (default 50). Over 200 is a 400." })),
-    offset: Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "Rows to skip, 0 to 10000 (default 0)." })),
-  },
-  strict,
-);
+export const PageQuery = Type.Object({ limit: limitParam(DEFAULT_LIMIT), offset: offsetParam }, strict);
 
 /**
  * The documented error responses of a route, each with the one envelope. A route that can answer
@@ -34,3 +30,5 @@ export function pageOf<T extends TSchema, N extends string>(name: N, item: T): T
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
 
 export const authenticated = { security: [{ apiKey: [] }] };
+/** A public operation says so explicitly: an empty `security`, not an absent one (client generators read absent as "unknown"). */
+export const publicOperation = { security: [] as Array<Record<string, string[]>> };

@@ -2,8 +2,24 @@ import { Type } from "@sinclair/typebox";
 import { StoredRecordSchema } from "../../core/collections/dto.ts";
 import { FieldDef, type FieldDef as FieldDefT } from "../../core/collections/record-schema.ts";
 import { MAX_SHAPE_FIELDS } from "../../core/collections/shape-inference.ts";
+import { COLLECTION_STATUSES } from "../../core/collections/archetype.ts";
+import { COLLECTIONS_LIMIT } from "../../core/collections/collections.ts";
+import { COLLECTION_VIEWS, RECORD_VIEWS, RECORDS_LIMIT } from "../../core/collections/dto.ts";
+import { ENTITIES_LIMIT } from "../../core/collections/entities.ts";
+import { RECORD_HISTORY_LIMIT } from "../../core/collections/records.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
+import {
+  booleanParam,
+  enumParam,
+  fieldNamesParam,
+  IfMatchHeader,
+  integerParam,
+  limitParam,
+  timestampParam,
+  uuidParam,
+  versionParam,
+} from "../http/query-schemas.ts";
 import { strict } from "../http/schemas.ts";
 
 /** What the collection, record and entity routes share: path parameters, headers, query strings. */
@@ -13,85 +29,89 @@ export const CollectionParams = Type.Object({ slug: SlugSchema, id: Id("A collec
 export const RecordParams = Type.Object({ slug: SlugSchema, id: Id("A collection id."), recordId: Id("A record id.") }, strict);
 export const EntityParams = Type.Object({ slug: SlugSchema, id: Id("An entity id.") }, strict);
 
-export const IfMatch = Type.Object({
-  "if-match": Type.Optional(Type.String({ description: 'The version the write is based on, e.g. `"3"` (the `ETag` of a read).' })),
-});
+export const IfMatch = Type.Object({ "if-match": IfMatchHeader });
 
-const str = (description: string, pattern?: string) => Type.Optional(Type.String({ description, ...(pattern ? { pattern } : {}) }));
-const Limit = str("Page size, 1 to 200 (default 50). Over 200 is a 400.", "^[0-9]+$");
-const Bool = (description: string) => str(description, "^(true|false)$");
+const str = (description: string) => Type.Optional(Type.String({ description }));
 
 export const CollectionListQuery = Type.Object(
   {
-    status: str("`active` (default) or `archived`."),
-    owner: str("Only collections of this owner identity id."),
-    updated_after: str("ISO 8601: only collections changed after it."),
-    limit: Limit,
-    cursor: str("The `id` of the last collection of the previous page (lists are newest first)."),
+    status: enumParam(COLLECTION_STATUSES, "`active` (default) or `archived`."),
+    owner: uuidParam("Only collections of this owner identity id."),
+    updated_after: timestampParam("RFC 3339 date-time: only collections changed after it."),
+    limit: limitParam(COLLECTIONS_LIMIT),
+    cursor: uuidParam("The `id` of the last collection of the previous page (lists are newest first)."),
   },
   strict,
 );
 export const CollectionSearchQuery = Type.Object(
   {
     ...CollectionListQuery.properties,
-    q: str("Words that must all occur in the name (case-insensitive)."),
-    status: str("`active` or `archived`; default active, or both with include_archived=true."),
-    include_archived: Bool("Also archived collections."),
+    q: Type.Optional(Type.String({ maxLength: 200, description: "Words that must all occur in the name (case-insensitive)." })),
+    status: enumParam(COLLECTION_STATUSES, "`active` or `archived`; default active, or both with include_archived=true."),
+    include_archived: booleanParam("Also archived collections."),
   },
   strict,
 );
 export const VersionQuery = Type.Object(
-  { expected_version: str("The version the write is based on (like the body's `expected_version` or `If-Match`; given twice, they must agree).", "^[0-9]+$") },
+  { expected_version: versionParam("The version the write is based on (like the body's `expected_version` or `If-Match`; given twice, they must agree).") },
   strict,
 );
-export const CollectionGetQuery = Type.Object({ view: str("`full` (default) or `summary` (without record_schema, views, policies, mapping, presentation).") }, strict);
-export const DoctorQuery = Type.Object({ full: Bool("true: scan everything; default a bounded sample (the report says which).") }, strict);
+export const CollectionGetQuery = Type.Object(
+  { view: enumParam(COLLECTION_VIEWS, "`full` (default) or `summary` (without record_schema, views, policies, mapping, presentation).") },
+  strict,
+);
+export const DoctorQuery = Type.Object({ full: booleanParam("true: scan everything; default a bounded sample (the report says which).") }, strict);
 export const PurgeQuery = Type.Object(
   {
-    dry_run: Bool("true: only report what a purge would remove."),
-    expected_version: str("The version of the collection being purged (or If-Match); required for a real purge.", "^[0-9]+$"),
+    dry_run: booleanParam("true: only report what a purge would remove."),
+    expected_version: versionParam("The version of the collection being purged (or If-Match); required for a real purge."),
   },
   strict,
 );
 
 const listParams = {
   status: str("Only records in this stage."),
-  entity_id: str("Only records linked to this entity."),
-  drifted: Bool("Only drifted (true) or not drifted (false) records."),
-  updated_after: str("ISO 8601: only records changed after it."),
-  view: str("`full` (default) or `compact` (without fields and field_meta)."),
-  limit: Limit,
-  cursor: str("`nextCursor` of the previous page of this same listing (another filter is a 400)."),
+  entity_id: uuidParam("Only records linked to this entity."),
+  drifted: booleanParam("Only drifted (true) or not drifted (false) records."),
+  updated_after: timestampParam("RFC 3339 date-time: only records changed after it."),
+  view: enumParam(RECORD_VIEWS, "`full` (default) or `compact` (without fields and field_meta)."),
+  limit: limitParam(RECORDS_LIMIT),
+  cursor: Type.Optional(
+    Type.String({ pattern: "^[A-Za-z0-9_-]{1,2048}$", description: "`nextCursor` of the previous page of this same listing (opaque; one not issued for this listing is a 400)." }),
+  ),
 };
 export const RecordListQuery = Type.Object(listParams, strict);
 export const RetrieveQuery = Type.Object(
   {
     ...listParams,
     query: str("Words that must all occur in the record's text values (case-insensitive)."),
-    fields: str("Comma-separated field names: the records' `fields` carry only these."),
+    fields: fieldNamesParam("Comma-separated field names: the records' `fields` carry only these."),
   },
   strict,
 );
 export const RecordGetQuery = Type.Object(
   {
-    select: str("Comma-separated field names: `fields` carries only these."),
-    projection: str("`full` (default) or `compact` (without fields and field_meta)."),
-    max_bytes: str("Bound of the answer's record JSON, 256 to 1048576. Over it, the record is trimmed and `truncated` says what was cut.", "^[0-9]+$"),
+    select: fieldNamesParam("Comma-separated field names: `fields` carries only these."),
+    projection: enumParam(RECORD_VIEWS, "`full` (default) or `compact` (without fields and field_meta)."),
+    max_bytes: integerParam(256, 1_048_576, "Bound of the answer's record JSON, 256 to 1048576. Over it, the record is trimmed and `truncated` says what was cut."),
   },
   strict,
 );
 export const RecordDeleteQuery = Type.Object(
   {
-    dry_run: Bool("true: only report what deleting would remove."),
-    expected_version: str("Only delete at this version (or If-Match).", "^[0-9]+$"),
+    dry_run: booleanParam("true: only report what deleting would remove."),
+    expected_version: versionParam("Only delete at this version (or If-Match)."),
   },
   strict,
 );
 export const HistoryQuery = Type.Object(
-  { limit: Limit, before_version: str("Only entries older than this version (the next page).", "^[0-9]+$") },
+  { limit: limitParam(RECORD_HISTORY_LIMIT), before_version: integerParam(1, 1_000_000_000, "Only entries older than this version (the next page).") },
   strict,
 );
-export const EntityListQuery = Type.Object({ kind: str("Only entities of this kind."), limit: Limit, cursor: str("The `id` of the last entity of the previous page (newest first).") }, strict);
+export const EntityListQuery = Type.Object(
+  { kind: str("Only entities of this kind."), limit: limitParam(ENTITIES_LIMIT), cursor: uuidParam("The `id` of the last entity of the previous page (newest first).") },
+  strict,
+);
 
 const Finding = Type.Object({ count: Type.Integer(), items: Type.Array(Type.Record(Type.String(), Type.Unknown())) });
 /** GET /collections/doctor (core/collections/doctor.ts). */

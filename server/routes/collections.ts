@@ -121,7 +121,7 @@ export function collectionRoutes(deps: ServerDeps) {
         detail: doc("Search collections", "By words of the name, newest first, in the summary view; paged like the list."),
       },
     )
-    .get("/collections/doctor", async ({ workspace, query }) => runDoctor(core, workspace, query.full === "true"), {
+    .get("/collections/doctor", async ({ workspace, query }) => runDoctor(core, workspace, query.full === true), {
       params: SlugParams,
       query: DoctorQuery,
       response: { 200: DoctorReport, ...errors(400, 401, 404) },
@@ -158,7 +158,7 @@ export function collectionRoutes(deps: ServerDeps) {
       "/collections/:id",
       ({ principal, workspace, params, query, headers }) =>
         purgeCollection(core, principal, workspace, params.id, {
-          dryRun: query.dry_run === "true",
+          dryRun: query.dry_run === true,
           expected: expectedVersion(undefined, headers["if-match"], query.expected_version),
         }),
       {

@@ -66,7 +66,8 @@ export function eventRoutes(deps: ServerDeps) {
     },
     {
       params: Type.Object({ slug: SlugSchema }, strict),
-      response: errors(401, 404),
+      // Responses are declared in `detail` alone: the OpenAPI plugin writes a `response` schema as
+      // JSON, and this 200 is `text/event-stream`.
       detail: {
         ...authenticated,
         tags: ["events"],
@@ -74,7 +75,13 @@ export function eventRoutes(deps: ServerDeps) {
         description:
           "`text/event-stream`. Each event: `id` (UUIDv7), `event` (its type, e.g. `member.added`, `member.role_changed`, `member.removed`, `api_key.created`, `api_key.revoked`, `area.created`, `area.updated`, `area.deleted`, `repo.linked`, `repo.removed`, `workspace.updated`, `workspace.plan_changed`, `workspace.deleted`), `data` (the event as JSON: `id`, `workspace_id`, `type`, `actor_id`, `at`, `data`). Live only: events published while the client is connected, on any server instance. A comment line every 15 s keeps the connection open. The stream ends when the caller's key is revoked, the caller leaves the workspace, or the workspace is deleted.",
         responses: {
-          200: { description: "An endless event stream.", content: { "text/event-stream": { schema: { type: "string" } } } },
+          200: {
+            description: "An endless event stream: `id`, `event` and `data` lines per event, comment lines (`: ping`) in between.",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+          ...Object.fromEntries(
+            Object.entries(errors(401, 404)).map(([status, schema]) => [status, { description: schema.description ?? "Error", content: { "application/json": { schema } } }]),
+          ),
         },
       },
     },

@@ -210,7 +210,7 @@ export function recordRoutes(deps: ServerDeps) {
     .delete(
       "/collections/:id/records/:recordId",
       ({ principal, workspace, params, query, headers }) =>
-        deleteRecord(core, principal, workspace, params.id, params.recordId, { dryRun: query.dry_run === "true", expected: expectedVersion(undefined, headers["if-match"], query.expected_version) }),
+        deleteRecord(core, principal, workspace, params.id, params.recordId, { dryRun: query.dry_run === true, expected: expectedVersion(undefined, headers["if-match"], query.expected_version) }),
       {
         params: RecordParams,
         query: RecordDeleteQuery,

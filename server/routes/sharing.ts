@@ -4,6 +4,8 @@ import { listInbox, markAllSharesRead, markShareRead, shareNote } from "../../co
 import { revokeShareLink, shareLinkStatus, shareTopic } from "../../core/sharing/share-links.ts";
 import { TopicSlugSchema } from "../../core/topics/model.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/model.ts";
+import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
+import { booleanParam, limitParam, offsetParam } from "../http/query-schemas.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -13,9 +15,9 @@ const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, st
 const ShareParams = Type.Object({ slug: SlugSchema, id: IdSchema }, strict);
 const InboxQuery = Type.Object(
   {
-    limit: Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "Page size, 1 to 200 (default 50). Over 200 is a 400." })),
-    offset: Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "Rows to skip, 0 to 10000 (default 0)." })),
-    unread: Type.Optional(Type.Union([Type.Literal("true"), Type.Literal("false")], { description: "`true`: unread only; `false`: read only." })),
+    limit: limitParam(DEFAULT_LIMIT),
+    offset: offsetParam,
+    unread: booleanParam("`true`: unread only; `false`: read only."),
   },
   strict,
 );

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { ServerDeps } from "../deps.ts";
+import { errors, publicOperation } from "../http/schemas.ts";
 
 const Health = Type.Object({
   status: Type.Literal("ok"),
@@ -19,11 +20,12 @@ export function systemRoutes(deps: ServerDeps) {
   const started = performance.now();
   return new Elysia({ name: "system" })
     .get("/health", () => ({ status: "ok" as const, uptime_s: Math.round((performance.now() - started) / 1000) }), {
-      response: { 200: Health },
-      detail: { tags: ["system"], summary: "Runtime health check", description: "Public. Does not touch the store; see `/workspaces/{slug}/health` for store status." },
+      // 400: the checks every request passes first (a URL over 8,192 characters or holding %00).
+      response: { 200: Health, ...errors(400) },
+      detail: { ...publicOperation, tags: ["system"], summary: "Runtime health check", description: "Public. Does not touch the store; see `/workspaces/{slug}/health` for store status." },
     })
     .get("/version", () => deps.build, {
-      response: { 200: Version },
-      detail: { tags: ["system"], summary: "API version and deploy metadata", description: "Public." },
+      response: { 200: Version, ...errors(400) },
+      detail: { ...publicOperation, tags: ["system"], summary: "API version and deploy metadata", description: "Public." },
     });
 }

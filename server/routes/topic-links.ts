@@ -1,13 +1,15 @@
 import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../../core/deps.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
-import { fullGraph, GRAPH_DEPTH, MAX_FULL_GRAPH_EDGES, MAX_FULL_GRAPH_NODES, MAX_GRAPH_NODES, topicGraph } from "../../core/topics/graph.ts";
+import { fullGraph, GRAPH_DEPTH, GRAPH_SHAPES, MAX_FULL_GRAPH_EDGES, MAX_FULL_GRAPH_NODES, MAX_GRAPH_NODES, topicGraph } from "../../core/topics/graph.ts";
 import { TopicSlugSchema, TopicView } from "../../core/topics/model.ts";
-import { MAX_SUMMARY_LENGTH, OpenProposalDto, ProposalView } from "../../core/topics/proposal-model.ts";
+import { MAX_SUMMARY_LENGTH, OpenProposalDto, PROPOSAL_STATUSES, ProposalView } from "../../core/topics/proposal-model.ts";
 import { listOpenProposals, listTopicProposals, mergeProposal, openProposal, rejectProposal } from "../../core/topics/proposals.ts";
 import { AdjacencyGraphView, CreateRelationDto, FullGraphView, RELATION_TYPES_DOC, RelationView, TopicGraphView } from "../../core/topics/relation-model.ts";
 import { addRelation, deleteRelation, listRelations, MAX_RELATIONS_LISTED, MAX_RELATIONS_PER_TOPIC } from "../../core/topics/relations.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
+import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
+import { booleanParam, enumParam, integerParam, limitParam, offsetParam } from "../http/query-schemas.ts";
 import { Deleted, errors, pageOf, strict } from "../http/schemas.ts";
 import { SlugParams, type TopicDoc as Doc, type TopicScope, TopicParams } from "./topic-table.ts";
 
@@ -21,12 +23,12 @@ const Id = Type.String({ pattern: UUID_PATTERN });
 const ProposalParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema, proposalId: Id }, strict);
 const RelationParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema, relationId: Id }, strict);
 
-const limit = Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "1 to 200 (default 50). Over 200 is a 400." }));
-const offset = Type.Optional(Type.String({ pattern: "^[0-9]+$", description: "Rows to skip, 0 to 10000 (default 0)." }));
+const limit = limitParam(DEFAULT_LIMIT);
+const offset = offsetParam;
 const QueueQuery = Type.Object({ limit, offset }, strict);
 const ProposalListQuery = Type.Object(
   {
-    status: Type.Optional(Type.String({ pattern: "^(open|merged|rejected)$", description: "`open`, `merged` or `rejected`. Without it, every status." })),
+    status: enumParam(PROPOSAL_STATUSES, "`open`, `merged` or `rejected`. Without it, every status."),
     limit,
     offset,
   },
@@ -35,19 +37,14 @@ const ProposalListQuery = Type.Object(
 const GraphQuery = Type.Object(
   {
     center: Type.String({ minLength: 1, maxLength: 200, description: "Slug of the topic to start from (required; an old slug names the topic it now answers with)." }),
-    depth: Type.Optional(Type.String({ pattern: "^[0-9]+$", description: `Hops from the center, 1 to ${GRAPH_DEPTH.max} (default ${GRAPH_DEPTH.default}). Over ${GRAPH_DEPTH.max} is a 400.` })),
+    depth: integerParam(1, GRAPH_DEPTH.max, `Hops from the center, 1 to ${GRAPH_DEPTH.max} (default ${GRAPH_DEPTH.default}). Over ${GRAPH_DEPTH.max} is a 400.`),
   },
   strict,
 );
 const FullGraphQuery = Type.Object(
   {
-    shape: Type.Optional(
-      Type.String({
-        pattern: "^(nodes-edges|adjacency)$",
-        description: "`nodes-edges` (default): `{ nodes, edges }`; `adjacency`: `{ adjacency: { <slug>: [{ to: <slug>, type }] } }`.",
-      }),
-    ),
-    include_archived: Type.Optional(Type.String({ pattern: "^(true|false)$", description: "`true` includes archived topics and their relations. Default `false`." })),
+    shape: enumParam(GRAPH_SHAPES, "`nodes-edges` (default): `{ nodes, edges }`; `adjacency`: `{ adjacency: { <slug>: [{ to: <slug>, type }] } }`."),
+    include_archived: booleanParam("`true` includes archived topics and their relations. Default `false`."),
   },
   strict,
 );

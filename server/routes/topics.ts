@@ -13,6 +13,7 @@ import { expectedVersion } from "../../core/topics/topic-query.ts";
 import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
 import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
 import type { ServerDeps } from "../deps.ts";
+import { IfMatchHeader } from "../http/query-schemas.ts";
 import { authenticated, Deleted, errors, pageOf } from "../http/schemas.ts";
 import { codeContextRoutes } from "./code-context.ts";
 import { GOVERNANCE_DOCS } from "./topic-docs.ts";
@@ -25,9 +26,7 @@ const SearchPage = Type.Composite([
   pageOf("topics", TopicView),
   Type.Object({ total_capped: Type.Boolean({ description: "True when more than 1,000 topics match: `total` is then not exact (1,000, or the database's estimate of the matches)." }) }),
 ]);
-const IfMatch = Type.Object({
-  "if-match": Type.Optional(Type.String({ description: 'The topic version the write is based on, e.g. `"3"` (the `ETag` of a read).' })),
-});
+const IfMatch = Type.Object({ "if-match": IfMatchHeader });
 
 /** The date `/watchers` was deprecated, as RFC 9745 writes it (`@` + Unix seconds). */
 const WATCHERS_DEPRECATED_AT = `@${Date.UTC(2026, 10, 22) / 1000}`;

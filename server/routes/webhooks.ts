@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../core/kernel/errors.ts";
 import { CodeHostWebhookResult, receiveCodeHostWebhook } from "../../core/webhooks/code-host.ts";
 import type { ServerDeps } from "../deps.ts";
-import { errors } from "../http/schemas.ts";
+import { errors, publicOperation } from "../http/schemas.ts";
 
 const WebhookHeaders = Type.Object({
   "x-hub-signature-256": Type.Optional(Type.String({ description: "`sha256=` + hex HMAC-SHA256 of the raw body under CODE_HOST_WEBHOOK_SECRET. Missing or wrong: 401." })),
@@ -34,6 +34,7 @@ export function webhookRoutes(deps: ServerDeps) {
       headers: WebhookHeaders,
       response: { 200: CodeHostWebhookResult, ...errors(400, 401, 404, 413) },
       detail: {
+        ...publicOperation,
         tags: ["webhooks"],
         summary: "Code-host webhook receiver (public)",
         requestBody: {

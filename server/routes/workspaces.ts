@@ -73,6 +73,8 @@ export function workspaceRoutes(deps: ServerDeps) {
         body: CreateWorkspaceDto,
         response: { 201: Bootstrapped, ...errors(400, 401, 403, 409, 413, 429) },
         detail: {
+          // Public, and optionally authenticated: `{}` is "no credentials", the other entry "or a key".
+          security: [{}, { apiKey: [] }],
           tags: ["workspaces"],
           summary: "Create a workspace (public bootstrap)",
           description:

@@ -1,0 +1,78 @@
+import { type AnyElysia, Elysia } from "elysia";
+
+type Json = Record<string, any>;
+
+/**
+ * What the OpenAPI plugin cannot say from route schemas, added to the document it generates
+ * (docs/decisions/014-openapi-conformance.md):
+ * - `servers: [{ url: "/" }]`: paths carry their full `/api/v1` prefix (and share pages live at
+ *   the root), so the server is the origin the document was fetched from;
+ * - `links` from each create (a 201 answering an `id`) to the operations on the item it created,
+ *   so clients and Schemathesis' stateful phase chain `POST /collections` → `GET /collections/{id}`.
+ * A local hook of this wrapper: it runs on the plugin's own routes only, once per generated document.
+ */
+export function conformingOpenApi(plugin: AnyElysia) {
+  const conformed = new WeakMap<object, Json>();
+  return new Elysia({ name: "openapi-conformance" })
+    .onAfterHandle(({ responseValue }) => {
+      if (!isDocument(responseValue)) return;
+      let doc = conformed.get(responseValue);
+      if (!doc) conformed.set(responseValue, (doc = conform(responseValue)));
+      return doc;
+    })
+    .use(plugin);
+}
+
+function isDocument(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !(value instanceof Response) && "openapi" in value && "paths" in value;
+}
+
+export function conform(doc: Json): Json {
+  const paths: Json = structuredClone(doc.paths ?? {});
+  addCreateLinks(paths);
+  return {
+    ...doc,
+    servers: doc.servers ?? [{ url: "/", description: "The origin this document is served from; paths carry the full `/api/v1` prefix." }],
+    paths,
+  };
+}
+
+const METHODS = ["get", "put", "post", "delete", "patch"] as const;
+const paramsOf = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+
+/**
+ * For `POST P` answering 201 with an `id`: a link to every operation on `P/{x}` and below whose
+ * only parameter `P` does not have is `x`. The parameters of `P` are passed on from the request.
+ */
+function addCreateLinks(paths: Json): void {
+  for (const [path, item] of Object.entries(paths)) {
+    const created = item.post?.responses?.["201"];
+    const properties = created?.content?.["application/json"]?.schema?.properties;
+    if (!properties?.id) continue;
+    const known = new Set(paramsOf(path));
+    const links: Json = {};
+    for (const [target, targetItem] of Object.entries(paths)) {
+      const rest = /^\/\{([^}]+)\}(\/.*)?$/.exec(target.slice(path.length));
+      if (!target.startsWith(path) || !rest) continue;
+      const itemParam = rest[1]!;
+      if (paramsOf(target).some((p) => p !== itemParam && !known.has(p))) continue;
+      for (const method of METHODS) {
+        const op = targetItem[method];
+        if (!op?.operationId) continue;
+        const parameters: Record<string, string> = {};
+        for (const p of paramsOf(target)) {
+          parameters[p] = known.has(p) ? `$request.path.${p}` : `$response.body#/${itemKey(p, properties)}`;
+        }
+        links[op.operationId] = { operationId: op.operationId, parameters, description: `${method.toUpperCase()} ${target} on the item just created.` };
+      }
+    }
+    if (Object.keys(links).length > 0) created.links = { ...created.links, ...links };
+  }
+}
+
+/** The created item's property a path parameter takes: its namesake, else `slug` for a parameter that is no id (`{topic}`), else `id`. */
+function itemKey(param: string, properties: Json): string {
+  if (properties[param]) return param;
+  if (!/id$/i.test(param) && properties.slug) return "slug";
+  return "id";
+}
