@@ -1,4 +1,5 @@
 import { AppError, isAppError, type ErrorDetail } from "../../core/kernel/errors.ts";
+import { validationMessage } from "../../core/kernel/validation.ts";
 
 /**
  * Translates what Elysia throws into domain errors: request validation is our 400
@@ -8,12 +9,12 @@ import { AppError, isAppError, type ErrorDetail } from "../../core/kernel/errors
 export function toAppError(code: string | number, error: unknown): AppError {
   if (isAppError(error)) return error;
   if (code === "VALIDATION") {
-    const v = error as { type?: string; all?: Array<{ path?: string; message?: string; summary?: string }> };
+    const v = error as { type?: string; all?: Array<{ path?: string; message?: string; summary?: string; value?: unknown }> };
     if (v.type === "response") return new AppError("INTERNAL", "Internal error: response did not match its schema");
     const where = v.type ?? "body";
     const details: ErrorDetail[] = (v.all ?? []).slice(0, 50).map((e) => ({
       path: `${where}${e.path || ""}`,
-      message: e.summary ?? e.message ?? "invalid",
+      message: validationMessage(e.summary ?? e.message ?? "invalid", e.value),
     }));
     return new AppError("VALIDATION_FAILED", `Invalid request ${where}`, details);
   }
