@@ -142,6 +142,17 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         expect(ctx.body.criterion).toHaveLength(1);
         expect(ctx.body.criterion[0]).toMatchObject({ slug: topic.slug, topic: { id: topic.id, trust: "reviewed" } });
         expect(ctx.body.missing).toEqual(["no-such-topic"]);
+
+        // Old slugs are followed (a move, a merge into another topic); another workspace's topic is missing.
+        const moved = (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Pricing rules" } })).body;
+        expect((await t.call("POST", `${ws}/topics/${moved.slug}/move`, { key: p.owner, body: { slug: "pricing-rules-v2" } })).status).toBe(201);
+        const merged = (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Old profile" } })).body;
+        expect((await t.call("POST", `${ws}/topics/${merged.slug}/merge`, { key: p.owner, body: { target: topic.slug } })).status).toBe(201);
+        const foreign = (await t.call("POST", `/workspaces/coll-other/topics`, { key: other.owner, body: { title: "Their playbook" } })).body;
+        const c2 = await collection({ criterion_rel_slugs: [moved.slug, merged.slug, foreign.slug, topic.slug] });
+        const ctx2 = (await t.call("GET", `${ws}/collections/${c2.id}/context`, { key: p.member })).body;
+        expect(ctx2.criterion.map((x: any) => [x.slug, x.topic.id])).toEqual([[moved.slug, moved.id], [merged.slug, topic.id], [topic.slug, topic.id]]);
+        expect(ctx2.missing).toEqual([foreign.slug]);
       });
 
       test("another workspace's collection is a 404, on every path", async () => {
