@@ -155,6 +155,19 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         expect(ctx2.missing).toEqual([foreign.slug]);
       });
 
+      test("owner_identity_id must name a member of this workspace", async () => {
+        const identityOf = async (slug: string, key: string, memberId: string) =>
+          (await t.call("GET", `/workspaces/${slug}/members`, { key })).body.members.find((m: any) => m.id === memberId).identity_id as string;
+        const admin = await identityOf("coll", p.owner, p.adminMemberId);
+        expect(await collection({ owner_identity_id: admin })).toMatchObject({ owner_identity_id: admin });
+        const stranger = await identityOf("coll-other", other.owner, other.adminMemberId);
+        for (const id of [stranger, "01939a3e-0000-7000-8000-000000000000"]) {
+          const res = await t.call("POST", `${ws}/collections`, { key: p.member, body: { name: "Deals", archetype: "pipeline", owner_identity_id: id } });
+          expect(res.status).toBe(400);
+          expect(res.body.error.details).toEqual([{ path: "/owner_identity_id", message: "is not a member of this workspace" }]);
+        }
+      });
+
       test("another workspace's collection is a 404, on every path", async () => {
         const c = await collection();
         for (const [method, path] of [["GET", ""], ["GET", "/records"], ["GET", "/context"], ["DELETE", "?dry_run=true"], ["PATCH", ""]] as const) {
