@@ -9,7 +9,7 @@ import type { ServerDeps } from "./deps.ts";
 import { errorResponse } from "./http/error-envelope.ts";
 import { STATUS_OF } from "./http/error-status.ts";
 import { toAppError } from "./http/elysia-errors.ts";
-import { isJson, parseJsonBody } from "./http/json-body.ts";
+import { jsonBodyParser } from "./http/raw-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { areaRoutes } from "./routes/areas.ts";
@@ -102,8 +102,8 @@ export function buildApp(deps: ServerDeps) {
         );
       }
     })
-    // Webhook receivers read their bodies as raw bytes (the signature covers them): not parsed here.
-    .onParse({ as: "global" }, ({ request, contentType, path }) => (isJson(contentType) && !path.startsWith(`${API_PREFIX}/webhooks/`) ? parseJsonBody(request) : undefined))
+    // One strict JSON parser for every route but those declaring `rawBody` (signed webhooks).
+    .onParse({ as: "global" }, jsonBodyParser(root))
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request, set);
       const appError = toAppError(code, error);
