@@ -97,6 +97,13 @@ export class RedisConnection {
   private chains = new Map<string, Promise<void>>();
   private up = false;
   private closed = false;
+  /** Counts the subscriber's connections; `restored` is the one whose subscriptions are all made. */
+  private subscriberEpoch = 0;
+  private restoredEpoch = -1;
+  /** `settled()` calls waiting for the subscriber to be back (true) or for Redis to be gone (false). */
+  private subscriberWaiters = new Set<(live: boolean) => void>();
+  /** The longest a subscriber can take to come back: its longest backoff pause, one connect, a resubscribe. */
+  private readonly subscriberReturnMs: number;
   private everReady = false;
   private readonly timed: RedisClient;
   private readonly breaker: { threshold: number; openMs: number };
@@ -108,6 +115,7 @@ export class RedisConnection {
     this.logger = opts.logger ?? consoleLogger;
     const maxDelay = opts.maxReconnectDelayMs ?? 5_000;
     this.breaker = opts.breaker ?? { threshold: 3, openMs: 1_000 };
+    this.subscriberReturnMs = maxDelay + 50 + (opts.connectTimeoutMs ?? 1_000) + this.commandTimeoutMs * 5;
     this.client = createClient({
       url,
       name: opts.name,
@@ -126,7 +134,7 @@ export class RedisConnection {
     this.client.on("ready", () => this.cameUp());
     this.client.on("end", () => this.wentDown(undefined));
     this.subscriber.on("error", () => {});
-    this.subscriber.on("ready", () => void this.restoreSubscriptions());
+    this.subscriber.on("ready", () => void this.restoreSubscriptions(++this.subscriberEpoch));
   }
 
   /**
@@ -230,9 +238,42 @@ export class RedisConnection {
     return this.enqueue(channel, () => this.sync(channel, handler));
   }
 
-  /** Resolves once every subscribe/unsubscribe asked for so far has been answered (or given up on). */
+  /**
+   * Resolves once every subscribe/unsubscribe asked for so far is in effect on the server, or at
+   * once when Redis is unreachable (they are made on reconnect). "Unreachable" is the command
+   * client's view: while it is connected but the subscriber is still reconnecting (each client
+   * backs off on its own schedule, so after an outage one may be back seconds before the other),
+   * a subscription asked for meanwhile is only made when the subscriber is back, so this waits for
+   * that, bounded by the longest the subscriber can take.
+   */
   async settled(): Promise<void> {
-    while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+    for (;;) {
+      while (this.chains.size > 0) await Promise.all([...this.chains.values()]);
+      if (this.closed || !this.client.isReady || this.subscriberLive) return;
+      if (!(await this.subscriberBack())) return;
+    }
+  }
+
+  /** The subscriber is connected and has made every subscription wanted when it (re)connected. */
+  private get subscriberLive(): boolean {
+    return this.subscriber.isReady && this.restoredEpoch === this.subscriberEpoch;
+  }
+
+  /** Resolves true when the subscriber is live again; false when Redis goes, on close, or after subscriberReturnMs. */
+  private subscriberBack(): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const done = (live: boolean) => {
+        clearTimeout(timer);
+        this.subscriberWaiters.delete(done);
+        resolve(live);
+      };
+      const timer = setTimeout(() => done(false), this.subscriberReturnMs);
+      this.subscriberWaiters.add(done);
+    });
+  }
+
+  private wakeSubscriberWaiters(live: boolean): void {
+    for (const w of [...this.subscriberWaiters]) w(live);
   }
 
   /** Closes both clients. Pending calls fail; hooks no longer run. */
@@ -242,6 +283,7 @@ export class RedisConnection {
     this.readyHooks.clear();
     this.downHooks.clear();
     this.resubscribedHooks.clear();
+    this.wakeSubscriberWaiters(false);
     await Promise.all([shut(this.client), shut(this.subscriber)]);
   }
 
@@ -275,7 +317,7 @@ export class RedisConnection {
    * node-redis resubscribes what it knew on reconnect, but a SUBSCRIBE sent while the socket was
    * dying is dropped with it; so make the subscriber match `wanted`, then tell the hooks.
    */
-  private async restoreSubscriptions(): Promise<void> {
+  private async restoreSubscriptions(epoch: number): Promise<void> {
     const pending: Promise<void>[] = [];
     for (const [channel, handlers] of this.wanted) {
       for (const h of handlers) pending.push(this.enqueue(channel, () => this.sync(channel, h)));
@@ -284,7 +326,10 @@ export class RedisConnection {
       for (const h of [...listeners.strings]) pending.push(this.enqueue(channel, () => this.sync(channel, h as MessageHandler)));
     }
     await Promise.all(pending);
-    if (this.closed || !this.subscriber.isReady) return;
+    // Reconnected again meanwhile: that connection's own restore reports.
+    if (this.closed || !this.subscriber.isReady || epoch !== this.subscriberEpoch) return;
+    this.restoredEpoch = epoch;
+    this.wakeSubscriberWaiters(true);
     for (const hook of this.resubscribedHooks) safely(hook);
   }
 
@@ -322,6 +367,7 @@ export class RedisConnection {
       error: error instanceof Error ? error.message : undefined,
     });
     for (const hook of this.downHooks) safely(hook);
+    this.wakeSubscriberWaiters(false);
   }
 }
 
