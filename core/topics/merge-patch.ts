@@ -35,7 +35,6 @@ function patched(patch: ProposalPatch, f: ProposalField): unknown {
   if (v !== null || f === "title") return v;
   const removed = REMOVED[f];
   return Array.isArray(removed) ? [] : removed; // a fresh list: topics never share one
-
 }
 
 /** The fields the patch would change on `topic` (a field already at the patched value is not). */
