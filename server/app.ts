@@ -12,7 +12,7 @@ import { toAppError } from "./http/elysia-errors.ts";
 import { allowedMethodsOf } from "./http/method-not-allowed.ts";
 import { conformingOpenApi } from "./http/openapi-conformance.ts";
 import { integerQueryCoercion } from "./http/query-coercion.ts";
-import { isJson, parseJsonBody } from "./http/json-body.ts";
+import { jsonBodyParser } from "./http/raw-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
@@ -112,8 +112,8 @@ export function buildApp(deps: ServerDeps) {
         );
       }
     })
-    // Webhook receivers read their bodies as raw bytes (the signature covers them): not parsed here.
-    .onParse({ as: "global" }, ({ request, contentType, path }) => (isJson(contentType) && !path.startsWith(`${API_PREFIX}/webhooks/`) ? parseJsonBody(request) : undefined))
+    // One strict JSON parser for every route but those declaring `rawBody` (signed webhooks).
+    .onParse({ as: "global" }, jsonBodyParser(root))
     .onTransform({ as: "global" }, integerQueryCoercion(root))
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request, set);

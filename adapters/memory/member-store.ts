@@ -22,6 +22,11 @@ export class MemoryMemberStore implements MemberStore {
     return m && m.workspace_id === workspaceId ? this.view(m) : null;
   }
 
+  async findByIdentity(workspaceId: string, identityId: string): Promise<Member | null> {
+    const m = inWorkspace(this.t.members, workspaceId).find((x) => x.identity_id === identityId);
+    return m ? copy(m) : null;
+  }
+
   async add(candidate: Identity, member: Omit<Member, "identity_id">): Promise<MemberView | "already_member"> {
     const t = this.t;
     let identityId = t.identityIdByEmail.get(candidate.email);

@@ -1,7 +1,7 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import { anchorBases } from "../../core/topics/anchor-base.ts";
 import type { Topic, TopicEvent } from "../../core/topics/model.ts";
-import type { SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
+import type { Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
 import { compareListed, compareRanked, scoreTopic } from "../../core/topics/search-rank.ts";
 import { topicTerms } from "../../core/topics/search-terms.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
@@ -50,7 +50,20 @@ export class MemoryTopicStore implements TopicStore {
     return inWorkspace(this.t.topics, workspaceId).find((x) => x.slug === slug);
   }
 
-  async resolve(workspaceId: string, slug: string) {
+  async resolve(workspaceId: string, slug: string): Promise<Resolved | null> {
+    return this.resolveNow(workspaceId, slug);
+  }
+
+  async resolveMany(workspaceId: string, slugs: readonly string[]): Promise<Map<string, Resolved>> {
+    const out = new Map<string, Resolved>();
+    for (const slug of new Set(slugs)) {
+      const found = this.resolveNow(workspaceId, slug);
+      if (found) out.set(slug, found);
+    }
+    return out;
+  }
+
+  private resolveNow(workspaceId: string, slug: string): Resolved | null {
     const live = this.bySlug(workspaceId, slug);
     if (live) return { topic: copy(live), redirectedFrom: null };
     const id = this.t.topicRedirects.get(`${workspaceId}:${slug}`);

@@ -37,6 +37,7 @@ import {
   type MemberDoc,
   type MongoCollections,
   type MongoStoreOptions,
+  toMember,
   toMemberView,
 } from "./documents.ts";
 import { commitRoster, latestRoster, type RosterState } from "./roster.ts";
@@ -83,6 +84,13 @@ export class MongoMemberStore implements MemberStore {
       this.c.members.findOne({ _id: memberId, workspace_id: workspaceId }),
     ]);
     return doc ? ((await this.views([doc], roster))[0] ?? null) : null;
+  }
+
+  /** By the workspace_identity_unique index; a member whose removal is committed is none (as in memberships()). */
+  async findByIdentity(workspaceId: string, identityId: string): Promise<Member | null> {
+    const [roster, doc] = await Promise.all([latestRoster(this.c, workspaceId), this.c.members.findOne({ workspace_id: workspaceId, identity_id: identityId })]);
+    if (!doc || roster?.removing.includes(doc._id)) return null;
+    return toMember(doc, roster?.owner_ids);
   }
 
   // ---- add ----

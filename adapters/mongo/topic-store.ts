@@ -42,7 +42,7 @@
 import type { Filter } from "mongodb";
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { Topic, TopicEvent } from "../../core/topics/model.ts";
-import type { SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
+import type { Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
 import { compareRanked, type Ranked, scoreTopic } from "../../core/topics/search-rank.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { backoff, isDuplicateKey, listPage, type MongoCollections } from "./documents.ts";
@@ -94,6 +94,29 @@ export class MongoTopicStore implements TopicStore {
     if (!r || r.workspace_id !== workspaceId) return null;
     const topic = await this.get(workspaceId, r.topic_id);
     return topic ? { topic, redirectedFrom: slug } : null;
+  }
+
+  /**
+   * Live slugs and redirects are read side by side, then the topics the redirects name: at most
+   * three index reads whatever the number of slugs (FerretDB v1 has no `$lookup` to join them).
+   */
+  async resolveMany(workspaceId: string, slugs: readonly string[]): Promise<Map<string, Resolved>> {
+    const asked = [...new Set(slugs)];
+    const out = new Map<string, Resolved>();
+    if (asked.length === 0) return out;
+    const [live, redirects] = await Promise.all([
+      this.c.topics.find({ workspace_id: workspaceId, slug: { $in: asked } }, { projection: TOPIC_FIELDS_ONLY }).toArray(),
+      this.c.topicRedirects.find({ _id: { $in: asked.map((slug) => redirectKey(workspaceId, slug)) }, workspace_id: workspaceId }).toArray(),
+    ]);
+    for (const d of live) out.set(d.slug, { topic: toTopic(d), redirectedFrom: null });
+    const pending = redirects.filter((r) => !out.has(r.slug));
+    if (pending.length === 0) return out;
+    const targets = new Map((await this.getMany(workspaceId, pending.map((r) => r.topic_id))).map((t) => [t.id, t]));
+    for (const r of pending) {
+      const topic = targets.get(r.topic_id);
+      if (topic) out.set(r.slug, { topic, redirectedFrom: r.slug });
+    }
+    return out;
   }
 
   async list(workspaceId: string, filter: TopicFilter, page: OffsetPage): Promise<Listed<Topic>> {

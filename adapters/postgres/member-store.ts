@@ -4,7 +4,7 @@ import type { Listed, MemberStore } from "../../core/workspaces/ports.ts";
 import { isUuid } from "../../core/kernel/ids.ts";
 import { inTransaction, type SqlDriver } from "./driver.ts";
 import { listPage, pageParams } from "./listing.ts";
-import { MEMBER_VIEW_COLUMNS, memberColumns, type Row, toMemberView } from "./rows.ts";
+import { MEMBER_VIEW_COLUMNS, memberColumns, type Row, toMember, toMemberView } from "./rows.ts";
 
 type SetRoleResult = MemberView | "last_owner" | null;
 type RemoveResult = "ok" | "last_owner" | "not_found";
@@ -36,6 +36,16 @@ export class PostgresMemberStore implements MemberStore {
       [workspaceId, memberId],
     );
     return rows[0] ? toMemberView(rows[0]) : null;
+  }
+
+  async findByIdentity(workspaceId: string, identityId: string): Promise<Member | null> {
+    if (!isUuid(workspaceId) || !isUuid(identityId)) return null;
+    // Served by members_identity_key, unique (workspace_id, identity_id).
+    const rows = await this.db.query<Row>(`select ${memberColumns("m")} from members m where m.workspace_id = $1 and m.identity_id = $2`, [
+      workspaceId,
+      identityId,
+    ]);
+    return rows[0] ? toMember(rows[0]) : null;
   }
 
   add(identity: Identity, member: Omit<Member, "identity_id">): Promise<MemberView | "already_member"> {

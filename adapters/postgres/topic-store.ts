@@ -1,7 +1,7 @@
 import { isUuid } from "../../core/kernel/ids.ts";
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { Topic, TopicEvent } from "../../core/topics/model.ts";
-import type { ReadOptions, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
+import type { ReadOptions, Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
 import { FIELD_WEIGHT } from "../../core/topics/search-rank.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { inTransaction, PLAN_EACH, type SqlDriver, sqlState } from "./driver.ts";
@@ -120,6 +120,28 @@ export class PostgresTopicStore implements TopicStore {
     );
     const r = rows[0];
     return r ? { topic: toTopic(r), redirectedFrom: (r.redirected_from as string | null) ?? null } : null;
+  }
+
+  async resolveMany(workspaceId: string, slugs: readonly string[]): Promise<Map<string, Resolved>> {
+    const asked = [...new Set(slugs)];
+    const out = new Map<string, Resolved>();
+    if (!isUuid(workspaceId) || asked.length === 0) return out;
+    // One statement over both unique keys, (workspace_id, slug) of topics and of topic_redirects.
+    const rows = await this.db.query<Row>(
+      `select ${topicColumns("t")}, t.slug as asked, null::text as redirected_from
+       from topics t where t.workspace_id = $1 and t.slug = any($2::text[])
+       union all
+       select ${topicColumns("t")}, r.slug as asked, r.slug as redirected_from
+       from topic_redirects r join topics t on t.workspace_id = r.workspace_id and t.id = r.topic_id
+       where r.workspace_id = $1 and r.slug = any($2::text[])`,
+      [workspaceId, asked],
+    );
+    for (const r of rows) {
+      const redirectedFrom = (r.redirected_from as string | null) ?? null;
+      // The live slug wins over a redirect (a redirect never holds a live slug; this makes it certain).
+      if (redirectedFrom === null || !out.has(r.asked as string)) out.set(r.asked as string, { topic: toTopic(r), redirectedFrom });
+    }
+    return out;
   }
 
   list(workspaceId: string, filter: TopicFilter, page: OffsetPage, options: ReadOptions = {}): Promise<Listed<Topic>> {

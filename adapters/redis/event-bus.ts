@@ -26,7 +26,7 @@ function parse(message: string): Envelope | null {
 }
 
 export interface RedisEventBus extends EventBus {
-  /** Resolves once the Redis subscriptions asked for so far are in place (`subscribe` cannot wait). */
+  /** Resolves once the Redis subscriptions asked for so far are in effect, or at once while Redis is unreachable (`subscribe` cannot wait). */
   settled(): Promise<void>;
 }
 

@@ -27,8 +27,7 @@ export async function findCollection(deps: CoreDeps, ws: Workspace, id: string):
 }
 
 async function assertMember(deps: CoreDeps, ws: Workspace, identityId: string): Promise<void> {
-  const memberships = await deps.stores.identities.memberships(identityId, 1000);
-  if (!memberships.some((m) => m.workspace.id === ws.id)) {
+  if (!(await deps.stores.members.findByIdentity(ws.id, identityId))) {
     throw validationFailed("Invalid owner_identity_id: not a member of this workspace", [{ path: "/owner_identity_id", message: "is not a member of this workspace" }]);
   }
 }

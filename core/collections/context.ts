@@ -1,6 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import { isAppError } from "../kernel/errors.ts";
-import { findTopic } from "../topics/topic-access.ts";
+import { findTopics } from "../topics/topic-access.ts";
 import { toTopicView } from "../topics/view.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import type { Collection } from "./model.ts";
@@ -12,17 +11,11 @@ import type { Collection } from "./model.ts";
  */
 export async function resolveCriterion(deps: CoreDeps, ws: Workspace, c: Collection) {
   const now = deps.clock.now();
-  const found = await Promise.all(
-    c.criterion_rel_slugs.map(async (slug) => {
-      try {
-        const { topic } = await findTopic(deps, ws, slug, { followMerge: true });
-        return { slug, topic: toTopicView(topic, ws, now, "full") };
-      } catch (e) {
-        if (isAppError(e) && e.code === "NOT_FOUND") return { slug, topic: null };
-        throw e;
-      }
-    }),
-  );
+  const topics = await findTopics(deps, ws, c.criterion_rel_slugs);
+  const found = c.criterion_rel_slugs.map((slug) => {
+    const topic = topics.get(slug);
+    return { slug, topic: topic ? toTopicView(topic, ws, now, "full") : null };
+  });
   return {
     collection_id: c.id,
     criterion: found.filter((f) => f.topic !== null) as { slug: string; topic: ReturnType<typeof toTopicView> }[],

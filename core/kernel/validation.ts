@@ -11,8 +11,17 @@ export function assertValid<S extends TSchema>(schema: S, value: unknown, what: 
   if (Value.Check(schema, value)) return value as Static<S>;
   const details: ErrorDetail[] = [];
   for (const e of Value.Errors(schema, value)) {
-    details.push({ path: e.path || "/", message: e.message });
+    details.push({ path: e.path || "/", message: validationMessage(e.message, e.value) });
     if (details.length >= 50) break;
   }
   throw validationFailed(`Invalid ${what}`, details);
+}
+
+/**
+ * A schema error's message for a client. A `null` where none is allowed says so: in a merge
+ * patch `null` means "remove", and a field that cannot be removed (a topic's title) is refused
+ * with that reason rather than with a bare "Expected string".
+ */
+export function validationMessage(message: string, value: unknown): string {
+  return value === null ? `${message}: this field cannot be null` : message;
 }

@@ -14,9 +14,27 @@ export function touchedFields(patch: ProposalPatch): ProposalField[] {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/** The value a patch gives a field: RFC 7396's `null` clears it. */
+/**
+ * What RFC 7396's `null` ("remove the member") leaves in each field, since a topic always has
+ * every field: lists become empty, the body empty, the kind its default, references none. The
+ * title has no entry: it cannot be removed, and the patch schemas refuse a `null` title.
+ */
+export const REMOVED: Readonly<Record<Exclude<ProposalField, "title">, unknown>> = {
+  body: "",
+  tags: [],
+  area_id: null,
+  repo_id: null,
+  anchors: [],
+  kind: "note",
+  source_url: null,
+};
+
+/** The value a patch gives a field, `null` read as removal (REMOVED). */
 function patched(patch: ProposalPatch, f: ProposalField): unknown {
-  return (patch as Record<string, unknown>)[f] ?? null;
+  const v = (patch as Record<string, unknown>)[f];
+  if (v !== null || f === "title") return v;
+  const removed = REMOVED[f];
+  return Array.isArray(removed) ? [] : removed; // a fresh list: topics never share one
 }
 
 /** The fields the patch would change on `topic` (a field already at the patched value is not). */
@@ -38,7 +56,7 @@ export function conflictingFields(patch: ProposalPatch, base: Topic | null, curr
   });
 }
 
-/** The topic fields a patch sets, as a partial topic (`null` clears). */
+/** The topic fields a patch sets, as a partial topic (`null` read as removal: REMOVED). */
 export function patchToTopic(patch: ProposalPatch): Partial<Topic> {
   const out: Record<string, unknown> = {};
   for (const f of touchedFields(patch)) out[f] = patched(patch, f);

@@ -192,7 +192,8 @@ export const TopicSlugSchema = Type.String({
   maxLength: MAX_TOPIC_SLUG_LENGTH,
   description: "Lowercase letters, digits and single dashes, 1 to 80 characters.",
 });
-const TitleSchema = Type.String({ minLength: 1, maxLength: MAX_TITLE_LENGTH, pattern: "\\S" });
+const TITLE_RULES = { minLength: 1, maxLength: MAX_TITLE_LENGTH, pattern: "\\S" } as const;
+const TitleSchema = Type.String(TITLE_RULES);
 const BodySchema = Type.String({ maxLength: MAX_BODY_LENGTH, description: "Markdown." });
 export const TagNameInput = Type.String({
   minLength: 1,
@@ -243,22 +244,39 @@ export const CreateTopicDto = Type.Object(
 );
 export type CreateTopicDto = Static<typeof CreateTopicDto>;
 
+/**
+ * The editable fields as a JSON Merge Patch (RFC 7396) names them: `null` removes a field, which
+ * for a field a topic always has means its empty or default value (core/topics/merge-patch.ts,
+ * REMOVED). The title cannot be removed, so it takes no `null`: the document says so, and a
+ * request the document allows is never refused.
+ */
+const removable = {
+  title: Type.String({ ...TITLE_RULES, description: "Cannot be removed: `null` is a 400, a topic always has a title." }),
+  body: Type.Union([BodySchema, Type.Null()], { description: "Markdown; `null` empties it." }),
+  tags: Type.Union([TagsSchema, Type.Null()], { description: "Replaces the tags whole; `null` removes them all (an empty list)." }),
+  area_id: Type.Union([IdRef, Type.Null()], { description: "`null`: in no area." }),
+  repo_id: Type.Union([IdRef, Type.Null()], { description: "`null`: linked to no repo." }),
+  anchors: Type.Union([AnchorsSchema, Type.Null()], { description: "Replaces the anchors whole; `null` removes them all (an empty list)." }),
+  kind: Type.Union([literalUnion(TOPIC_KINDS), Type.Null()], { description: "`null`: back to the default, `note`." }),
+  source_url: Type.Union([UrlSchema, Type.Null()], { description: "`null`: no source." }),
+};
+
 export const UpdateTopicDto = Type.Object(
   {
-    title: Type.Optional(editable.title),
-    body: Type.Optional(editable.body),
-    tags: Type.Optional(editable.tags),
-    area_id: Type.Optional(editable.area_id),
-    repo_id: Type.Optional(editable.repo_id),
-    anchors: Type.Optional(editable.anchors),
-    kind: Type.Optional(editable.kind),
-    source_url: Type.Optional(editable.source_url),
+    title: Type.Optional(removable.title),
+    body: Type.Optional(removable.body),
+    tags: Type.Optional(removable.tags),
+    area_id: Type.Optional(removable.area_id),
+    repo_id: Type.Optional(removable.repo_id),
+    anchors: Type.Optional(removable.anchors),
+    kind: Type.Optional(removable.kind),
+    source_url: Type.Optional(removable.source_url),
     expected_version: Type.Optional(Type.Integer({ minimum: 1, description: "Or the `If-Match` header; a stale value is 409 VERSION_CONFLICT." })),
   },
   {
     ...strict,
     description:
-      "Edits content; governance changes go through the action endpoints. Editing a reviewed topic keeps it reviewed (the approver's vouch stands until unvouched); `null` clears a nullable field.",
+      "A JSON Merge Patch (RFC 7396) of the content: a member sets a field, `null` removes it (tags and anchors: an empty list; body: empty; kind: `note`; area, repo, source: none; the title cannot be removed, `null` is a 400). Governance changes go through the action endpoints. Editing a reviewed topic keeps it reviewed (the approver's vouch stands until unvouched).",
   },
 );
 export type UpdateTopicDto = Static<typeof UpdateTopicDto>;

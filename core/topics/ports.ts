@@ -70,6 +70,12 @@ export interface TimelineFilter {
   repoId?: string;
 }
 
+/** A topic a slug names: `redirectedFrom` is the slug when it is an old one (a redirect), else null. */
+export interface Resolved {
+  topic: Topic;
+  redirectedFrom: string | null;
+}
+
 /** A change to apply: the topic's next state and the event recording it (same version). */
 export interface TopicWrite {
   topic: Topic;
@@ -81,7 +87,12 @@ export interface TopicStore {
   /** The topics of these ids that exist, in no particular order (at most 1,000 ids). */
   getMany(workspaceId: string, topicIds: readonly string[]): Promise<Topic[]>;
   /** The topic with this slug, else the topic an old slug (a redirect) points at. */
-  resolve(workspaceId: string, slug: string): Promise<{ topic: Topic; redirectedFrom: string | null } | null>;
+  resolve(workspaceId: string, slug: string): Promise<Resolved | null>;
+  /**
+   * `resolve` for several slugs in one read (at most 1,000 slugs): keyed by the slug
+   * asked, each distinct slug once; a slug naming nothing (in this workspace) is absent.
+   */
+  resolveMany(workspaceId: string, slugs: readonly string[]): Promise<Map<string, Resolved>>;
   /** Topics in `compareListed` order. */
   list(workspaceId: string, filter: TopicFilter, page: OffsetPage, options?: ReadOptions): Promise<Listed<Topic>>;
   search(workspaceId: string, search: TopicSearch): Promise<SearchResult>;

@@ -16,14 +16,14 @@ const Timestamp = Type.String({ description: "ISO 8601 UTC timestamp." });
 const strict = { additionalProperties: false } as const;
 
 // The fields a patch may touch are exactly those an edit may (UpdateTopicDto), with the same
-// schemas: so `null` (RFC 7396: remove) is only accepted by nullable fields.
+// schemas: `null` (RFC 7396: remove) is accepted by every field but the title.
 const { expected_version: _expected, ...patchFields } = UpdateTopicDto.properties;
 
 export const ProposalPatch = Type.Object(patchFields, {
   ...strict,
   minProperties: 1,
   description:
-    "A JSON Merge Patch (RFC 7396) over the topic's editable fields. A member names the new value; `null` clears a nullable field (`area_id`, `repo_id`, `source_url`); arrays (`tags`, `anchors`) are replaced whole. Unknown fields and an empty patch are a 400. Tags are normalised when the proposal is opened.",
+    "A JSON Merge Patch (RFC 7396) over the topic's editable fields. A member names the new value; arrays (`tags`, `anchors`) are replaced whole. `null` removes a field: `tags` and `anchors` become empty lists, `body` empty, `kind` its default `note`, `area_id`, `repo_id` and `source_url` none; the title cannot be removed (`null` is a 400). Unknown fields and an empty patch are a 400. Tags are normalised when the proposal is opened; the stored patch keeps the `null`s as sent.",
 });
 export type ProposalPatch = Static<typeof ProposalPatch>;
 export type ProposalField = keyof ProposalPatch & string;

@@ -27,6 +27,19 @@ export async function findTopic(
   return found;
 }
 
+/**
+ * `findTopic` for several slugs at once, in two store reads whatever their number (the slugs,
+ * then the topics merged ones point at). Keyed by slug; a slug naming nothing is absent.
+ */
+export async function findTopics(deps: CoreDeps, ws: Workspace, slugs: readonly string[]): Promise<Map<string, Topic>> {
+  const found = await deps.stores.topics.resolveMany(ws.id, slugs);
+  const targetIds = [...found.values()].flatMap((f) => (f.topic.merged_into ? [f.topic.merged_into] : []));
+  const targets = targetIds.length === 0 ? [] : await deps.stores.topics.getMany(ws.id, targetIds);
+  const byId = new Map(targets.map((t) => [t.id, t]));
+  // As findTopic: a merged topic answers with its target, or with itself when the target is gone.
+  return new Map([...found].map(([slug, f]) => [slug, (f.topic.merged_into && byId.get(f.topic.merged_into)) || f.topic]));
+}
+
 /** Normalised, sorted tags of a write; a name that normalises to nothing (or too long) is a 400. */
 export function tagsOf(raw: readonly string[]): string[] {
   const r = normalizeTagNames(raw);

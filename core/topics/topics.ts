@@ -9,6 +9,7 @@ import { parseBool, type QueryBool } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import type { CreateTopicDto, Topic, TopicEventView, TopicView, UpdateTopicDto } from "./model.ts";
 import { assertUsableSlug, checkRefs, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
+import { normalizePatch, patchToTopic } from "./merge-patch.ts";
 import { changeTopic, topicEvent } from "./topic-change.ts";
 import { parseSearchQuery, parseTimelineQuery, parseTopicListQuery, parseView, type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
 import type { TopicWrite } from "./ports.ts";
@@ -158,9 +159,8 @@ export async function updateTopic(
   checkVersion(topic, expected);
   if (topic.status === "archived") throw conflict("Cannot edit topic: it is archived", { current_status: topic.status });
   const { expected_version: _, ...fields } = dto;
-  const patch: Partial<Topic> = { ...fields };
-  if (fields.tags) patch.tags = tagsOf(fields.tags);
-  if (fields.anchors) patch.anchors = [...new Set(fields.anchors)];
+  // The same merge patch as a suggested edit's: normalised, `null` read as removal.
+  const patch = patchToTopic(normalizePatch(fields, tagsOf));
   await checkRefs(deps, ws, fields);
   const changed = Object.keys(patch).filter((k) => JSON.stringify(patch[k as keyof Topic]) !== JSON.stringify(topic[k as keyof Topic]));
   const now = deps.clock.now();

@@ -51,6 +51,8 @@ export interface IdentityStore {
 export interface MemberStore {
   list(workspaceId: string, page: OffsetPage): Promise<Listed<MemberView>>;
   get(workspaceId: string, memberId: string): Promise<MemberView | null>;
+  /** The identity's membership of this workspace, by the (workspace, identity) unique key; null when none. */
+  findByIdentity(workspaceId: string, identityId: string): Promise<Member | null>;
   /**
    * Links the identity with this e-mail to the workspace, inserting `identity` when no identity
    * has the e-mail yet (an existing one is reused and keeps its name).

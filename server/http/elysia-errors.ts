@@ -1,4 +1,5 @@
 import { AppError, isAppError, type ErrorDetail } from "../../core/kernel/errors.ts";
+import { validationMessage } from "../../core/kernel/validation.ts";
 
 /**
  * Translates what Elysia throws into domain errors: request validation is our 400
@@ -13,7 +14,7 @@ export function toAppError(code: string | number, error: unknown): AppError {
     const where = v.type ?? "body";
     const details: ErrorDetail[] = [];
     for (const e of (v.all ?? []).slice(0, 50)) {
-      const detail = { path: `${where}${e.path || ""}`, message: expectation(e.schema) ?? e.summary ?? e.message ?? "invalid" };
+      const detail = { path: `${where}${e.path || ""}`, message: expectation(e.schema) ?? validationMessage(e.summary ?? e.message ?? "invalid", e.value) };
       // A parameter failing its pattern and its format is one mistake, said once.
       if (!details.some((d) => d.path === detail.path && d.message === detail.message)) details.push(detail);
     }
@@ -39,6 +40,7 @@ interface ValueError {
   path?: string;
   message?: string;
   summary?: string;
+  value?: unknown;
   schema?: { type?: string; enum?: unknown[]; minimum?: number; maximum?: number; format?: string; anyOf?: Array<{ type?: string }> };
 }
 

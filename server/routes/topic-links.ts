@@ -56,7 +56,7 @@ const NoBody = Type.Optional(Type.Object({}, { ...strict, description: "None, or
 const NotModified = Type.Any({ description: "Not modified: the graph is still as the `ETag` named in `If-None-Match` says. No body." });
 const MergeResult = Type.Object({ proposal: ProposalView, topic: TopicView });
 
-const PROPOSAL_RULES = `The patch is a JSON Merge Patch (RFC 7396) over the editable fields (title, body, tags, anchors, kind, source_url, area_id, repo_id); \`null\` clears a nullable field; tags are normalised. The proposal records the topic version it was made against (\`base_version\`). Summary: 1 to ${MAX_SUMMARY_LENGTH} characters.`;
+const PROPOSAL_RULES = `The patch is a JSON Merge Patch (RFC 7396) over the editable fields (title, body, tags, anchors, kind, source_url, area_id, repo_id); \`null\` removes a field (tags and anchors: empty lists; body: empty; kind: \`note\`; area, repo, source: none; the title cannot be removed); tags are normalised. The proposal records the topic version it was made against (\`base_version\`). Summary: 1 to ${MAX_SUMMARY_LENGTH} characters.`;
 
 export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", core: CoreDeps, doc: Doc): void {
   // ---- suggested edits ----
@@ -102,7 +102,7 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
       response: { 201: ProposalView, ...errors(400, 401, 403, 404, 409, 413) },
       detail: doc(
         "Open a suggested edit",
-        `${PROPOSAL_RULES} Anyone who may write, agents included. The topic is not changed: while a proposal is open, reads keep serving the current (e.g. reviewed) text. An archived topic is a 409; an empty patch, an unknown field or \`null\` for a field that cannot be cleared is a 400.`,
+        `${PROPOSAL_RULES} Anyone who may write, agents included. The topic is not changed: while a proposal is open, reads keep serving the current (e.g. reviewed) text. An archived topic is a 409; an empty patch, an unknown field or a \`null\` title is a 400.`,
       ),
     },
   );

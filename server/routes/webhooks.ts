@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../core/kernel/errors.ts";
 import { CodeHostWebhookResult, receiveCodeHostWebhook } from "../../core/webhooks/code-host.ts";
 import type { ServerDeps } from "../deps.ts";
+import { rawBody } from "../http/raw-body.ts";
 import { errors, publicOperation } from "../http/schemas.ts";
 
 const WebhookHeaders = Type.Object({
@@ -13,10 +14,11 @@ const WebhookHeaders = Type.Object({
 
 /**
  * Inbound webhooks: public (no API key), each authenticated by its provider's signature over the
- * raw body, so the body is read as bytes here and parsed by core only after the check.
+ * raw body: each declares `rawBody: true` (http/raw-body.ts), so its body arrives as the bytes
+ * sent and core parses them only after the check.
  */
 export function webhookRoutes(deps: ServerDeps) {
-  return new Elysia({ name: "webhooks" }).post(
+  return new Elysia({ name: "webhooks" }).use(rawBody).post(
     "/webhooks/code-host",
     async ({ request, body, headers }) => {
       const secret = deps.config.codeHostWebhookSecret;
@@ -26,11 +28,11 @@ export function webhookRoutes(deps: ServerDeps) {
         deliveryId: headers["x-github-delivery"] ?? null,
         signature: headers["x-hub-signature-256"] ?? null,
         contentType: request.headers.get("content-type"),
-        body: new Uint8Array(body as ArrayBuffer),
+        body: body as Uint8Array,
       });
     },
     {
-      parse: "arrayBuffer",
+      rawBody: true,
       headers: WebhookHeaders,
       response: { 200: CodeHostWebhookResult, ...errors(400, 401, 404, 413) },
       detail: {

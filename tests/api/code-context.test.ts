@@ -315,6 +315,37 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
         expect((await topic()).drifted).toBe(false);
       });
 
+      test("the receiver verifies the bytes sent, which the JSON parser leaves alone; other routes still get the strict parser", async () => {
+        // Spacing, escapes and a U+0000 the JSON parser would refuse: signed as sent, they verify.
+        const raw = '{ "zen" : "nul \\u0000 and caf\\u00e9",\n  "hook_id" : 1 }';
+        const signed = async (body: string, over = body, event = "ping") => ({
+          "content-type": "application/json",
+          "x-github-event": event,
+          "x-github-delivery": crypto.randomUUID(),
+          "x-hub-signature-256": await hubSignature(SECRET, new TextEncoder().encode(over)),
+        });
+        const pong = await t.call("POST", "/webhooks/code-host", { rawBody: raw, headers: await signed(raw) });
+        expect(pong.status).toBe(200);
+        expect(pong.body).toMatchObject({ event: "ping", outcome: "pong" });
+        // Signed over the same document re-serialised: not the bytes sent, so refused.
+        const reserialised = JSON.stringify(JSON.parse(raw));
+        expect((await t.call("POST", "/webhooks/code-host", { rawBody: raw, headers: await signed(raw, reserialised) })).status).toBe(401);
+        // A signed push that is not JSON: the receiver's own 400, after the signature held.
+        const broken = '{"ref":';
+        const bad = await t.call("POST", "/webhooks/code-host", { rawBody: broken, headers: await signed(broken, broken, "push") });
+        expect(bad.status).toBe(400);
+        expect(bad.body.error.code).toBe("VALIDATION_FAILED");
+
+        // Any other route: U+0000 and malformed JSON are refused by the parser, as before.
+        const json = { "content-type": "application/json" };
+        const nul = await t.call("POST", `${ws}/topics`, { key: p.member, rawBody: '{"title":"a\\u0000b"}', headers: json });
+        expect(nul.status).toBe(400);
+        expect(nul.body.error.message).toContain("U+0000");
+        const malformed = await t.call("POST", `${ws}/topics`, { key: p.member, rawBody: '{"title":', headers: json });
+        expect(malformed.status).toBe(400);
+        expect(malformed.body.error.code).toBe("VALIDATION_FAILED");
+      });
+
       test("a ping answers 200", async () => {
         const res = await webhook({ zen: "Keep it logically awesome.", hook_id: 1 }, { event: "ping" });
         expect(res.status).toBe(200);

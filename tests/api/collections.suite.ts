@@ -143,6 +143,30 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         expect(ctx.body.criterion).toHaveLength(1);
         expect(ctx.body.criterion[0]).toMatchObject({ slug: topic.slug, topic: { id: topic.id, trust: "reviewed" } });
         expect(ctx.body.missing).toEqual(["no-such-topic"]);
+
+        // Old slugs are followed (a move, a merge into another topic); another workspace's topic is missing.
+        const moved = (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Pricing rules" } })).body;
+        expect((await t.call("POST", `${ws}/topics/${moved.slug}/move`, { key: p.owner, body: { slug: "pricing-rules-v2" } })).status).toBe(201);
+        const merged = (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Old profile" } })).body;
+        expect((await t.call("POST", `${ws}/topics/${merged.slug}/merge`, { key: p.owner, body: { target: topic.slug } })).status).toBe(201);
+        const foreign = (await t.call("POST", `/workspaces/coll-other/topics`, { key: other.owner, body: { title: "Their playbook" } })).body;
+        const c2 = await collection({ criterion_rel_slugs: [moved.slug, merged.slug, foreign.slug, topic.slug] });
+        const ctx2 = (await t.call("GET", `${ws}/collections/${c2.id}/context`, { key: p.member })).body;
+        expect(ctx2.criterion.map((x: any) => [x.slug, x.topic.id])).toEqual([[moved.slug, moved.id], [merged.slug, topic.id], [topic.slug, topic.id]]);
+        expect(ctx2.missing).toEqual([foreign.slug]);
+      });
+
+      test("owner_identity_id must name a member of this workspace", async () => {
+        const identityOf = async (slug: string, key: string, memberId: string) =>
+          (await t.call("GET", `/workspaces/${slug}/members`, { key })).body.members.find((m: any) => m.id === memberId).identity_id as string;
+        const admin = await identityOf("coll", p.owner, p.adminMemberId);
+        expect(await collection({ owner_identity_id: admin })).toMatchObject({ owner_identity_id: admin });
+        const stranger = await identityOf("coll-other", other.owner, other.adminMemberId);
+        for (const id of [stranger, "01939a3e-0000-7000-8000-000000000000"]) {
+          const res = await t.call("POST", `${ws}/collections`, { key: p.member, body: { name: "Deals", archetype: "pipeline", owner_identity_id: id } });
+          expect(res.status).toBe(400);
+          expect(res.body.error.details).toEqual([{ path: "/owner_identity_id", message: "is not a member of this workspace" }]);
+        }
       });
 
       test("another workspace's collection is a 404, on every path", async () => {

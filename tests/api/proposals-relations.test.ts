@@ -96,6 +96,55 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
         expect((await decide(topic.slug, second.body.id, "merge")).body.topic).toMatchObject({ kind: "doc", source_url: null, version: 3 });
       });
 
+      test("null removes every field it names (RFC 7396): lists empty, body empty, kind note, references none", async () => {
+        const area = (await t.call("POST", `${ws}/areas`, { key: p.owner, body: { name: `Removals ${name}` } })).body;
+        const full = {
+          title: "Fully loaded",
+          body: "Some text",
+          tags: ["ops", "billing"],
+          anchors: ["src/**"],
+          kind: "doc",
+          source_url: "https://wiki.example.com/full",
+          area_id: area.id,
+        };
+        const topic = await create(full);
+        const removeAll = { body: null, tags: null, anchors: null, kind: null, source_url: null, area_id: null, repo_id: null };
+        const opened = await propose(topic.slug, { summary: "Strip it", patch: removeAll });
+        expect(opened.status).toBe(201);
+        expect(opened.body.patch).toEqual(removeAll); // stored as sent
+        const merged = await decide(topic.slug, opened.body.id, "merge");
+        expect(merged.status).toBe(201);
+        const stripped = { title: "Fully loaded", body: "", tags: [], anchors: [], kind: "note", source_url: null, area_id: null, repo_id: null };
+        expect(merged.body.topic).toMatchObject({ ...stripped, version: 2 });
+        expect(await read(topic.slug)).toMatchObject(stripped);
+        const revision = (await t.call("GET", `${ws}/topics/events?type=topic.updated`, { key: p.member })).body.events.find((e: any) => e.topic_id === topic.id);
+        expect(revision.data.fields).toEqual(["body", "tags", "area_id", "anchors", "kind", "source_url"]);
+
+        // PATCH of a topic is the same merge patch.
+        const again = await create({ ...full, title: "Loaded again" });
+        const patched = await t.call("PATCH", `${ws}/topics/${again.slug}`, { key: p.member, body: removeAll });
+        expect(patched.status).toBe(200);
+        expect(patched.body).toMatchObject({ ...stripped, title: "Loaded again", version: 2 });
+        // Removing what is already absent changes nothing: no new version.
+        const noop = await t.call("PATCH", `${ws}/topics/${again.slug}`, { key: p.member, body: { tags: null, kind: null } });
+        expect(noop.body.version).toBe(2);
+      });
+
+      test("a null title is a 400 that says the title cannot be removed, in a proposal and in PATCH", async () => {
+        const topic = await create({ title: "Keeps its title" });
+        for (const res of [
+          await propose(topic.slug, { summary: "x", patch: { title: null } }),
+          await t.call("PATCH", `${ws}/topics/${topic.slug}`, { key: p.member, body: { title: null } }),
+        ]) {
+          expect(res.status).toBe(400);
+          expect(res.body.error.code).toBe("VALIDATION_FAILED");
+          const detail = res.body.error.details.find((d: any) => d.path.endsWith("/title"));
+          expect(detail.message).toContain("cannot be null");
+        }
+        expect(await read(topic.slug)).toMatchObject({ title: "Keeps its title", version: 1 });
+        expect((await t.call("GET", `${ws}/topics/${topic.slug}/proposals`, { key: p.member })).body.total).toBe(0);
+      });
+
       test("a merge is 409 naming the fields changed since the base version, and applies nothing", async () => {
         const topic = await create({ title: "Original title", body: "Original body" });
         const retitle = await propose(topic.slug, { summary: "Retitle", patch: { title: "Proposed title", body: "Proposed body" } });
@@ -158,7 +207,6 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
           { summary: "x", patch: {} },
           { summary: "x", patch: { colour: "red" } },
           { summary: "x", patch: { title: null } },
-          { summary: "x", patch: { tags: null } },
           { summary: "x", patch: { title: "" } },
           { summary: "x", patch: { kind: "essay" } },
           { summary: "x", patch: { area_id: "01939a3e-0000-7000-8000-000000000000" } },

@@ -280,7 +280,87 @@ async function partitionableProxy(targetPort: number): Promise<{ url: string; cu
   };
 }
 
+/**
+ * A TCP proxy that can cut off the subscriber of one RedisConnection (recognised by the
+ * `CLIENT SETNAME <name>:sub` its handshake starts with) and refuse its reconnects, while the
+ * command client goes on: what the two clients' separate backoff schedules produce after an outage.
+ */
+async function subscriberCuttingProxy(targetPort: number, subscriberName: string): Promise<{ url: string; cut(): void; heal(): void; close(): Promise<void> }> {
+  let blocked = false;
+  const subscribers = new Set<Socket>();
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    sockets.add(client);
+    client.on("close", () => sockets.delete(client));
+    client.on("error", () => {});
+    client.once("data", (first: Buffer) => {
+      const isSubscriber = first.includes(subscriberName);
+      if (isSubscriber && blocked) return void client.destroy();
+      if (isSubscriber) subscribers.add(client);
+      client.on("close", () => subscribers.delete(client));
+      const upstream = tcpConnect({ host: "127.0.0.1", port: targetPort });
+      sockets.add(upstream);
+      upstream.on("close", () => sockets.delete(upstream));
+      upstream.on("error", () => {});
+      upstream.write(first);
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.on("close", () => upstream.destroy());
+      upstream.on("close", () => client.destroy());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    cut() {
+      blocked = true;
+      for (const s of subscribers) s.destroy();
+    },
+    heal() {
+      blocked = false;
+    },
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
 describe("redis faults: a partition that Redis itself survives", () => {
+  test("RedisEventBus.settled() waits for a subscriber still reconnecting while Redis already answers commands", async () => {
+    const server = await startRedis();
+    const proxy = await subscriberCuttingProxy(server.port, "cut-off:sub");
+    const publisher = await RedisConnection.connect(server.url, { logger: logger() });
+    const conn = await RedisConnection.connect(proxy.url, { logger: logger(), name: "cut-off" });
+    const bus = createRedisEventBus(conn);
+    const events = createRedisEventBus(publisher);
+    try {
+      proxy.cut();
+      await eventually(() => !conn.subscriber.isReady);
+      expect(conn.isReady).toBe(true); // Redis answers this instance's commands meanwhile
+      const ws = uuidv7();
+      const got: WorkspaceEvent[] = [];
+      bus.subscribe(ws, (e) => got.push(e)); // asked for while the subscriber is away
+      const settled = bus.settled();
+      proxy.heal();
+      await settled;
+      // Settled means in effect on the server: the first event published after it arrives.
+      const e = event(ws);
+      await events.publish(e);
+      await eventually(() => got.length === 1);
+      expect(got).toEqual([e]);
+    } finally {
+      await bus.close();
+      await events.close();
+      await conn.close();
+      await publisher.close();
+      await proxy.close();
+      await server.stop();
+    }
+  });
+
   test("AuthCacheL2.invalidateWorkspace() that failed while cut off is retried once Redis is reachable again", async () => {
     const server = await startRedis();
     const proxy = await partitionableProxy(server.port);

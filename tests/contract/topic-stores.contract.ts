@@ -109,6 +109,33 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect(await s.topics.resolve(ws, moved.topic.slug)).toEqual({ topic: fresh, redirectedFrom: null });
     });
 
+    test("TopicStore.resolveMany() resolves live and old slugs at once; missing ones and other workspaces' are absent", async () => {
+      const ws = await workspace();
+      const other = await workspace();
+      const plain = await add(ws);
+      const t = await add(ws);
+      const moved = edit(t, { slug: unique("moved") }, "topic.moved");
+      expect(await s.topics.update(moved)).toBe("ok");
+      const foreign = await add(other);
+      const foreignMoved = edit(foreign, { slug: unique("foreign-moved") }, "topic.moved");
+      expect(await s.topics.update(foreignMoved)).toBe("ok");
+
+      const asked = [plain.slug, t.slug, "no-such-slug", moved.topic.slug, plain.slug, foreign.slug, foreignMoved.topic.slug];
+      const found = await s.topics.resolveMany(ws, asked);
+      // Keyed by the slug asked, each distinct slug once; what the same slug resolve() answers.
+      expect([...found.keys()].sort()).toEqual([plain.slug, t.slug, moved.topic.slug].sort());
+      expect(found.get(plain.slug)).toEqual({ topic: plain, redirectedFrom: null });
+      expect(found.get(t.slug)).toEqual({ topic: moved.topic, redirectedFrom: t.slug });
+      expect(found.get(moved.topic.slug)).toEqual({ topic: moved.topic, redirectedFrom: null });
+      for (const slug of new Set(asked)) expect(found.get(slug) ?? null).toEqual(await s.topics.resolve(ws, slug));
+
+      // A slug that is a redirect and then taken by a new topic names the new topic.
+      const fresh = await add(ws, { slug: t.slug });
+      expect((await s.topics.resolveMany(ws, [t.slug])).get(t.slug)).toEqual({ topic: fresh, redirectedFrom: null });
+      expect((await s.topics.resolveMany(ws, [])).size).toBe(0);
+      expect((await s.topics.resolveMany(other, [plain.slug, t.slug])).size).toBe(0);
+    });
+
     test("TopicStore.list() hides archived topics unless asked, and filters", async () => {
       const ws = await workspace();
       const repo = uuidv7();

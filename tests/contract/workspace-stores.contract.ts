@@ -122,6 +122,29 @@ export function runWorkspaceStoresContract(name: string, open: () => Promise<Sto
       expect(await s.members.get(b.workspace.id, ids[1]!)).toMatchObject({ id: ids[1] });
     });
 
+    test("MemberStore.findByIdentity() finds the membership of one identity in one workspace only", async () => {
+      const b = bundle();
+      await s.workspaces.bootstrap(b);
+      const other = bundle();
+      await s.workspaces.bootstrap(other);
+      expect(await s.members.findByIdentity(b.workspace.id, b.owner.identity.id)).toEqual(b.member);
+      const newcomer = identity();
+      const added = await s.members.add(newcomer, newMember(b.workspace.id, "admin"));
+      if (added === "already_member") throw new Error("unexpected");
+      const { email: _e, name: _n, ...member } = added;
+      expect(await s.members.findByIdentity(b.workspace.id, newcomer.id)).toEqual(member);
+      // Another workspace's member, an unknown identity, a malformed id: none.
+      expect(await s.members.findByIdentity(other.workspace.id, newcomer.id)).toBeNull();
+      expect(await s.members.findByIdentity(b.workspace.id, other.owner.identity.id)).toBeNull();
+      expect(await s.members.findByIdentity(b.workspace.id, uuidv7())).toBeNull();
+      expect(await s.members.findByIdentity(b.workspace.id, "not-an-id")).toBeNull();
+      // A role change shows; a removed member is none.
+      await s.members.setRole(b.workspace.id, added.id, "member", stamp());
+      expect((await s.members.findByIdentity(b.workspace.id, newcomer.id))?.role).toBe("member");
+      expect(await s.members.remove(b.workspace.id, added.id)).toBe("ok");
+      expect(await s.members.findByIdentity(b.workspace.id, newcomer.id)).toBeNull();
+    });
+
     test("MemberStore.setRole() and remove() never leave a workspace without an owner", async () => {
       const b = bundle();
       await s.workspaces.bootstrap(b);

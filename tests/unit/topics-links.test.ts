@@ -21,6 +21,23 @@ describe("merge patches", () => {
     expect(patchToTopic({ source_url: null, body: "b" })).toEqual({ body: "b", source_url: null });
   });
 
+  test("patchToTopic() reads null as RFC 7396 removal for every removable field", () => {
+    const all = { body: null, tags: null, area_id: null, repo_id: null, anchors: null, kind: null, source_url: null };
+    expect(patchToTopic(all)).toEqual({ body: "", tags: [], area_id: null, repo_id: null, anchors: [], kind: "note", source_url: null });
+    // Each removal is a list of its own: topics never share one.
+    expect(patchToTopic({ tags: null }).tags).not.toBe(patchToTopic({ tags: null }).tags);
+  });
+
+  test("changedFields() and conflictingFields() compare a null with what it removes to", () => {
+    const tagged = { ...base, tags: ["a"], anchors: ["src/**"], kind: "doc" as const };
+    expect(changedFields({ tags: null, anchors: null, kind: null }, tagged)).toEqual(["tags", "anchors", "kind"]);
+    const bare = { ...base, tags: [], anchors: [], kind: "note" as const, body: "" };
+    expect(changedFields({ tags: null, anchors: null, kind: null, body: null }, bare)).toEqual([]);
+    // The tags were emptied meanwhile: the removal converged, no conflict; retagged: a conflict.
+    expect(conflictingFields({ tags: null }, tagged, { ...tagged, tags: [] })).toEqual([]);
+    expect(conflictingFields({ tags: null }, tagged, { ...tagged, tags: ["b"] })).toEqual(["tags"]);
+  });
+
   test("changedFields() leaves out fields already at the patched value", () => {
     expect(changedFields({ title: "T0", body: "new" }, base)).toEqual(["body"]);
   });
@@ -36,6 +53,10 @@ describe("merge patches", () => {
 
   test("normalizePatch() normalises and sorts tags and drops duplicate anchors", () => {
     expect(normalizePatch({ tags: ["Zeta", "alpha", "ALPHA"], anchors: ["src/**", "src/**"] }, tagsOf)).toEqual({ tags: ["alpha", "zeta"], anchors: ["src/**"] });
+  });
+
+  test("normalizePatch() keeps a null as sent", () => {
+    expect(normalizePatch({ tags: null, anchors: null }, tagsOf)).toEqual({ tags: null, anchors: null });
   });
 });
 

@@ -1,0 +1,46 @@
+import { Elysia } from "elysia";
+import { isJson, parseJsonBody } from "./json-body.ts";
+
+/**
+ * The per-route opt-out of the JSON body parser. A receiver that verifies a signature over the
+ * raw request bytes (an inbound webhook) must see exactly the bytes that were sent, not a parsed
+ * and re-serialised document, so it declares `rawBody: true` on its route: its `body` is then a
+ * Uint8Array of the bytes, and parsing them is the receiver's job once the signature holds.
+ * Every other route gets `parseJsonBody` (strict JSON, no U+0000). docs/decisions/003-http-conventions.md.
+ */
+
+/** The request body as sent. */
+async function readRawBody({ request }: { request: Request }): Promise<Uint8Array> {
+  return new Uint8Array(await request.arrayBuffer());
+}
+
+/** `.use(rawBody)` lets a route declare `rawBody: true`. */
+export const rawBody = new Elysia({ name: "raw-body" }).macro({ rawBody: { parse: readRawBody } });
+
+interface RouteTable {
+  routes: ReadonlyArray<{ method: string; path: string; hooks?: { parse?: unknown } }>;
+}
+
+/** `METHOD path` of every route whose parse hooks include readRawBody, i.e. that declared `rawBody`. */
+function rawBodyRoutes(app: RouteTable): Set<string> {
+  const out = new Set<string>();
+  for (const r of app.routes) {
+    const hooks = ([] as unknown[]).concat(r.hooks?.parse ?? []);
+    if (hooks.some((h) => h === readRawBody || (h as { fn?: unknown } | null)?.fn === readRawBody)) out.add(`${r.method} ${r.path}`);
+  }
+  return out;
+}
+
+/**
+ * The app's one body parser (a global parse hook, so it runs before any route's own): JSON bodies
+ * go through `parseJsonBody` unless the route declared `rawBody`. The routes are read from `app`
+ * at the first request, once all of them are registered.
+ */
+export function jsonBodyParser(app: RouteTable) {
+  let raw: Set<string> | null = null;
+  return ({ request, contentType, route }: { request: Request; contentType: string; route: string }) => {
+    if (!isJson(contentType)) return undefined;
+    raw ??= rawBodyRoutes(app);
+    return raw.has(`${request.method} ${route}`) ? undefined : parseJsonBody(request);
+  };
+}
