@@ -92,6 +92,8 @@ export * from "./collections/views.ts";
 export * from "./collections/collection-rules.ts";
 export * from "./collections/collections.ts";
 export * from "./collections/records.ts";
+export * from "./collections/record-reads.ts";
+export * from "./collections/record-projection.ts";
 export * from "./collections/entities.ts";
 export * from "./collections/context.ts";
 export * from "./collections/doctor.ts";

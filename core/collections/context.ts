@@ -3,6 +3,7 @@ import { isAppError } from "../kernel/errors.ts";
 import { findTopic } from "../topics/topic-access.ts";
 import { toTopicView } from "../topics/view.ts";
 import type { Workspace } from "../workspaces/model.ts";
+import { findCollection } from "./collections.ts";
 import type { Collection } from "./model.ts";
 
 /**
@@ -28,4 +29,9 @@ export async function resolveCriterion(deps: CoreDeps, ws: Workspace, c: Collect
     criterion: found.filter((f) => f.topic !== null) as { slug: string; topic: ReturnType<typeof toTopicView> }[],
     missing: found.filter((f) => f.topic === null).map((f) => f.slug),
   };
+}
+
+/** GET …/collections/{id}/context: the criterion of the collection `id` names. */
+export async function getCollectionContext(deps: CoreDeps, ws: Workspace, id: string) {
+  return resolveCriterion(deps, ws, await findCollection(deps, ws, id));
 }
