@@ -25,6 +25,7 @@ export * from "./access/secret-box.ts";
 export * from "./events/event.ts";
 export * from "./events/ports.ts";
 export * from "./events/emit.ts";
+export * from "./events/stream-end.ts";
 export * from "./access/rate-limit.ts";
 
 export * from "./topics/governance.ts";
