@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { isAppError } from "../../core/kernel/errors.ts";
-import { setEtag, withEtag } from "../../server/http/etag.ts";
+import { ifNoneMatchHits, setEtag, withEtag } from "../../server/http/etag.ts";
 import { expectedVersion, parseIfMatch } from "../../server/http/expected-version.ts";
 
 const refusal = (fn: () => unknown) => {
@@ -12,7 +12,7 @@ const refusal = (fn: () => unknown) => {
   }
 };
 
-describe("the version a write expects, read from the request", () => {
+describe("If-Match: the version a write expects, read from the request", () => {
   test("parseIfMatch() reads a version in its quoted, weak and bare forms; * and no header name none", () => {
     expect(parseIfMatch('"3"')).toBe(3);
     expect(parseIfMatch('W/"4"')).toBe(4);
@@ -39,7 +39,7 @@ describe("the version a write expects, read from the request", () => {
   });
 });
 
-describe("ETag of a versioned answer", () => {
+describe("ETag out, If-None-Match in", () => {
   test("withEtag() sets the quoted version and answers with the view; setEtag() from a version alone", () => {
     const set = { headers: {} as Record<string, unknown> };
     const view = { id: "x", version: 4 };
@@ -47,5 +47,14 @@ describe("ETag of a versioned answer", () => {
     expect(set.headers.etag).toBe('"4"');
     setEtag(set, 9);
     expect(set.headers.etag).toBe('"9"');
+  });
+
+  test("ifNoneMatchHits() takes a list, weak forms and `*`", () => {
+    expect(ifNoneMatchHits(undefined, '"a"')).toBe(false);
+    expect(ifNoneMatchHits('"a"', '"a"')).toBe(true);
+    expect(ifNoneMatchHits('"b", W/"a"', '"a"')).toBe(true);
+    expect(ifNoneMatchHits("*", '"a"')).toBe(true);
+    expect(ifNoneMatchHits('"b"', '"a"')).toBe(false);
+    expect(ifNoneMatchHits("a", '"a"')).toBe(false);
   });
 });
