@@ -25,6 +25,7 @@ export * from "./access/secret-box.ts";
 export * from "./events/event.ts";
 export * from "./events/ports.ts";
 export * from "./events/emit.ts";
+export * from "./events/stream-end.ts";
 export * from "./access/rate-limit.ts";
 
 export * from "./topics/governance.ts";
@@ -92,6 +93,8 @@ export * from "./collections/views.ts";
 export * from "./collections/collection-rules.ts";
 export * from "./collections/collections.ts";
 export * from "./collections/records.ts";
+export * from "./collections/record-reads.ts";
+export * from "./collections/record-projection.ts";
 export * from "./collections/entities.ts";
 export * from "./collections/context.ts";
 export * from "./collections/doctor.ts";

@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
 import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import {
   type ApiKeyRecord,
@@ -77,8 +77,9 @@ export async function listApiKeys(
   deps: CoreDeps,
   p: Principal,
   workspace: Workspace,
-  page: OffsetPage,
+  query: OffsetQuery = {},
 ): Promise<OffsetResult<ApiKeyView>> {
+  const page = parseOffsetPage(query);
   if (p.kind === "service") throw forbidden("Cannot list API keys: a service key cannot manage keys");
   if (isOwnerOrAdmin(p)) {
     const { items, total } = await deps.stores.apiKeys.list(workspace.id, page);

@@ -9,12 +9,23 @@ import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type Qu
 import type { Workspace } from "../workspaces/model.ts";
 import { type CollectionStatus, COLLECTION_STATUSES } from "./archetype.ts";
 import { assertCollectionValid } from "./collection-rules.ts";
-import type { CreateCollectionDto, SetConnectorMappingDto, SetPresentationDto, UpdateCollectionDto } from "./dto.ts";
+import {
+  COLLECTION_VIEWS,
+  type CollectionView,
+  type ConnectorMappingView,
+  type CreateCollectionDto,
+  type FullCollectionView,
+  type PresentationView,
+  type SetConnectorMappingDto,
+  type SetPresentationDto,
+  type UpdateCollectionDto,
+} from "./dto.ts";
 import type { Collection } from "./model.ts";
 import type { CollectionFilter, PurgePlan } from "./ports.ts";
 import { recordSchemaOf } from "./record-schema.ts";
 import { queryWords } from "./record-text.ts";
 import { isUuid } from "../kernel/ids.ts";
+import { toCollectionView, toConnectorMappingView, toPresentationView } from "./views.ts";
 
 export const COLLECTIONS_LIMIT = { default: 50, max: 200 } as const;
 
@@ -32,7 +43,20 @@ async function assertMember(deps: CoreDeps, ws: Workspace, identityId: string): 
   }
 }
 
-export async function createCollection(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateCollectionDto): Promise<Collection> {
+/** A collection in the view asked for (`full` by default, or `summary`). */
+export async function getCollection(deps: CoreDeps, ws: Workspace, id: string, q: { view?: string } = {}): Promise<CollectionView> {
+  return toCollectionView(await findCollection(deps, ws, id), parseEnum("view", q.view, COLLECTION_VIEWS) ?? "full");
+}
+
+export async function getConnectorMapping(deps: CoreDeps, ws: Workspace, id: string): Promise<ConnectorMappingView> {
+  return toConnectorMappingView(await findCollection(deps, ws, id));
+}
+
+export async function getPresentation(deps: CoreDeps, ws: Workspace, id: string): Promise<PresentationView> {
+  return toPresentationView(await findCollection(deps, ws, id));
+}
+
+export async function createCollection(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateCollectionDto): Promise<FullCollectionView> {
   assertCanWrite(p, "create a collection");
   const now = deps.clock.now();
   const at = now.toISOString();
@@ -58,7 +82,7 @@ export async function createCollection(deps: CoreDeps, p: Principal, ws: Workspa
   if (dto.owner_identity_id && dto.owner_identity_id !== p.identityId) await assertMember(deps, ws, dto.owner_identity_id);
   await deps.stores.collections.insert(c);
   await emit(deps, ws.id, "collection.created", p, { collection_id: c.id, version: 1 });
-  return c;
+  return toCollectionView(c);
 }
 
 export interface CollectionListQuery {
@@ -97,17 +121,19 @@ function filterOf(statuses: CollectionStatus[], c: ReturnType<typeof parseCommon
 export async function listCollections(deps: CoreDeps, ws: Workspace, q: CollectionListQuery) {
   const common = parseCommon(q);
   const status = parseStatus(q.status) ?? "active";
-  return deps.stores.collections.list(ws.id, filterOf([status], common), common.page);
+  const { items, has_more } = await deps.stores.collections.list(ws.id, filterOf([status], common), common.page);
+  return { items: items.map((c) => toCollectionView(c)), has_more };
 }
 
-/** Collections whose name holds every word of `q`; archived ones only with `include_archived=true` or `status=archived`. */
+/** Collections whose name holds every word of `q`, in the summary view; archived ones only with `include_archived=true` or `status=archived`. */
 export async function searchCollections(deps: CoreDeps, ws: Workspace, q: CollectionSearchQuery) {
   const common = parseCommon(q);
   if (q.q !== undefined && q.q.length > 200) throw badQuery("q", "at most 200 characters");
   const include = parseBool("include_archived", q.include_archived) ?? false;
   const status = parseStatus(q.status);
   const statuses: CollectionStatus[] = status ? [status] : include ? ["active", "archived"] : ["active"];
-  return deps.stores.collections.list(ws.id, filterOf(statuses, common, queryWords(q.q ?? "")), common.page);
+  const { items, has_more } = await deps.stores.collections.list(ws.id, filterOf(statuses, common, queryWords(q.q ?? "")), common.page);
+  return { items: items.map((c) => toCollectionView(c, "summary")), has_more };
 }
 
 /** Applies `change` to the collection at the expected version: one write, checked by the store. */
@@ -139,28 +165,29 @@ async function changeCollection(
   return next;
 }
 
-export function updateCollection(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: UpdateCollectionDto, expected: number | undefined) {
+export async function updateCollection(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: UpdateCollectionDto, expected: number | undefined): Promise<FullCollectionView> {
   const { expected_version: _v, record_schema, ...rest } = dto;
-  return changeCollection(deps, p, ws, id, expected, (c) => ({
+  const next = await changeCollection(deps, p, ws, id, expected, (c) => ({
     ...rest,
     ...(record_schema ? { record_schema: recordSchemaOf(c.archetype, record_schema) } : {}),
     ...(dto.distill_policy !== undefined ? { distill_policy: dto.distill_policy } : {}),
   }), dto.status === "archived" ? "collection.archived" : "collection.updated");
+  return toCollectionView(next);
 }
 
 /** Archive and restore are idempotent on the state: archiving an archived collection changes nothing. */
-export function setCollectionStatus(deps: CoreDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined) {
+export async function setCollectionStatus(deps: CoreDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined): Promise<FullCollectionView> {
   const event = status === "archived" ? "collection.archived" : "collection.restored";
-  return changeCollection(deps, p, ws, id, expected, (c) => (c.status === status && expected === undefined ? null : { status }), event);
+  return toCollectionView(await changeCollection(deps, p, ws, id, expected, (c) => (c.status === status && expected === undefined ? null : { status }), event));
 }
 
-export function setConnectorMapping(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetConnectorMappingDto, expected: number | undefined) {
-  return changeCollection(deps, p, ws, id, expected, () => ({ connector_mapping: dto.mapping }), "collection.updated");
+export async function setConnectorMapping(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetConnectorMappingDto, expected: number | undefined): Promise<ConnectorMappingView> {
+  return toConnectorMappingView(await changeCollection(deps, p, ws, id, expected, () => ({ connector_mapping: dto.mapping }), "collection.updated"));
 }
 
-export function setPresentation(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetPresentationDto, expected: number | undefined) {
+export async function setPresentation(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetPresentationDto, expected: number | undefined): Promise<PresentationView> {
   const { expected_version: _v, ...presentation } = dto;
-  return changeCollection(deps, p, ws, id, expected, () => ({ presentation }), "collection.updated");
+  return toPresentationView(await changeCollection(deps, p, ws, id, expected, () => ({ presentation }), "collection.updated"));
 }
 
 /** Purging is for owners and admins, and for the collection's owner. */
@@ -171,31 +198,33 @@ function assertCanPurge(p: Principal, c: Collection): void {
 }
 
 /**
- * `dry_run`: what a purge would remove. Otherwise the purge itself, which requires the version
- * the caller saw (`expected_version` or `If-Match`). A purge cut short on a store without
- * transactions is finished by repeating the request.
+ * `dry_run=true`: what a purge would remove. Otherwise the purge itself, which requires the
+ * version the caller saw (`expected`). A purge cut short on a store without transactions is
+ * finished by repeating the request.
  */
 export async function purgeCollection(
   deps: CoreDeps,
   p: Principal,
   ws: Workspace,
   id: string,
-  opts: { dryRun: boolean; expected: number | undefined },
+  q: { dry_run?: QueryBool },
+  expected: number | undefined,
 ): Promise<{ dry_run: boolean; removed: PurgePlan }> {
+  const dryRun = parseBool("dry_run", q.dry_run) ?? false;
   const cur = await deps.stores.collections.get(ws.id, id);
-  if (opts.dryRun) {
+  if (dryRun) {
     if (!cur) throw collectionNotFound();
     assertCanPurge(p, cur);
     const plan = await deps.stores.collections.purgePlan(ws.id, id);
     if (!plan) throw collectionNotFound();
     return { dry_run: true, removed: plan };
   }
-  if (opts.expected === undefined) {
+  if (expected === undefined) {
     throw validationFailed("Cannot purge collection: expected_version (or If-Match) is required", [{ path: "query.expected_version", message: "is required to purge" }]);
   }
   if (cur) assertCanPurge(p, cur);
   else assertCanWrite(p, "purge a collection");
-  const result = await deps.stores.collections.purge(ws.id, id, opts.expected);
+  const result = await deps.stores.collections.purge(ws.id, id, expected);
   if (result === "not_found") throw collectionNotFound();
   if (result === "version_conflict") throw versionConflict("collection", cur?.version ?? 0);
   await emit(deps, ws.id, "collection.purged", p, { ...result, actor_kind: actorKind(p) });

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { findTopics } from "../topics/topic-access.ts";
 import { toTopicView } from "../topics/view.ts";
 import type { Workspace } from "../workspaces/model.ts";
+import { findCollection } from "./collections.ts";
 import type { Collection } from "./model.ts";
 
 /**
@@ -21,4 +22,9 @@ export async function resolveCriterion(deps: CoreDeps, ws: Workspace, c: Collect
     criterion: found.filter((f) => f.topic !== null) as { slug: string; topic: ReturnType<typeof toTopicView> }[],
     missing: found.filter((f) => f.topic === null).map((f) => f.slug),
   };
+}
+
+/** GET …/collections/{id}/context: the criterion of the collection `id` names. */
+export async function getCollectionContext(deps: CoreDeps, ws: Workspace, id: string) {
+  return resolveCriterion(deps, ws, await findCollection(deps, ws, id));
 }

@@ -202,6 +202,13 @@ export const CollectionView = Type.Object({
   updated_at: Type.String(),
 });
 export type CollectionView = Static<typeof CollectionView>;
+/** The full view: what the summary leaves out is always there. */
+export type FullCollectionView = CollectionView & Required<Pick<CollectionView, "record_schema" | "views" | "distill_policy" | "connector_mapping" | "presentation">>;
+/** The connector mapping and the presentation are parts of a collection, read and set with its version. */
+export const ConnectorMappingView = Type.Object({ mapping: Type.Union([ConnectorMapping, Type.Null()]), version: Type.Integer() });
+export type ConnectorMappingView = Static<typeof ConnectorMappingView>;
+export const PresentationView = Type.Object({ presentation: Type.Union([Presentation, Type.Null()]), version: Type.Integer() });
+export type PresentationView = Static<typeof PresentationView>;
 export type ConnectorMapping = Static<typeof ConnectorMapping>;
 export type Presentation = Static<typeof Presentation>;
 export const COLLECTION_VIEWS = ["full", "summary"] as const;

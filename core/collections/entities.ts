@@ -7,9 +7,10 @@ import { isUuid, uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import type { QueryInt } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
-import type { UpsertEntityDto } from "./dto.ts";
+import type { EntityView, UpsertEntityDto } from "./dto.ts";
 import { normalizeDedupKey, normalizeKind } from "./entity-key.ts";
 import type { Entity } from "./model.ts";
+import { toEntityView } from "./views.ts";
 
 export const ENTITIES_LIMIT = { default: 50, max: 200 } as const;
 const MAX_ATTRIBUTES_BYTES = 64 * 1024;
@@ -36,7 +37,7 @@ export function mergeEntity(e: Entity, dto: UpsertEntityDto, at: string): { next
 }
 
 export interface UpsertResult {
-  entity: Entity;
+  entity: EntityView;
   result: "created" | "updated" | "unchanged";
   /** Attribute names whose value changed (all given ones on create). */
   changed_attributes: string[];
@@ -72,22 +73,22 @@ export async function upsertEntity(deps: CoreDeps, p: Principal, ws: Workspace, 
   });
   if (out.created) {
     await emit(deps, ws.id, "entity.created", p, { entity_id: out.entity.id });
-    return { entity: out.entity, result: "created", changed_attributes: Object.keys(attrs).sort(), name_changed: false };
+    return { entity: toEntityView(out.entity), result: "created", changed_attributes: Object.keys(attrs).sort(), name_changed: false };
   }
   const updated = out.entity.version !== out.previous?.version;
   if (updated) await emit(deps, ws.id, "entity.updated", p, { entity_id: out.entity.id, version: out.entity.version });
   return {
-    entity: out.entity,
+    entity: toEntityView(out.entity),
     result: updated ? "updated" : "unchanged",
     changed_attributes: updated ? changed : [],
     name_changed: updated && out.previous?.name !== out.entity.name,
   };
 }
 
-export async function getEntity(deps: CoreDeps, ws: Workspace, id: string): Promise<Entity> {
+export async function getEntity(deps: CoreDeps, ws: Workspace, id: string): Promise<EntityView> {
   const e = await deps.stores.entities.get(ws.id, id);
   if (!e) throw notFound("Entity");
-  return e;
+  return toEntityView(e);
 }
 
 export async function listEntities(deps: CoreDeps, ws: Workspace, q: { kind?: string; limit?: QueryInt; cursor?: string }) {
@@ -95,5 +96,6 @@ export async function listEntities(deps: CoreDeps, ws: Workspace, q: { kind?: st
   if (q.cursor !== undefined && !isUuid(q.cursor)) {
     throw validationFailed("Invalid cursor: expected the id of the last entity of the previous page", [{ path: "query.cursor", message: "expected an entity id" }]);
   }
-  return deps.stores.entities.list(ws.id, q.kind === undefined ? null : normalizeKind(q.kind), { limit, ...(q.cursor ? { afterId: q.cursor } : {}) });
+  const { items, has_more } = await deps.stores.entities.list(ws.id, q.kind === undefined ? null : normalizeKind(q.kind), { limit, ...(q.cursor ? { afterId: q.cursor } : {}) });
+  return { items: items.map(toEntityView), has_more };
 }

@@ -4,21 +4,19 @@ import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
 import { conflict, type ErrorDetail, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
+import { parseBool, type QueryBool } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import { findCollection } from "./collections.ts";
-import type { CreateRecordDto, QueryRecordsDto, RecordOutcomeDto, RecordViewName, UpdateRecordDto } from "./dto.ts";
+import type { CreateRecordDto, RecordOutcomeDto, RecordView, RecordViewName, UpdateRecordDto } from "./dto.ts";
 import type { Collection, CollectionRecord, FieldMeta, RecordChange, RecordChangeType, RecordOutcome } from "./model.ts";
 import type { RecordRemoval } from "./ports.ts";
-import { compileAggregate, compareGroups, type AggregateRecordsDto } from "./record-aggregate.ts";
 import { diffRecords } from "./record-diff.ts";
-import { listFilter, parseLimit, parseRecordView, planQuery, type RecordListQuery } from "./record-query.ts";
 import { admitsField } from "./record-schema.ts";
 import { recordSearchText } from "./record-text.ts";
 import { patchRecordFields, stageProblem, validateRecordFields, type ValidatedFields } from "./record-validation.ts";
 import { toRecordView } from "./views.ts";
 
 export const recordNotFound = () => notFound("Record");
-export const RECORD_HISTORY_LIMIT = { default: 50, max: 200 } as const;
 
 /** Records of an archived collection are read-only until it is restored. */
 async function writableCollection(deps: CoreDeps, p: Principal, ws: Workspace, cid: string): Promise<Collection> {
@@ -28,7 +26,7 @@ async function writableCollection(deps: CoreDeps, p: Principal, ws: Workspace, c
   return c;
 }
 
-async function findRecord(deps: CoreDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
+export async function findRecord(deps: CoreDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
   const r = await deps.stores.records.get(ws.id, cid, rid);
   if (!r) throw recordNotFound();
   return r;
@@ -72,7 +70,7 @@ function changeOf(p: Principal, before: CollectionRecord | null, after: Collecti
   };
 }
 
-export async function createRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, dto: CreateRecordDto): Promise<CollectionRecord> {
+export async function createRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, dto: CreateRecordDto): Promise<RecordView> {
   const c = await writableCollection(deps, p, ws, cid);
   const v = validateRecordFields(c.record_schema, dto.fields);
   const status = dto.status ?? c.record_schema.stages[0]!;
@@ -100,7 +98,7 @@ export async function createRecord(deps: CoreDeps, p: Principal, ws: Workspace, 
     throw notFound("Collection");
   }
   await emit(deps, ws.id, "record.created", p, { collection_id: c.id, record_id: r.id, version: 1 });
-  return r;
+  return toRecordView(r);
 }
 
 /** One checked write of a record's next state; a stale version is a 409 with the current one. */
@@ -121,7 +119,7 @@ function nextState(deps: CoreDeps, p: Principal, r: CollectionRecord, over: Part
   return { ...r, ...over, fields, search_text: recordSearchText(fields), version: r.version + 1, updated_at: deps.clock.now().toISOString(), updated_by: p.identityId };
 }
 
-export async function updateRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: UpdateRecordDto, expected: number | undefined) {
+export async function updateRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: UpdateRecordDto, expected: number | undefined): Promise<RecordView> {
   const c = await writableCollection(deps, p, ws, cid);
   const r = await findRecord(deps, ws, cid, rid);
   if (expected !== undefined && expected !== r.version) throw versionConflict("record", r.version);
@@ -141,7 +139,7 @@ export async function updateRecord(deps: CoreDeps, p: Principal, ws: Workspace, 
   const metaGiven = Object.fromEntries(Object.entries(dto.field_meta ?? {}).filter(([, m]) => m !== null));
   await assertRecordValid(deps, ws, c, touched, dto.status ?? null, dto.entity_id ?? null, metaGiven);
   const next = nextState(deps, p, r, { fields: v.fields, field_meta: meta, status, entity_id: entityId, drifted: dto.drifted ?? r.drifted });
-  return writeRecord(deps, p, ws, r, next, "record.updated");
+  return toRecordView(await writeRecord(deps, p, ws, r, next, "record.updated"));
 }
 
 export async function recordOutcome(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: RecordOutcomeDto, expected: number | undefined) {
@@ -155,11 +153,20 @@ export async function recordOutcome(deps: CoreDeps, p: Principal, ws: Workspace,
   const now = deps.clock.now().toISOString();
   const outcome: RecordOutcome = { outcome: dto.outcome, value: dto.value ?? null, note: dto.note ?? null, occurred_at: dto.occurred_at ? new Date(Date.parse(dto.occurred_at)).toISOString() : now };
   const next = nextState(deps, p, r, { status: dto.status ?? r.status });
-  return { outcome, record: await writeRecord(deps, p, ws, r, next, "record.outcome", outcome) };
+  return { outcome, record: toRecordView(await writeRecord(deps, p, ws, r, next, "record.outcome", outcome)) };
 }
 
-export async function deleteRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, opts: { dryRun: boolean; expected: number | undefined }): Promise<{ dry_run: boolean; removed: RecordRemoval }> {
-  if (opts.dryRun) {
+/** `dry_run=true`: what deleting would remove. Otherwise the deletion, at `expected` when given. */
+export async function deleteRecord(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  cid: string,
+  rid: string,
+  q: { dry_run?: QueryBool },
+  expected: number | undefined,
+): Promise<{ dry_run: boolean; removed: RecordRemoval }> {
+  if (parseBool("dry_run", q.dry_run)) {
     assertCanWrite(p, "delete a record");
     await findCollection(deps, ws, cid);
     const plan = await deps.stores.records.deletePlan(ws.id, cid, rid);
@@ -167,56 +174,11 @@ export async function deleteRecord(deps: CoreDeps, p: Principal, ws: Workspace, 
     return { dry_run: true, removed: plan };
   }
   await writableCollection(deps, p, ws, cid);
-  const result = await deps.stores.records.delete(ws.id, cid, rid, opts.expected ?? null);
+  const result = await deps.stores.records.delete(ws.id, cid, rid, expected ?? null);
   if (result === "not_found") throw recordNotFound();
   if (result === "version_conflict") throw versionConflict("record", (await findRecord(deps, ws, cid, rid)).version);
   await emit(deps, ws.id, "record.deleted", p, { collection_id: cid, record_id: rid });
   return { dry_run: false, removed: result };
-}
-
-export async function getRecord(deps: CoreDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
-  await findCollection(deps, ws, cid);
-  return findRecord(deps, ws, cid, rid);
-}
-
-/** GET …/records: the list parameters as a filter, newest first, by cursor. */
-export async function listRecords(deps: CoreDeps, ws: Workspace, cid: string, q: RecordListQuery & { query?: string }) {
-  const c = await findCollection(deps, ws, cid);
-  const filter = listFilter(q);
-  const plan = planQuery(c, { ...(filter ? { filter } : {}), limit: parseLimit(q.limit), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.query !== undefined ? { query: q.query } : {}) });
-  const view = parseRecordView(q.view);
-  const page = await deps.stores.records.query(ws.id, c.id, plan.query);
-  return { collection: c, records: page.items, view, nextCursor: plan.next(page.items, page.has_more) };
-}
-
-export async function queryRecords(deps: CoreDeps, ws: Workspace, cid: string, dto: QueryRecordsDto) {
-  const c = await findCollection(deps, ws, cid);
-  const plan = planQuery(c, dto);
-  const page = await deps.stores.records.query(ws.id, c.id, plan.query);
-  return { records: page.items.map((r) => toRecordView(r, dto.view ?? "full")), nextCursor: plan.next(page.items, page.has_more) };
-}
-
-export async function aggregateRecords(deps: CoreDeps, ws: Workspace, cid: string, dto: AggregateRecordsDto) {
-  const c = await findCollection(deps, ws, cid);
-  const { spec, names } = compileAggregate(c.record_schema, dto);
-  const groups = (await deps.stores.records.aggregate(ws.id, c.id, spec)).sort(compareGroups);
-  const truncated = groups.length > spec.maxGroups;
-  return {
-    groups: groups.slice(0, spec.maxGroups).map((g) => {
-      const values: Record<string, unknown> = {};
-      let m = 0;
-      dto.metrics.forEach((metric, i) => {
-        values[names[i]!] = metric.fn === "count" ? g.count : g.values[m++] ?? null;
-      });
-      return { key: Object.fromEntries(spec.groupBy.map((o, i) => [o.path, g.key[i] ?? null])), count: g.count, values };
-    }),
-    truncated,
-  };
-}
-
-export async function recordHistory(deps: CoreDeps, ws: Workspace, cid: string, rid: string, limit: number, beforeVersion: number | undefined) {
-  await getRecord(deps, ws, cid, rid);
-  return deps.stores.records.history(ws.id, cid, rid, limit, beforeVersion);
 }
 
 export type { RecordViewName };

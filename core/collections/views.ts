@@ -1,10 +1,31 @@
-import type { CollectionView, CollectionViewName, EntityView, RecordView, RecordViewName } from "./dto.ts";
+import type {
+  CollectionView,
+  CollectionViewName,
+  ConnectorMapping,
+  ConnectorMappingView,
+  EntityView,
+  FullCollectionView,
+  Presentation,
+  PresentationView,
+  RecordView,
+  RecordViewName,
+} from "./dto.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "./model.ts";
 
 /** What the API shows of stored collections, records, changes and entities. */
+export function toCollectionView(c: Collection, view?: "full"): FullCollectionView;
+export function toCollectionView(c: Collection, view: CollectionViewName): CollectionView;
 export function toCollectionView(c: Collection, view: CollectionViewName = "full"): CollectionView {
   const { workspace_id: _w, record_schema, views, distill_policy, connector_mapping, presentation, ...rest } = c;
   return (view === "summary" ? rest : { ...rest, record_schema, views, distill_policy, connector_mapping, presentation }) as CollectionView;
+}
+
+export function toConnectorMappingView(c: Collection): ConnectorMappingView {
+  return { mapping: c.connector_mapping as ConnectorMapping | null, version: c.version };
+}
+
+export function toPresentationView(c: Collection): PresentationView {
+  return { presentation: c.presentation as Presentation | null, version: c.version };
 }
 
 export function toRecordView(r: CollectionRecord, view: RecordViewName = "full"): RecordView {

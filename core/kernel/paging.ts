@@ -23,11 +23,17 @@ export const DEFAULT_LIMIT: LimitRule = { default: 50, max: 200 };
 /** Offsets are bounded so no request asks the store to skip an unbounded number of rows. */
 export const MAX_OFFSET = 10_000;
 
+/** `limit` and `offset` as a caller gives them (query strings, or numbers already typed). */
+export interface OffsetQuery {
+  limit?: QueryInt;
+  offset?: QueryInt;
+}
+
 /**
  * Parses `limit` and `offset` query strings. Over the maximum is a 400, never a silent clamp.
  */
 export function parseOffsetPage(
-  query: { limit?: QueryInt; offset?: QueryInt },
+  query: OffsetQuery,
   rule: LimitRule = DEFAULT_LIMIT,
 ): OffsetPage {
   const limit = parseBoundedInt("limit", query.limit, 1, rule.max) ?? rule.default;

@@ -118,22 +118,12 @@ export async function graphEtag(fp: GraphFingerprint, ws: Workspace, shape: Grap
 }
 
 /**
- * Whether an `If-None-Match` value names `etag` (RFC 9110 §13.1.2: `*`, or a list of entity
- * tags compared weakly).
- */
-export function ifNoneMatchHits(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === "*") return true;
-  const opaque = (t: string) => t.trim().replace(/^W\//, "");
-  return header.split(",").some((t) => opaque(t) === opaque(etag));
-}
-
-/**
  * The whole graph: every topic but archived ones (all with `include_archived=true`), and every
- * relation between two of them, as nodes and edges or as an adjacency map of slugs. The `ETag`
- * is computed from a fingerprint first; when `If-None-Match` names it, nothing else is read.
+ * relation between two of them, as nodes and edges or as an adjacency map of slugs. The tag of
+ * its state is computed from a fingerprint first; when the caller already `holds` that state,
+ * nothing else is read.
  */
-export async function fullGraph(deps: CoreDeps, ws: Workspace, q: FullGraphQuery, ifNoneMatch?: string): Promise<FullGraph> {
+export async function fullGraph(deps: CoreDeps, ws: Workspace, q: FullGraphQuery, holds: (etag: string) => boolean = () => false): Promise<FullGraph> {
   const shape = parseShape(q.shape);
   const includeArchived = parseBool("include_archived", q.include_archived) ?? false;
   const now = deps.clock.now();
@@ -142,7 +132,7 @@ export async function fullGraph(deps: CoreDeps, ws: Workspace, q: FullGraphQuery
   // tag (the next request gets a fresh one), never an old body under a new tag.
   const fp = await store.fingerprint(ws.id, staleBefore(ws.settings.review_interval_days, now));
   const etag = await graphEtag(fp, ws, shape, includeArchived);
-  if (ifNoneMatchHits(ifNoneMatch, etag)) return { etag, notModified: true };
+  if (holds(etag)) return { etag, notModified: true };
 
   const [rows, rels] = await Promise.all([
     store.allNodes(ws.id, includeArchived, MAX_FULL_GRAPH_NODES + 1),

@@ -3,7 +3,7 @@ import type { Principal } from "../access/principal.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
-import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import type { CreateTagDto, TagView, Topic, UpdateTagDto } from "./model.ts";
 import type { TopicWrite } from "./ports.ts";
@@ -18,7 +18,8 @@ function tagName(raw: string, path: string): string {
   return name;
 }
 
-export async function listTags(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<TagView>> {
+export async function listTags(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<TagView>> {
+  const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.tags.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }

@@ -124,5 +124,3 @@ export function parseTimelineQuery(q: TimelineQuery): { filter: TimelineFilter; 
   }
   return { filter, page: parseOffsetPage(q) };
 }
-
-export { expectedVersion } from "../kernel/expected-version.ts";

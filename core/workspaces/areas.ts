@@ -4,12 +4,13 @@ import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { Area, CreateAreaDto, UpdateAreaDto, Workspace } from "./model.ts";
 
 const nameTaken = (name: string) => conflict(`Area name is taken: ${name}`);
 
-export async function listAreas(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<Area>> {
+export async function listAreas(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<Area>> {
+  const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.areas.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }

@@ -4,13 +4,14 @@ import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
 import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { AddMemberDto, MemberView, SetRoleDto, Workspace } from "./model.ts";
 
 const lastOwner = () =>
   new AppError("LAST_OWNER", "Cannot remove or demote the last owner: promote another member to owner first");
 
-export async function listMembers(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<MemberView>> {
+export async function listMembers(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<MemberView>> {
+  const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.members.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }

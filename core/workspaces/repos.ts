@@ -4,11 +4,12 @@ import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
+import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { CreateRepoDto, Repo, Workspace } from "./model.ts";
 import { requestRepoIndex } from "../topics/repo-index.ts";
 
-export async function listRepos(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<Repo>> {
+export async function listRepos(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<Repo>> {
+  const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.repos.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }

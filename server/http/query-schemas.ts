@@ -1,4 +1,5 @@
 import { type TSchema, Type } from "@sinclair/typebox";
+import { MAX_SELECTED_FIELDS } from "../../core/collections/record-projection.ts";
 import { FIELD_NAME_PATTERN } from "../../core/collections/record-schema.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
 import { type LimitRule, MAX_OFFSET } from "../../core/kernel/paging.ts";
@@ -35,14 +36,14 @@ export const uuidParam = (description: string) => optional(Type.String({ format:
 export const timestampParam = (description: string) => optional(Type.String({ format: "date-time", description }));
 
 const FIELD_NAME = FIELD_NAME_PATTERN.slice(1, -1);
-/** A comma-separated list of at most 100 record field names (`select`, `fields`). */
+/** A comma-separated list of record field names (`select`, `fields`), at most MAX_SELECTED_FIELDS. */
 export const fieldNamesParam = (description: string) =>
-  optional(Type.String({ pattern: `^${FIELD_NAME}(,${FIELD_NAME}){0,99}$`, description }));
+  optional(Type.String({ pattern: `^${FIELD_NAME}(,${FIELD_NAME}){0,${MAX_SELECTED_FIELDS - 1}}$`, description }));
 
 /** A version: what `expected_version` and an `ETag` carry. */
 export const versionParam = (description: string) => integerParam(1, 999_999_999, description);
 
-/** `If-Match` as the server reads it: `"3"`, `W/"3"`, `3` or `*` (core/kernel/expected-version.ts). */
+/** `If-Match` as the server reads it: `"3"`, `W/"3"`, `3` or `*` (expected-version.ts). */
 export const IfMatchHeader = optional(
   Type.String({
     pattern: '^\\s*(\\*|(W/)?"?[0-9]{1,9}"?)\\s*$',

@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { ApiKeyView, CreateApiKeyDto, CreatedApiKey } from "../../core/access/api-key.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../core/access/api-keys.ts";
-import { parseOffsetPage } from "../../core/kernel/paging.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
@@ -36,8 +35,7 @@ export function apiKeyRoutes(deps: ServerDeps) {
     .get(
       "/api-keys",
       async ({ principal, workspace, query }) => {
-        const page = parseOffsetPage(query);
-        const { items, total, has_more } = await listApiKeys(core, principal, workspace, page);
+        const { items, total, has_more } = await listApiKeys(core, principal, workspace, query);
         return { api_keys: items, total, has_more };
       },
       {

@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { parseOffsetPage } from "../../core/kernel/paging.ts";
 import { createArea, deleteArea, listAreas, updateArea } from "../../core/workspaces/areas.ts";
 import { Area, CreateAreaDto, IdSchema, SlugSchema, UpdateAreaDto } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -16,7 +15,7 @@ export function areaRoutes(deps: ServerDeps) {
     .get(
       "/areas",
       async ({ workspace, query }) => {
-        const { items, total, has_more } = await listAreas(core, workspace, parseOffsetPage(query));
+        const { items, total, has_more } = await listAreas(core, workspace, query);
         return { areas: items, total, has_more };
       },
       {

@@ -6,7 +6,8 @@ import { COLLECTION_STATUSES } from "../../core/collections/archetype.ts";
 import { COLLECTIONS_LIMIT } from "../../core/collections/collections.ts";
 import { COLLECTION_VIEWS, RECORD_VIEWS, RECORDS_LIMIT } from "../../core/collections/dto.ts";
 import { ENTITIES_LIMIT } from "../../core/collections/entities.ts";
-import { RECORD_HISTORY_LIMIT } from "../../core/collections/records.ts";
+import { MAX_HISTORY_VERSION, RECORD_HISTORY_LIMIT } from "../../core/collections/record-reads.ts";
+import { MAX_BYTES } from "../../core/collections/record-projection.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import {
@@ -93,7 +94,7 @@ export const RecordGetQuery = Type.Object(
   {
     select: fieldNamesParam("Comma-separated field names: `fields` carries only these."),
     projection: enumParam(RECORD_VIEWS, "`full` (default) or `compact` (without fields and field_meta)."),
-    max_bytes: integerParam(256, 1_048_576, "Bound of the answer's record JSON, 256 to 1048576. Over it, the record is trimmed and `truncated` says what was cut."),
+    max_bytes: integerParam(MAX_BYTES.min, MAX_BYTES.max, "Bound of the answer's record JSON, 256 to 1048576. Over it, the record is trimmed and `truncated` says what was cut."),
   },
   strict,
 );
@@ -105,7 +106,7 @@ export const RecordDeleteQuery = Type.Object(
   strict,
 );
 export const HistoryQuery = Type.Object(
-  { limit: limitParam(RECORD_HISTORY_LIMIT), before_version: integerParam(1, 1_000_000_000, "Only entries older than this version (the next page).") },
+  { limit: limitParam(RECORD_HISTORY_LIMIT), before_version: integerParam(1, MAX_HISTORY_VERSION, "Only entries older than this version (the next page).") },
   strict,
 );
 export const EntityListQuery = Type.Object(

@@ -1,7 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import {
   createCollection,
-  findCollection,
+  getCollection,
+  getConnectorMapping,
+  getPresentation,
   listCollections,
   purgeCollection,
   searchCollections,
@@ -10,29 +12,23 @@ import {
   setPresentation,
   updateCollection,
 } from "../../core/collections/collections.ts";
-import { resolveCriterion } from "../../core/collections/context.ts";
+import { getCollectionContext } from "../../core/collections/context.ts";
 import { runDoctor } from "../../core/collections/doctor.ts";
 import {
-  COLLECTION_VIEWS,
   CollectionView,
-  ConnectorMapping,
+  ConnectorMappingView,
   CreateCollectionDto,
-  Presentation,
+  PresentationView,
   SetConnectorMappingDto,
   SetPresentationDto,
   UpdateCollectionDto,
   VersionOnlyDto,
   type CreateCollectionDto as CreateCollectionBody,
   type UpdateCollectionDto as UpdateCollectionBody,
-  type CollectionViewName,
-  type ConnectorMapping as ConnectorMappingT,
-  type Presentation as PresentationT,
 } from "../../core/collections/dto.ts";
-import type { Collection } from "../../core/collections/model.ts";
-import { toCollectionView } from "../../core/collections/views.ts";
-import { parseEnum } from "../../core/kernel/query-params.ts";
-import { expectedVersion } from "../../core/kernel/expected-version.ts";
 import type { ServerDeps } from "../deps.ts";
+import { withEtag } from "../http/etag.ts";
+import { expectedVersion } from "../http/expected-version.ts";
 import { authenticated, errors } from "../http/schemas.ts";
 import {
   CollectionGetQuery,
@@ -60,26 +56,10 @@ const Context = Type.Object({
   criterion: Type.Array(Type.Object({ slug: Type.String(), topic: Type.Record(Type.String(), Type.Unknown()) })),
   missing: Type.Array(Type.String(), { description: "Slugs that name no topic (any more)." }),
 });
-/** The connector mapping and the presentation are parts of a collection, read and set with its version. */
-const MappingAnswer = Type.Object({ mapping: Type.Union([ConnectorMapping, Type.Null()]), version: Type.Integer() });
-const PresentationAnswer = Type.Object({ presentation: Type.Union([Presentation, Type.Null()]), version: Type.Integer() });
-function mappingOf(set: { headers: Record<string, unknown> }, c: Collection) {
-  set.headers.etag = `"${c.version}"`;
-  return { mapping: c.connector_mapping as ConnectorMappingT | null, version: c.version };
-}
-function presentationOf(set: { headers: Record<string, unknown> }, c: Collection) {
-  set.headers.etag = `"${c.version}"`;
-  return { presentation: c.presentation as PresentationT | null, version: c.version };
-}
 const VERSIONED = "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
-
 
 export function collectionRoutes(deps: ServerDeps) {
   const core = deps.core;
-  const withEtag = (set: { headers: Record<string, unknown> }, c: Collection, view: CollectionViewName = "full") => {
-    set.headers.etag = `"${c.version}"`;
-    return toCollectionView(c, view);
-  };
   return workspaceScope(deps, "collections")
     .post(
       "/collections",
@@ -99,7 +79,7 @@ export function collectionRoutes(deps: ServerDeps) {
       "/collections",
       async ({ workspace, query }) => {
         const { items, has_more } = await listCollections(core, workspace, query);
-        return { collections: items.map((c) => toCollectionView(c)), has_more };
+        return { collections: items, has_more };
       },
       {
         params: SlugParams,
@@ -112,7 +92,7 @@ export function collectionRoutes(deps: ServerDeps) {
       "/collections/search",
       async ({ workspace, query }) => {
         const { items, has_more } = await searchCollections(core, workspace, query);
-        return { collections: items.map((c) => toCollectionView(c, "summary")), has_more };
+        return { collections: items, has_more };
       },
       {
         params: SlugParams,
@@ -132,7 +112,7 @@ export function collectionRoutes(deps: ServerDeps) {
     })
     .get(
       "/collections/:id",
-      async ({ workspace, params, query, set }) => withEtag(set, await findCollection(core, workspace, params.id), parseEnum("view", query.view, COLLECTION_VIEWS) ?? "full"),
+      async ({ workspace, params, query, set }) => withEtag(set, await getCollection(core, workspace, params.id, query)),
       {
         params: CollectionParams,
         query: CollectionGetQuery,
@@ -143,7 +123,7 @@ export function collectionRoutes(deps: ServerDeps) {
     .patch(
       "/collections/:id",
       async ({ principal, workspace, params, body, headers, query, set }) =>
-        withEtag(set, await updateCollection(core, principal, workspace, params.id, body as UpdateCollectionBody, expectedVersion(body.expected_version, headers["if-match"], query.expected_version))),
+        withEtag(set, await updateCollection(core, principal, workspace, params.id, body as UpdateCollectionBody, expectedVersion({ body, query, headers }))),
       {
         parse: "json",
         params: CollectionParams,
@@ -157,10 +137,7 @@ export function collectionRoutes(deps: ServerDeps) {
     .delete(
       "/collections/:id",
       ({ principal, workspace, params, query, headers }) =>
-        purgeCollection(core, principal, workspace, params.id, {
-          dryRun: query.dry_run === true,
-          expected: expectedVersion(undefined, headers["if-match"], query.expected_version),
-        }),
+        purgeCollection(core, principal, workspace, params.id, query, expectedVersion({ query, headers })),
       {
         params: CollectionParams,
         query: PurgeQuery,
@@ -174,7 +151,7 @@ export function collectionRoutes(deps: ServerDeps) {
     )
     .get(
       "/collections/:id/context",
-      async ({ workspace, params }) => resolveCriterion(core, workspace, await findCollection(core, workspace, params.id)),
+      ({ workspace, params }) => getCollectionContext(core, workspace, params.id),
       {
         params: CollectionParams,
         response: { 200: Context, ...errors(400, 401, 404) },
@@ -185,7 +162,7 @@ export function collectionRoutes(deps: ServerDeps) {
       "/collections/:id/archive",
       async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "archived", expectedVersion(body?.expected_version, headers["if-match"], query.expected_version)));
+        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "archived", expectedVersion({ body, query, headers })));
       },
       {
         parse: "json",
@@ -201,7 +178,7 @@ export function collectionRoutes(deps: ServerDeps) {
       "/collections/:id/restore",
       async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "active", expectedVersion(body?.expected_version, headers["if-match"], query.expected_version)));
+        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "active", expectedVersion({ body, query, headers })));
       },
       {
         parse: "json",
@@ -213,41 +190,41 @@ export function collectionRoutes(deps: ServerDeps) {
         detail: doc("Restore an archived collection", `Back to active. ${VERSIONED}`),
       },
     )
-    .get("/collections/:id/connector-mapping", async ({ workspace, params, set }) => mappingOf(set, await findCollection(core, workspace, params.id)), {
+    .get("/collections/:id/connector-mapping", async ({ workspace, params, set }) => withEtag(set, await getConnectorMapping(core, workspace, params.id)), {
       params: CollectionParams,
-      response: { 200: MappingAnswer, ...errors(400, 401, 404) },
+      response: { 200: ConnectorMappingView, ...errors(400, 401, 404) },
       detail: doc("Read the connector mapping"),
     })
     .put(
       "/collections/:id/connector-mapping",
       async ({ principal, workspace, params, body, headers, query, set }) =>
-        mappingOf(set, await setConnectorMapping(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version))),
+        withEtag(set, await setConnectorMapping(core, principal, workspace, params.id, body, expectedVersion({ body, query, headers }))),
       {
         parse: "json",
         params: CollectionParams,
         body: SetConnectorMappingDto,
         headers: IfMatch,
         query: VersionQuery,
-        response: { 200: MappingAnswer, ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 200: ConnectorMappingView, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Set the connector mapping", `Replaces it (null removes it). Mapped fields must exist in the record_schema. ${VERSIONED}`),
       },
     )
-    .get("/collections/:id/presentation", async ({ workspace, params, set }) => presentationOf(set, await findCollection(core, workspace, params.id)), {
+    .get("/collections/:id/presentation", async ({ workspace, params, set }) => withEtag(set, await getPresentation(core, workspace, params.id)), {
       params: CollectionParams,
-      response: { 200: PresentationAnswer, ...errors(400, 401, 404) },
+      response: { 200: PresentationView, ...errors(400, 401, 404) },
       detail: doc("Read the presentation"),
     })
     .put(
       "/collections/:id/presentation",
       async ({ principal, workspace, params, body, headers, query, set }) =>
-        presentationOf(set, await setPresentation(core, principal, workspace, params.id, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version))),
+        withEtag(set, await setPresentation(core, principal, workspace, params.id, body, expectedVersion({ body, query, headers }))),
       {
         parse: "json",
         params: CollectionParams,
         body: SetPresentationDto,
         headers: IfMatch,
         query: VersionQuery,
-        response: { 200: PresentationAnswer, ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 200: PresentationView, ...errors(400, 401, 403, 404, 409, 413) },
         detail: doc("Set the presentation", `${SetPresentationDto.description} ${VERSIONED}`),
       },
     );

@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { EntityView, UpsertEntityDto } from "../../core/collections/dto.ts";
 import { getEntity, listEntities, upsertEntity } from "../../core/collections/entities.ts";
-import { toEntityView } from "../../core/collections/views.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors } from "../http/schemas.ts";
 import { EntityListQuery, EntityParams, SlugParams } from "./collection-schemas.ts";
@@ -24,7 +23,7 @@ export function entityRoutes(deps: ServerDeps) {
       async ({ principal, workspace, body, set }) => {
         const out = await upsertEntity(core, principal, workspace, body);
         set.status = out.result === "created" ? 201 : 200;
-        return { ...out, entity: toEntityView(out.entity) };
+        return out;
       },
       {
         parse: "json",
@@ -41,7 +40,7 @@ export function entityRoutes(deps: ServerDeps) {
       "/entities",
       async ({ workspace, query }) => {
         const { items, has_more } = await listEntities(core, workspace, query);
-        return { entities: items.map(toEntityView), has_more };
+        return { entities: items, has_more };
       },
       {
         params: SlugParams,
@@ -50,7 +49,7 @@ export function entityRoutes(deps: ServerDeps) {
         detail: doc("List entities", "Newest first, of one `kind` when given. The next page: `cursor` = the `id` of the last entity of this one."),
       },
     )
-    .get("/entities/:id", async ({ workspace, params }) => toEntityView(await getEntity(core, workspace, params.id)), {
+    .get("/entities/:id", ({ workspace, params }) => getEntity(core, workspace, params.id), {
       params: EntityParams,
       response: { 200: EntityView, ...errors(400, 401, 404) },
       detail: doc("Get an entity"),

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { WorkspaceEvent } from "../../core/events/event.ts";
+import { endsStreamOf } from "../../core/events/stream-end.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors, strict } from "../http/schemas.ts";
@@ -39,11 +40,7 @@ export function eventRoutes(deps: ServerDeps) {
           const unsubscribe = bus
             ? bus.subscribe(workspace.id, (e) => {
                 controller.enqueue(frame(e));
-                const ends =
-                  e.type === "workspace.deleted" ||
-                  (e.type === "api_key.revoked" && e.data.key_id === principal.credentialId) ||
-                  (e.type === "member.removed" && principal.memberId !== null && e.data.member_id === principal.memberId);
-                if (ends) close();
+                if (endsStreamOf(principal, e)) close();
               })
             : () => {};
           const heartbeat = setInterval(() => controller.enqueue(enc.encode(": ping\n\n")), HEARTBEAT_MS);

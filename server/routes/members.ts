@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { parseOffsetPage } from "../../core/kernel/paging.ts";
 import { addMember, listMembers, removeMember, setMemberRole } from "../../core/workspaces/members.ts";
 import { AddMemberDto, IdSchema, MemberView, SetRoleDto, SlugSchema } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -16,7 +15,7 @@ export function memberRoutes(deps: ServerDeps) {
     .get(
       "/members",
       async ({ workspace, query }) => {
-        const { items, total, has_more } = await listMembers(core, workspace, parseOffsetPage(query));
+        const { items, total, has_more } = await listMembers(core, workspace, query);
         return { members: items, total, has_more };
       },
       {

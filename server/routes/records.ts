@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { findCollection } from "../../core/collections/collections.ts";
-import { resolveCriterion } from "../../core/collections/context.ts";
 import {
+  CollectionView,
   CreateRecordDto,
   QueryRecordsDto,
   RecordChangeView,
@@ -12,26 +11,11 @@ import {
   type UpdateRecordDto as UpdateBody,
 } from "../../core/collections/dto.ts";
 import { AggregateRecordsDto, type AggregateRecordsDto as AggregateBody } from "../../core/collections/record-aggregate.ts";
-import { parseRecordView } from "../../core/collections/record-query.ts";
-import {
-  aggregateRecords,
-  createRecord,
-  deleteRecord,
-  getRecord,
-  RECORD_HISTORY_LIMIT,
-  listRecords,
-  queryRecords,
-  recordHistory,
-  recordOutcome,
-  updateRecord,
-} from "../../core/collections/records.ts";
-import { toChangeView, toCollectionView, toRecordView, trimToBytes } from "../../core/collections/views.ts";
-import { CollectionView } from "../../core/collections/dto.ts";
-import type { CollectionRecord } from "../../core/collections/model.ts";
-import { validationFailed } from "../../core/kernel/errors.ts";
-import { expectedVersion } from "../../core/kernel/expected-version.ts";
-import { parseBoundedInt } from "../../core/kernel/paging.ts";
+import { aggregateRecords, getRecord, listRecords, queryRecords, recordHistory, retrieveRecords } from "../../core/collections/record-reads.ts";
+import { createRecord, deleteRecord, recordOutcome, updateRecord } from "../../core/collections/records.ts";
 import type { ServerDeps } from "../deps.ts";
+import { setEtag, withEtag } from "../http/etag.ts";
+import { expectedVersion } from "../http/expected-version.ts";
 import { authenticated, errors } from "../http/schemas.ts";
 import { CollectionParams, HistoryQuery, IfMatch, VersionQuery, RecordDeleteQuery, RecordGetQuery, RecordListQuery, RecordParams, RetrieveQuery } from "./collection-schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -45,33 +29,14 @@ const KEYSET =
   "Keyset paging: `limit` (1–200, default 50) and `cursor` (the previous page's `nextCursor`). A cursor only continues the listing it came from: with another filter, sort or query it is a 400. Pages neither repeat nor skip records that existed when paging began, whatever is inserted meanwhile.";
 const VERSIONED = "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
 
-/** `select=a,b` / `fields=a,b`: the names, each a plausible field name. */
-function names(param: string, raw: string | undefined): string[] | null {
-  if (raw === undefined) return null;
-  const out = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  if (out.length > 100 || out.some((n) => !/^[a-z][a-z0-9_]{0,63}$/.test(n))) {
-    throw validationFailed(`Invalid ${param}: expected comma-separated field names`, [{ path: `query.${param}`, message: "expected comma-separated field names" }]);
-  }
-  return out;
-}
-
-function project(r: CollectionRecord, fields: string[] | null): CollectionRecord {
-  if (!fields) return r;
-  return { ...r, fields: Object.fromEntries(fields.filter((f) => f in r.fields).map((f) => [f, r.fields[f]])) };
-}
-
 export function recordRoutes(deps: ServerDeps) {
   const core = deps.core;
-  const etag = <T extends { version: number }>(set: { headers: Record<string, unknown> }, v: T): T => {
-    set.headers.etag = `"${v.version}"`;
-    return v;
-  };
   return workspaceScope(deps, "records")
     .post(
       "/collections/:id/records",
       async ({ principal, workspace, params, body, set }) => {
         set.status = 201;
-        return etag(set, toRecordView(await createRecord(core, principal, workspace, params.id, body)));
+        return withEtag(set, await createRecord(core, principal, workspace, params.id, body));
       },
       {
         parse: "json",
@@ -86,10 +51,7 @@ export function recordRoutes(deps: ServerDeps) {
     )
     .get(
       "/collections/:id/records",
-      async ({ workspace, params, query }) => {
-        const page = await listRecords(core, workspace, params.id, query);
-        return { records: page.records.map((r) => toRecordView(r, page.view)), nextCursor: page.nextCursor };
-      },
+      ({ workspace, params, query }) => listRecords(core, workspace, params.id, query),
       {
         params: CollectionParams,
         query: RecordListQuery,
@@ -136,19 +98,7 @@ export function recordRoutes(deps: ServerDeps) {
     )
     .get(
       "/collections/:id/retrieve",
-      async ({ workspace, params, query }) => {
-        const fields = names("fields", query.fields);
-        const { fields: _f, ...listQuery } = query;
-        const page = await listRecords(core, workspace, params.id, listQuery);
-        const criterion = await resolveCriterion(core, workspace, page.collection);
-        return {
-          collection: toCollectionView(page.collection, "summary"),
-          criterion: criterion.criterion,
-          missing_criterion: criterion.missing,
-          records: page.records.map((r) => toRecordView(project(r, fields), page.view)),
-          nextCursor: page.nextCursor,
-        };
-      },
+      ({ workspace, params, query }) => retrieveRecords(core, workspace, params.id, query),
       {
         params: CollectionParams,
         query: RetrieveQuery,
@@ -167,15 +117,7 @@ export function recordRoutes(deps: ServerDeps) {
     )
     .get(
       "/collections/:id/records/:recordId",
-      async ({ workspace, params, query, set }) => {
-        const r = await getRecord(core, workspace, params.id, params.recordId);
-        set.headers.etag = `"${r.version}"`;
-        const view = toRecordView(project(r, names("select", query.select)), parseRecordView(query.projection));
-        const max = parseBoundedInt("max_bytes", query.max_bytes, 256, 1_048_576);
-        if (max === undefined) return { ...view, truncated: false };
-        const t = trimToBytes(view, max);
-        return { ...t.record, truncated: t.truncated, ...(t.truncated ? { omitted: t.omitted, shortened: t.shortened } : {}) };
-      },
+      async ({ workspace, params, query, set }) => withEtag(set, await getRecord(core, workspace, params.id, params.recordId, query)),
       {
         params: RecordParams,
         query: RecordGetQuery,
@@ -196,7 +138,7 @@ export function recordRoutes(deps: ServerDeps) {
     .patch(
       "/collections/:id/records/:recordId",
       async ({ principal, workspace, params, body, headers, query, set }) =>
-        etag(set, toRecordView(await updateRecord(core, principal, workspace, params.id, params.recordId, body as UpdateBody, expectedVersion(body.expected_version, headers["if-match"], query.expected_version)))),
+        withEtag(set, await updateRecord(core, principal, workspace, params.id, params.recordId, body as UpdateBody, expectedVersion({ body, query, headers }))),
       {
         parse: "json",
         params: RecordParams,
@@ -210,7 +152,7 @@ export function recordRoutes(deps: ServerDeps) {
     .delete(
       "/collections/:id/records/:recordId",
       ({ principal, workspace, params, query, headers }) =>
-        deleteRecord(core, principal, workspace, params.id, params.recordId, { dryRun: query.dry_run === true, expected: expectedVersion(undefined, headers["if-match"], query.expected_version) }),
+        deleteRecord(core, principal, workspace, params.id, params.recordId, query, expectedVersion({ query, headers })),
       {
         params: RecordParams,
         query: RecordDeleteQuery,
@@ -221,12 +163,7 @@ export function recordRoutes(deps: ServerDeps) {
     )
     .get(
       "/collections/:id/records/:recordId/history",
-      async ({ workspace, params, query }) => {
-        const limit = parseBoundedInt("limit", query.limit, 1, RECORD_HISTORY_LIMIT.max) ?? RECORD_HISTORY_LIMIT.default;
-        const before = parseBoundedInt("before_version", query.before_version, 1, 1_000_000_000);
-        const entries = await recordHistory(core, workspace, params.id, params.recordId, limit + 1, before);
-        return { history: entries.slice(0, limit).map(toChangeView), has_more: entries.length > limit };
-      },
+      ({ workspace, params, query }) => recordHistory(core, workspace, params.id, params.recordId, query),
       {
         params: RecordParams,
         query: HistoryQuery,
@@ -238,9 +175,9 @@ export function recordRoutes(deps: ServerDeps) {
       "/collections/:id/records/:recordId/outcomes",
       async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        const out = await recordOutcome(core, principal, workspace, params.id, params.recordId, body, expectedVersion(body.expected_version, headers["if-match"], query.expected_version));
-        set.headers.etag = `"${out.record.version}"`;
-        return { outcome: out.outcome, record: toRecordView(out.record) };
+        const out = await recordOutcome(core, principal, workspace, params.id, params.recordId, body, expectedVersion({ body, query, headers }));
+        setEtag(set, out.record.version);
+        return out;
       },
       {
         parse: "json",

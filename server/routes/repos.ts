@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { parseOffsetPage } from "../../core/kernel/paging.ts";
 import { CreateRepoDto, IdSchema, Repo, SlugSchema } from "../../core/workspaces/model.ts";
 import { createRepo, deleteRepo, getRepo, listRepos } from "../../core/workspaces/repos.ts";
 import { getRepoIndexState, RepoIndexState, RepoRefreshResult, refreshRepo } from "../../core/topics/repo-refresh.ts";
@@ -38,7 +37,7 @@ export function repoRoutes(deps: ServerDeps) {
     .get(
       "/repos",
       async ({ workspace, query }) => {
-        const { items, total, has_more } = await listRepos(core, workspace, parseOffsetPage(query));
+        const { items, total, has_more } = await listRepos(core, workspace, query);
         return { repos: items, total, has_more };
       },
       {

@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { parseOffsetPage } from "../../core/kernel/paging.ts";
 import { CreateTagDto, TagView, UpdateTagDto } from "../../core/topics/model.ts";
 import { createTag, deleteTag, listTags, updateTag } from "../../core/topics/tags.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
@@ -21,7 +20,7 @@ export function tagRoutes(deps: ServerDeps) {
     .get(
       "/tags",
       async ({ workspace, query }) => {
-        const { items, total, has_more } = await listTags(core, workspace, parseOffsetPage(query));
+        const { items, total, has_more } = await listTags(core, workspace, query);
         return { tags: items, total, has_more };
       },
       {

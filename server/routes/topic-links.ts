@@ -10,6 +10,7 @@ import { addRelation, deleteRelation, listRelations, MAX_RELATIONS_LISTED, MAX_R
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
 import { booleanParam, enumParam, integerParam, limitParam, offsetParam } from "../http/query-schemas.ts";
+import { ifNoneMatchHits, setEtag } from "../http/etag.ts";
 import { Deleted, errors, pageOf, strict } from "../http/schemas.ts";
 import { SlugParams, type TopicDoc as Doc, type TopicScope, TopicParams } from "./topic-table.ts";
 
@@ -111,7 +112,7 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
     async ({ principal, workspace, params, set }) => {
       set.status = 201;
       const merged = await mergeProposal(core, principal, workspace, params.topic, params.proposalId);
-      set.headers.etag = `"${merged.topic.version}"`;
+      setEtag(set, merged.topic.version);
       return merged;
     },
     {
@@ -206,7 +207,7 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
   r.get(
     `${base}/graph-full`,
     async ({ workspace, query, headers, set }) => {
-      const g = await fullGraph(core, workspace, query, headers["if-none-match"]);
+      const g = await fullGraph(core, workspace, query, (etag) => ifNoneMatchHits(headers["if-none-match"], etag));
       set.headers.etag = g.etag;
       // 304 carries no body (and no body schema): a bare Response, with the headers set so far.
       if (g.notModified) return new Response(null, { status: 304, headers: set.headers as Record<string, string> }) as never;

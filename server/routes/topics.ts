@@ -9,10 +9,11 @@ import {
   TransitionDto,
   UpdateTopicDto,
 } from "../../core/topics/model.ts";
-import { expectedVersion } from "../../core/topics/topic-query.ts";
 import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
 import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
 import type { ServerDeps } from "../deps.ts";
+import { withEtag } from "../http/etag.ts";
+import { expectedVersion } from "../http/expected-version.ts";
 import { IfMatchHeader } from "../http/query-schemas.ts";
 import { authenticated, Deleted, errors, pageOf } from "../http/schemas.ts";
 import { codeContextRoutes } from "./code-context.ts";
@@ -56,11 +57,6 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         })
       : undefined,
   });
-
-  const withEtag = <T extends { version: number }>(set: { headers: Record<string, unknown> }, view: T): T => {
-    set.headers.etag = `"${view.version}"`;
-    return view;
-  };
 
   const r = routes
     .get(
@@ -145,7 +141,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
     .patch(
       `${base}/:topic`,
       async ({ principal, workspace, params, body, headers, set }) =>
-        withEtag(set, await updateTopic(core, principal, workspace, params.topic, body, expectedVersion(body.expected_version, headers["if-match"]))),
+        withEtag(set, await updateTopic(core, principal, workspace, params.topic, body, expectedVersion({ body, headers }))),
       {
         parse: "json",
         params: TopicParams,
@@ -161,7 +157,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
     .delete(
       `${base}/:topic`,
       async ({ principal, workspace, params, headers }) => ({
-        id: await deleteTopic(core, principal, workspace, params.topic, expectedVersion(undefined, headers["if-match"])),
+        id: await deleteTopic(core, principal, workspace, params.topic, expectedVersion({ headers })),
         deleted: true as const,
       }),
       {
@@ -209,7 +205,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
       `${base}/:topic/${action}`,
       async ({ principal, workspace, params, body, headers, set }) => {
         set.status = 201;
-        const expected = expectedVersion(body?.expected_version, headers["if-match"]);
+        const expected = expectedVersion({ body, headers });
         return withEtag(set, await applyGovernance(core, principal, workspace, params.topic, action, expected));
       },
       {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { canDeleteRelation, canRelateTopics } from "../../core/access/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
-import { graphEtag, ifNoneMatchHits } from "../../core/topics/graph.ts";
+import { graphEtag } from "../../core/topics/graph.ts";
 import { changedFields, conflictingFields, normalizePatch, patchToTopic, touchedFields } from "../../core/topics/merge-patch.ts";
 import { relationKey } from "../../core/topics/relation-model.ts";
 import { tagsOf } from "../../core/topics/topic-access.ts";
@@ -95,15 +95,6 @@ describe("graph ETags", () => {
       graphEtag(fp, workspace, "nodes-edges", true),
     ]);
     expect(new Set([tag, ...others]).size).toBe(8);
-  });
-
-  test("ifNoneMatchHits() takes a list, weak forms and `*`", () => {
-    expect(ifNoneMatchHits(undefined, '"a"')).toBe(false);
-    expect(ifNoneMatchHits('"a"', '"a"')).toBe(true);
-    expect(ifNoneMatchHits('"b", W/"a"', '"a"')).toBe(true);
-    expect(ifNoneMatchHits("*", '"a"')).toBe(true);
-    expect(ifNoneMatchHits('"b"', '"a"')).toBe(false);
-    expect(ifNoneMatchHits("a", '"a"')).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { isAppError } from "../../core/kernel/errors.ts";
 import { compareListed, compareRanked, scoreTopic } from "../../core/topics/search-rank.ts";
 import { distinctTerms, tokenize, topicTerms } from "../../core/topics/search-terms.ts";
-import { expectedVersion, parseSearchQuery, parseTagFilter, parseTopicListQuery } from "../../core/topics/topic-query.ts";
+import { parseSearchQuery, parseTagFilter, parseTopicListQuery } from "../../core/topics/topic-query.ts";
 import { trustOf } from "../../core/topics/view.ts";
 import type { Workspace } from "../../core/workspaces/model.ts";
 
@@ -93,13 +93,5 @@ describe("topic query strings", () => {
     expect(parseSearchQuery({ q: "x", include_notes: "true" }, ws, now).statuses).toEqual(["draft", "proposed", "reviewed"]);
     expect(code(() => parseSearchQuery({ q: "a b c d e f g h i" }, ws, now))).toBe("VALIDATION_FAILED");
     expect(code(() => parseSearchQuery({ q: "x", limit: "101" }, ws, now))).toBe("VALIDATION_FAILED");
-  });
-  test("expectedVersion() reads If-Match forms and refuses disagreement", () => {
-    expect(expectedVersion(undefined, '"3"')).toBe(3);
-    expect(expectedVersion(undefined, 'W/"4"')).toBe(4);
-    expect(expectedVersion(5, undefined)).toBe(5);
-    expect(expectedVersion(undefined, "*")).toBeUndefined();
-    expect(code(() => expectedVersion(2, '"3"'))).toBe("VALIDATION_FAILED");
-    expect(code(() => expectedVersion(undefined, "soon"))).toBe("VALIDATION_FAILED");
   });
 });

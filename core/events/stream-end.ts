@@ -1,0 +1,15 @@
+import type { Principal } from "../access/principal.ts";
+import type { WorkspaceEvent } from "./event.ts";
+
+/**
+ * Whether `e` ends a subscriber's live stream: the workspace is gone, the subscriber's own key
+ * was revoked, or the subscriber left. Past it, the stream would show events to someone who may
+ * no longer read them.
+ */
+export function endsStreamOf(p: Principal, e: WorkspaceEvent): boolean {
+  return (
+    e.type === "workspace.deleted" ||
+    (e.type === "api_key.revoked" && e.data.key_id === p.credentialId) ||
+    (e.type === "member.removed" && p.memberId !== null && e.data.member_id === p.memberId)
+  );
+}
