@@ -69,6 +69,11 @@ const cases: Record<Matcher, Case[]> = {
     ["undefined", undefined],
     ["zero", 0],
   ],
+  toBeUndefined: [
+    ["undefined", undefined],
+    ["null", null],
+    ["an empty string", ""],
+  ],
   toContain: [
     ["an array holding the item", [1, 2, 3], 2],
     ["an array not holding it", [1, 2, 3], 4],
@@ -90,6 +95,12 @@ const cases: Record<Matcher, Case[]> = {
     ["a string", "abc", 3],
     ["received null", null, 0],
     ["an object without length", { a: 1 }, 1],
+  ],
+  toBeGreaterThan: [
+    ["greater", 3, 2],
+    ["equal", 2, 2],
+    ["a number and a bigint", 3, 2n],
+    ["a string received", "3", 2],
   ],
   toBeGreaterThanOrEqual: [
     ["greater", 3, 2],
@@ -132,7 +143,7 @@ for (const [matcher, table] of Object.entries(cases) as [Matcher, Case[]][]) {
     const disagreements: string[] = [];
     const verdicts = new Set<string>();
     for (const [label, received, ...rest] of table) {
-      const expected = matcher === "toBeNull" ? [] : rest;
+      const expected = matcher === "toBeNull" || matcher === "toBeUndefined" ? [] : rest;
       for (const negated of [false, true]) {
         const bun = verdict(expect as unknown as Expect, negated, matcher, received, expected);
         const kit = verdict(kitExpect, negated, matcher, received, expected);

@@ -14,6 +14,7 @@ function recorder() {
     expect,
     beforeAll: (fn) => void hooks.push(fn),
     afterAll: (fn) => void hooks.push(fn),
+    afterEach: () => {},
   };
   return { api, ran, skipped, hooks };
 }

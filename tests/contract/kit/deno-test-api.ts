@@ -20,6 +20,7 @@ interface Group {
   title: string;
   items: (Case | Group)[];
   beforeAll: TestFn[];
+  afterEach: TestFn[];
   afterAll: TestFn[];
   started?: Promise<void>;
   /** Tests of the group (nested groups included) still to run; its afterAll hooks run at 0. */
@@ -29,8 +30,9 @@ interface Group {
 /**
  * `describe`/`test`/hooks on `Deno.test`, needing nothing beyond the runtime: each test becomes
  * one `Deno.test` named "describe > … > test" (so Deno's summary counts tests, not groups), a
- * group's `beforeAll` hooks run once before its first test and its `afterAll` hooks after its
- * last, and a skipped test is an ignored `Deno.test`. `expect` defaults to the kit's own; pass
+ * group's `beforeAll` hooks run once before its first test, its `afterEach` hooks after each
+ * (innermost group first) and its `afterAll` hooks after its last, and a skipped test is an
+ * ignored `Deno.test`. `expect` defaults to the kit's own; pass
  * another Jest-compatible one (e.g. `jsr:@std/expect`) if you have it.
  *
  * Sanitizers are off for these tests: a suite's store is opened in its first test and closed in
@@ -46,7 +48,7 @@ export function denoTestApi(expect: Expect = kitExpect): TestApi {
   }
 
   function describe(title: string, body: () => void) {
-    const group: Group = { title, items: [], beforeAll: [], afterAll: [], pending: 0 };
+    const group: Group = { title, items: [], beforeAll: [], afterEach: [], afterAll: [], pending: 0 };
     const parent = current;
     parent?.items.push(group);
     current = group;
@@ -60,7 +62,7 @@ export function denoTestApi(expect: Expect = kitExpect): TestApi {
 
   function add(title: string, fn: TestFn, skip: boolean) {
     if (current) current.items.push({ title, fn, skip });
-    else register({ title: "", items: [{ title, fn, skip }], beforeAll: [], afterAll: [], pending: 0 }, []);
+    else register({ title: "", items: [{ title, fn, skip }], beforeAll: [], afterEach: [], afterAll: [], pending: 0 }, []);
   }
 
   const test = Object.assign((title: string, fn: TestFn) => add(title, fn, false), {
@@ -72,6 +74,7 @@ export function denoTestApi(expect: Expect = kitExpect): TestApi {
     test,
     expect,
     beforeAll: (fn) => void inGroup("beforeAll()").beforeAll.push(fn),
+    afterEach: (fn) => void inGroup("afterEach()").afterEach.push(fn),
     afterAll: (fn) => void inGroup("afterAll()").afterAll.push(fn),
   };
 }
@@ -96,24 +99,24 @@ function register(group: Group, outer: Group[]) {
 }
 
 async function run(item: Case, chain: Group[]) {
-  let failed = false;
-  let failure: unknown;
-  try {
-    // A failing beforeAll fails every test of its group with the same error, as in Bun.
+  const failures: unknown[] = [];
+  const attempt = async (fn: () => unknown) => {
+    try {
+      await fn();
+    } catch (e) {
+      failures.push(e);
+    }
+  };
+  // A failing beforeAll fails every test of its group with the same error, as in Bun.
+  await attempt(async () => {
     for (const g of chain) await (g.started ??= runHooks(g.beforeAll));
     await item.fn();
-  } catch (e) {
-    [failed, failure] = [true, e];
-  }
-  for (const g of [...chain].reverse()) {
-    if (--g.pending > 0) continue;
-    try {
-      await runHooks(g.afterAll);
-    } catch (e) {
-      if (!failed) [failed, failure] = [true, e];
-    }
-  }
-  if (failed) throw failure;
+  });
+  const inward = [...chain].reverse();
+  for (const g of inward) await attempt(() => runHooks(g.afterEach));
+  for (const g of inward) if (--g.pending === 0) await attempt(() => runHooks(g.afterAll));
+  // The test's own failure first; a hook's only when the test passed.
+  if (failures.length > 0) throw failures[0];
 }
 
 async function runHooks(hooks: TestFn[]) {

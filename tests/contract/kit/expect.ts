@@ -29,12 +29,14 @@ const checks: Record<Exclude<keyof Matchers, "not">, Check> = {
   toEqual: { pass: equals },
   toMatchObject: { pass: matchesObject, needs: [(r, e) => isObject(r) && isObject(e), "received and expected values must be non-null objects"] },
   toBeNull: { pass: (r) => r === null },
+  toBeUndefined: { pass: (r) => r === undefined },
   toContain: {
     pass: (r, e) => (typeof r === "string" ? typeof e === "string" && r.includes(e) : [...(r as Iterable<unknown>)].indexOf(e) !== -1),
     needs: [isIterable, "received value must be a string or an iterable"],
   },
   toContainEqual: { pass: (r, e) => [...(r as Iterable<unknown>)].some((x) => equals(x, e)), needs: [isIterable, "received value must be iterable"] },
   toHaveLength: { pass: (r, e) => (r as { length: unknown }).length === e, needs: [hasLength, "received value must have a length property"] },
+  toBeGreaterThan: { pass: (r, e) => (r as number) > (e as number), needs: numbers },
   toBeGreaterThanOrEqual: { pass: (r, e) => (r as number) >= (e as number), needs: numbers },
   toBeLessThanOrEqual: { pass: (r, e) => (r as number) <= (e as number), needs: numbers },
 };

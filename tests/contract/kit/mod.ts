@@ -6,7 +6,8 @@
  *   runStoreContracts("mine", async () => openMyStores(), { api: bunTest });
  *
  * under Deno (`deno test`): the same with `{ api: denoTestApi() }`. Nothing here imports a
- * runtime's API: the test API is injected.
+ * runtime's API: the test API is injected. The ports that are not stores have a suite each,
+ * called on its own: `runEventBusContract(name, makePair, api)`, and so on.
  */
 export { runStoreContracts, storeSuiteIds, storeSuites, type StoreContractOptions, type StoreSuite } from "./store-contracts.ts";
 export type { Skips } from "./skips.ts";
@@ -19,3 +20,6 @@ export { runProposalRelationStoresContract } from "../proposal-relation-stores.c
 export { runShareStoresContract } from "../share-stores.contract.ts";
 export { runTopicStoresContract } from "../topic-stores.contract.ts";
 export { runWorkspaceStoresContract } from "../workspace-stores.contract.ts";
+export { type EventBusPair, runEventBusContract } from "../event-bus.contract.ts";
+export { runJobQueueContract } from "../job-queue.contract.ts";
+export { runRateCounterContract } from "../rate-counter.contract.ts";

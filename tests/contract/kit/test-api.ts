@@ -17,6 +17,7 @@ export interface TestApi {
   expect: Expect;
   beforeAll(fn: TestFn): void;
   afterAll(fn: TestFn): void;
+  afterEach(fn: TestFn): void;
 }
 
 /** Jest's `expect`, limited to the matchers the suites use (same meaning as Jest's and Bun's). */
@@ -31,9 +32,11 @@ export interface Matchers {
   toEqual(expected: unknown): void;
   toMatchObject(expected: object): void;
   toBeNull(): void;
+  toBeUndefined(): void;
   toContain(expected: unknown): void;
   toContainEqual(expected: unknown): void;
   toHaveLength(length: number): void;
+  toBeGreaterThan(expected: number | bigint): void;
   toBeGreaterThanOrEqual(expected: number | bigint): void;
   toBeLessThanOrEqual(expected: number | bigint): void;
   readonly not: Omit<Matchers, "not">;
