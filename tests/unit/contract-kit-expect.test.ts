@@ -74,6 +74,18 @@ const cases: Record<Matcher, Case[]> = {
     ["null", null],
     ["an empty string", ""],
   ],
+  toBeDefined: [
+    ["undefined", undefined],
+    ["null", null],
+    ["zero", 0],
+  ],
+  toMatch: [
+    ["a substring", "hello world", "lo w"],
+    ["not a substring", "hello", "z"],
+    ["a matching pattern", "wks_abc", /^wks_[a-z]+$/],
+    ["a pattern that does not match", "wks_ABC", /^wks_[a-z]+$/],
+    ["a number received", 12, "1"],
+  ],
   toContain: [
     ["an array holding the item", [1, 2, 3], 2],
     ["an array not holding it", [1, 2, 3], 4],
@@ -109,6 +121,12 @@ const cases: Record<Matcher, Case[]> = {
     ["bigints", 3n, 2n],
     ["a string received", "3", 2],
   ],
+  toBeLessThan: [
+    ["less", 1, 2],
+    ["equal", 2, 2],
+    ["bigints", 1n, 2n],
+    ["a string received", "1", 2],
+  ],
   toBeLessThanOrEqual: [
     ["less", 1, 2],
     ["equal", 2, 2],
@@ -143,7 +161,7 @@ for (const [matcher, table] of Object.entries(cases) as [Matcher, Case[]][]) {
     const disagreements: string[] = [];
     const verdicts = new Set<string>();
     for (const [label, received, ...rest] of table) {
-      const expected = matcher === "toBeNull" || matcher === "toBeUndefined" ? [] : rest;
+      const expected = ["toBeNull", "toBeUndefined", "toBeDefined"].includes(matcher) ? [] : rest;
       for (const negated of [false, true]) {
         const bun = verdict(expect as unknown as Expect, negated, matcher, received, expected);
         const kit = verdict(kitExpect, negated, matcher, received, expected);

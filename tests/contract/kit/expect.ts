@@ -30,6 +30,11 @@ const checks: Record<Exclude<keyof Matchers, "not">, Check> = {
   toMatchObject: { pass: matchesObject, needs: [(r, e) => isObject(r) && isObject(e), "received and expected values must be non-null objects"] },
   toBeNull: { pass: (r) => r === null },
   toBeUndefined: { pass: (r) => r === undefined },
+  toBeDefined: { pass: (r) => r !== undefined },
+  toMatch: {
+    pass: (r, e) => (typeof e === "string" ? (r as string).includes(e) : (e as RegExp).test(r as string)),
+    needs: [(r, e) => typeof r === "string" && (typeof e === "string" || e instanceof RegExp), "received value must be a string, expected a string or a regular expression"],
+  },
   toContain: {
     pass: (r, e) => (typeof r === "string" ? typeof e === "string" && r.includes(e) : [...(r as Iterable<unknown>)].indexOf(e) !== -1),
     needs: [isIterable, "received value must be a string or an iterable"],
@@ -38,6 +43,7 @@ const checks: Record<Exclude<keyof Matchers, "not">, Check> = {
   toHaveLength: { pass: (r, e) => (r as { length: unknown }).length === e, needs: [hasLength, "received value must have a length property"] },
   toBeGreaterThan: { pass: (r, e) => (r as number) > (e as number), needs: numbers },
   toBeGreaterThanOrEqual: { pass: (r, e) => (r as number) >= (e as number), needs: numbers },
+  toBeLessThan: { pass: (r, e) => (r as number) < (e as number), needs: numbers },
   toBeLessThanOrEqual: { pass: (r, e) => (r as number) <= (e as number), needs: numbers },
 };
 

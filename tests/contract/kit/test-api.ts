@@ -20,7 +20,10 @@ export interface TestApi {
   afterEach(fn: TestFn): void;
 }
 
-/** Jest's `expect`, limited to the matchers the suites use (same meaning as Jest's and Bun's). */
+/**
+ * Jest's `expect`, limited to the matchers the suites use and a few as common (same meaning as
+ * Jest's and Bun's). A suite that needs another adds it here and to expect.ts.
+ */
 export interface Expect {
   (received: unknown): Matchers;
   /** Matches any value made by `type` (`expect.any(String)` matches every string). */
@@ -33,11 +36,14 @@ export interface Matchers {
   toMatchObject(expected: object): void;
   toBeNull(): void;
   toBeUndefined(): void;
+  toBeDefined(): void;
+  toMatch(expected: string | RegExp): void;
   toContain(expected: unknown): void;
   toContainEqual(expected: unknown): void;
   toHaveLength(length: number): void;
   toBeGreaterThan(expected: number | bigint): void;
   toBeGreaterThanOrEqual(expected: number | bigint): void;
+  toBeLessThan(expected: number | bigint): void;
   toBeLessThanOrEqual(expected: number | bigint): void;
   readonly not: Omit<Matchers, "not">;
 }
