@@ -5,10 +5,12 @@
  *   1. tsc: the whole tree type-checks (strict);
  *   2. Redocly's recommended rules on the OpenAPI document (offline, no error, no warning);
  *   3. bun test: unit, contract suites on every adapter, HTTP and multi-process tests;
- *   4. Deno: type-checks core and runs a program on it with the memory adapter;
+ *   4. Deno: type-checks core and runs a program on it, and the contract kit (tests/contract/kit/),
+ *      both with the memory adapter;
  *   5. the Schemathesis fuzz of the OpenAPI document against a live server (all checks, stateful);
- * and ends with one line `N passed, M failed` summing all of them. Any failure, or a step that
- * cannot get its service, makes the run fail: nothing is skipped quietly.
+ * and ends with one line `N passed, M failed` summing all of them (and the skipped, if any: each
+ * is listed with its reason above). Any failure, or a step that cannot get its service, makes the
+ * run fail: nothing is skipped quietly.
  */
 import { startMongo } from "./support/mongo-server.ts";
 import { startPostgres } from "./support/postgres-server.ts";
@@ -18,13 +20,14 @@ interface StepResult {
   name: string;
   passed: number;
   failed: number;
+  skipped: number;
   exitCode: number;
 }
 
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 
-async function step(name: string, cmd: string[], env: Record<string, string>, count: (out: string) => [number, number]): Promise<StepResult> {
+async function step(name: string, cmd: string[], env: Record<string, string>, count: (out: string) => [number, number, number?]): Promise<StepResult> {
   console.log(`\n=== ${name}: ${cmd.join(" ")}`);
   const child = Bun.spawn(cmd, { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   let out = "";
@@ -38,8 +41,8 @@ async function step(name: string, cmd: string[], env: Record<string, string>, co
   };
   await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr)]);
   const exitCode = await child.exited;
-  const [passed, failed] = count(out.replace(/\x1b\[[0-9;]*m/g, ""));
-  return { name, passed, failed, exitCode };
+  const [passed, failed, skipped = 0] = count(out.replace(/\x1b\[[0-9;]*m/g, ""));
+  return { name, passed, failed, skipped, exitCode };
 }
 
 const lastNumber = (out: string, re: RegExp) => {
@@ -71,12 +74,18 @@ try {
     ]),
   );
   results.push(
-    await step("bun test", [bin("bun"), "test", "--timeout", "60000", "tests/"], env, (o) => [lastNumber(o, /^\s*(\d+) pass$/gm), lastNumber(o, /^\s*(\d+) fail$/gm)]),
+    await step("bun test", [bin("bun"), "test", "--timeout", "60000", "tests/"], env, (o) => [
+      lastNumber(o, /^\s*(\d+) pass$/gm),
+      lastNumber(o, /^\s*(\d+) fail$/gm),
+      lastNumber(o, /^\s*(\d+) skip$/gm),
+    ]),
   );
   results.push(
-    await step("deno", [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts"], {}, (o) => [
+    // Deno's summary: "ok | N passed | M failed", then "| K ignored" when tests were skipped.
+    await step("deno", [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts", "tests/deno/contracts-on-deno.ts"], {}, (o) => [
       lastNumber(o, /(\d+) passed/g),
       lastNumber(o, /(\d+) failed/g),
+      lastNumber(o, /(\d+) ignored/g),
     ]),
   );
   results.push(
@@ -92,11 +101,12 @@ try {
 }
 
 console.log("\n=== summary");
-for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed (exit ${r.exitCode})`);
+const skips = (n: number) => (n > 0 ? `, ${n} skipped` : "");
+for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed${skips(r.skipped)} (exit ${r.exitCode})`);
 const passed = results.reduce((n, r) => n + r.passed, 0);
 let failed = results.reduce((n, r) => n + r.failed, 0);
 // A step that exited non-zero without counting a failure (crash, missing service) still fails the run.
 for (const r of results) if (r.exitCode !== 0 && r.failed === 0) failed += 1;
 if (passed === 0) failed += 1;
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${skips(results.reduce((n, r) => n + r.skipped, 0))}`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { RepoIndex } from "../../core/topics/repo-index-store.ts";
@@ -9,7 +9,8 @@ import { bundle, stamp, unique } from "./fixtures.ts";
  * The contract of the code-context store ports (docs/decisions/010-code-context.md): repo file
  * indexes, repos by full name across workspaces, and webhook deliveries. Every adapter runs it.
  */
-export function runCodeIndexStoresContract(name: string, open: () => Promise<Stores>) {
+export function runCodeIndexStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: code index stores`, () => {
     let s: Stores;
     beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "../../core/collections/model.ts";
 import { aggregateInMemory, compareGroups, compileAggregate, type AggregateRecordsDto } from "../../core/collections/record-aggregate.ts";
 import { compileFilter, type FilterNode, matches } from "../../core/collections/record-filter.ts";
@@ -14,7 +14,8 @@ import { bootstrapped, collectionFixture, recordChangeFixture, recordFixture, st
  * aggregate results are compared with core's reference functions (`matches`, `compareRecords`,
  * `aggregateInMemory`) over the same records, so every backend means the same thing by a filter.
  */
-export function runCollectionStoresContract(name: string, open: () => Promise<Stores>) {
+export function runCollectionStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: collection, record and entity stores`, () => {
     let s: Stores;
     beforeAll(async () => {

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
+import { eventually, sleep } from "./wait.ts";
 import { type WorkspaceEvent, workspaceEvent } from "../../core/events/event.ts";
 import type { EventBus } from "../../core/events/ports.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
@@ -15,14 +16,8 @@ export interface EventBusPair {
   close(): Promise<void>;
 }
 
-/** Polls `check` until it holds or `timeoutMs` passes. */
-export async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`Condition not met within ${timeoutMs} ms`);
-    await Bun.sleep(5);
-  }
-}
+// Where it lived first; its importers keep importing it from here.
+export { eventually };
 
 const event = (workspaceId: string, type = "member.added", data: Record<string, unknown> = {}): WorkspaceEvent =>
   workspaceEvent(workspaceId, type, uuidv7(), new Date(), data);
@@ -32,7 +27,8 @@ const event = (workspaceId: string, type = "member.added", data: Record<string, 
  * subscribers on every instance. Negative checks ("not delivered") publish a sentinel after the
  * event that must not arrive and wait for the sentinel: delivery is in publish order.
  */
-export function runEventBusContract(name: string, makePair: () => Promise<EventBusPair>) {
+export function runEventBusContract(name: string, makePair: () => Promise<EventBusPair>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: EventBus`, () => {
     let p: EventBusPair;
     beforeAll(async () => {
@@ -81,7 +77,7 @@ export function runEventBusContract(name: string, makePair: () => Promise<EventB
       const sentinel = event(mine, "sentinel");
       await p.a.publish(sentinel);
       await eventually(() => got.length >= 1);
-      await Bun.sleep(20);
+      await sleep(20);
       expect(got).toEqual([sentinel]);
       off();
     });
@@ -102,7 +98,7 @@ export function runEventBusContract(name: string, makePair: () => Promise<EventB
       const after = event(ws, "after");
       await p.a.publish(after);
       await eventually(() => kept.length === 2);
-      await Bun.sleep(20);
+      await sleep(20);
       expect(kept).toEqual([before, after]);
       expect(dropped).toEqual([before]);
       offKept();
@@ -121,7 +117,7 @@ export function runEventBusContract(name: string, makePair: () => Promise<EventB
       await p.a.publish(event(ws, "unheard"));
       await p.a.publish(event(sentinelWs, "sentinel"));
       await eventually(() => sentinels.length === 1);
-      await Bun.sleep(20);
+      await sleep(20);
       expect(gone).toEqual([]);
 
       // subscribe, unsubscribe and subscribe again without waiting in between: the last one wins
@@ -156,7 +152,7 @@ export function runEventBusContract(name: string, makePair: () => Promise<EventB
     });
 
     test("EventBus.publish() with no subscriber anywhere resolves", async () => {
-      await expect(p.a.publish(event(uuidv7()))).resolves.toBeUndefined();
+      expect(await p.a.publish(event(uuidv7()))).toBeUndefined();
     });
   });
 }

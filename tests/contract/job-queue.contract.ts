@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
 import { Type } from "@sinclair/typebox";
 import { isAppError } from "../../core/kernel/errors.ts";
 import { type Job, jobKind } from "../../core/jobs/kind.ts";
@@ -52,7 +52,8 @@ type Logged = { level: string; msg: string; fields?: Record<string, unknown> };
  * The contract of a `ConsumableJobQueue` (core/jobs/ports.ts): what the in-process queue does and
  * a shared one (BullMQ) must do too. `open` gives a fresh, empty queue reporting to `log`.
  */
-export function runJobQueueContract(name: string, open: (log: JobLog) => Promise<ConsumableJobQueue>) {
+export function runJobQueueContract(name: string, open: (log: JobLog) => Promise<ConsumableJobQueue>, api: TestApi) {
+  const { afterEach, describe, expect, test } = api;
   describe(`${name}: JobQueue`, () => {
     let q: ConsumableJobQueue | undefined;
     let logs: Logged[];

@@ -1,10 +1,11 @@
+import * as bunTest from "bun:test";
 import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import { jobKind } from "../../core/jobs/kind.ts";
 import { runJobQueueContract } from "./job-queue.contract.ts";
 
-runJobQueueContract("memory", async (log) => createMemoryJobQueue(log));
+runJobQueueContract("memory", async (log) => createMemoryJobQueue(log), bunTest);
 
 const tick = jobKind({ name: "test.tick", payload: Type.Object({ n: Type.Integer() }), dedupKey: (p) => String(p.n) });
 

@@ -1,19 +1,5 @@
-import { runCollectionStoresContract } from "./collection-stores.contract.ts";
-import { runShareStoresContract } from "./share-stores.contract.ts";
-import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
-import { runTopicStoresContract } from "./topic-stores.contract.ts";
-import { runProposalRelationStoresContract } from "./proposal-relation-stores.contract.ts";
+import * as bunTest from "bun:test";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
-import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
+import { runStoreContracts } from "./kit/mod.ts";
 
-runWorkspaceStoresContract("memory", async () => createMemoryStores());
-
-runTopicStoresContract("memory", async () => createMemoryStores());
-
-runCodeIndexStoresContract("memory", async () => createMemoryStores());
-
-runProposalRelationStoresContract("memory", async () => createMemoryStores());
-
-runShareStoresContract("memory", async () => createMemoryStores());
-
-runCollectionStoresContract("memory", async () => createMemoryStores());
+runStoreContracts("memory", async () => createMemoryStores(), { api: bunTest });

@@ -1,3 +1,4 @@
+import * as bunTest from "bun:test";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MongoClient, type Db } from "mongodb";
 import { createMongoStores, ensureIndexes, openMongoStores } from "../../adapters/mongo/mod.ts";
@@ -12,28 +13,13 @@ import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
 import { apiKey, bundle, collectionFixture, identity, newMember, recordChangeFixture, recordFixture, stamp, topicFixture, unique } from "./fixtures.ts";
-import { runCollectionStoresContract } from "./collection-stores.contract.ts";
-import { runShareStoresContract } from "./share-stores.contract.ts";
-import { runCodeIndexStoresContract } from "./code-index-stores.contract.ts";
-import { runTopicStoresContract } from "./topic-stores.contract.ts";
-import { runProposalRelationStoresContract } from "./proposal-relation-stores.contract.ts";
-import { runWorkspaceStoresContract } from "./workspace-stores.contract.ts";
+import { runStoreContracts } from "./kit/mod.ts";
 
 // Started at load, not in a hook: the first run on a machine builds FerretDB (about 1.5 minutes),
 // far beyond bun's hook timeout.
 const server = await sharedMongo();
 
-runWorkspaceStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
-
-runTopicStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
-
-runCodeIndexStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
-
-runProposalRelationStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
-
-runShareStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
-
-runCollectionStoresContract("mongo", async () => openMongoStores(freshMongoDatabase(server)));
+runStoreContracts("mongo", async () => openMongoStores(freshMongoDatabase(server)), { api: bunTest });
 
 /**
  * What a crash between two writes of a port method leaves behind, written here document by

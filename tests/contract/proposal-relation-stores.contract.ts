@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
@@ -11,7 +11,8 @@ import { bootstrapped, stamp, topicFixture } from "./fixtures.ts";
  * The contract of the proposal and relation store ports (core/topics/proposal-ports.ts,
  * relation-ports.ts). Every adapter runs it; the memory adapter is the reference.
  */
-export function runProposalRelationStoresContract(name: string, open: () => Promise<Stores>) {
+export function runProposalRelationStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: proposal and relation stores`, () => {
     let s: Stores;
     beforeAll(async () => {

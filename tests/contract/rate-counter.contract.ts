@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
+import { sleep } from "./wait.ts";
 import type { RateCounter } from "../../core/access/rate-limit.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 
 /** The contract of `RateCounter`: fixed windows, counted atomically. Every test uses its own keys. */
-export function runRateCounterContract(name: string, open: () => Promise<RateCounter>) {
+export function runRateCounterContract(name: string, open: () => Promise<RateCounter>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: RateCounter`, () => {
     let c: RateCounter;
     beforeAll(async () => {
@@ -40,7 +42,7 @@ export function runRateCounterContract(name: string, open: () => Promise<RateCou
       const key = `k:${uuidv7()}`;
       await c.hit(key, 150);
       expect((await c.hit(key, 150)).count).toBe(2);
-      await Bun.sleep(200);
+      await sleep(200);
       const fresh = await c.hit(key, 150);
       expect(fresh.count).toBe(1);
       expect(fresh.resetMs).toBeGreaterThan(0);

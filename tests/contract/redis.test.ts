@@ -1,3 +1,4 @@
+import * as bunTest from "bun:test";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createClient } from "redis";
 import type { KeyMatch } from "../../core/access/ports.ts";
@@ -59,13 +60,13 @@ runEventBusContract("redis", async () => {
       await Promise.all([ca.close(), cb.close()]);
     },
   };
-});
+}, bunTest);
 
 runRateCounterContract("redis", async () => {
   const conn = await open();
   const counter = createRedisRateCounter(conn);
   return { hit: (k, ms) => counter.hit(k, ms), close: () => conn.close() };
-});
+}, bunTest);
 
 runInvalidationBusContract("redis", async () => {
   const nameB = `wks-test-b-${uuidv7().slice(-8)}`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { NoteShare, ShareLink } from "../../core/sharing/model.ts";
 import type { Stores } from "../../core/stores.ts";
@@ -10,7 +10,8 @@ import { bootstrapped, identity, newMember, stamp, topicFixture } from "./fixtur
  * The contract of the sharing store ports (core/sharing/ports.ts): share links and inboxes. Every
  * adapter runs it; the memory adapter is the reference. Each test makes its own workspace.
  */
-export function runShareStoresContract(name: string, open: () => Promise<Stores>) {
+export function runShareStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: share link and note share stores`, () => {
     let s: Stores;
     beforeAll(async () => {

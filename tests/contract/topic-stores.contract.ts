@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
@@ -10,7 +10,8 @@ import { bootstrapped, stamp, topicFixture, unique } from "./fixtures.ts";
  * The contract of the topic and tag store ports (core/topics/ports.ts). Every adapter runs it;
  * the memory adapter is the reference. Each test makes its own workspace.
  */
-export function runTopicStoresContract(name: string, open: () => Promise<Stores>) {
+export function runTopicStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: topic and tag stores`, () => {
     let s: Stores;
     beforeAll(async () => {

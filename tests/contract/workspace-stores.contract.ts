@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { TestApi } from "./kit/test-api.ts";
 import type { Stores } from "../../core/stores.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { apiKey, bundle, identity, newMember, stamp, unique } from "./fixtures.ts";
@@ -7,7 +7,8 @@ import { apiKey, bundle, identity, newMember, stamp, unique } from "./fixtures.t
  * The contract of the workspace and access store ports. Every adapter runs it; the memory adapter
  * is the reference. Each test makes its own workspaces, so suites may share one store.
  */
-export function runWorkspaceStoresContract(name: string, open: () => Promise<Stores>) {
+export function runWorkspaceStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
+  const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: workspace and access stores`, () => {
     let s: Stores;
     beforeAll(async () => {
