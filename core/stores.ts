@@ -1,8 +1,8 @@
 import type { ApiKeyStore } from "./access/ports.ts";
 import type { CollectionStore, EntityStore, RecordStore } from "./collections/ports.ts";
 import type { TagStore, TopicStore } from "./topics/ports.ts";
-import type { RepoIndexStore } from "./topics/repo-index-store.ts";
-import type { RetrievalLedger } from "./topics/retrieval-ledger.ts";
+import type { RepoIndexStore } from "./code-context/repo-index-store.ts";
+import type { RetrievalLedger } from "./code-context/retrieval-ledger.ts";
 import type { WebhookDeliveryStore } from "./webhooks/ports.ts";
 import type { ProposalStore } from "./topics/proposal-ports.ts";
 import type { RelationStore } from "./topics/relation-ports.ts";

@@ -1,7 +1,6 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import { AnchorValidation } from "./anchor-validation.ts";
 import { TOPIC_STATUSES } from "./governance.ts";
 import { MAX_TAG_LENGTH } from "./tag-name.ts";
 import { MAX_TOPIC_SLUG_LENGTH, TOPIC_SLUG_PATTERN } from "./topic-slug.ts";
@@ -137,6 +136,38 @@ export const TopicRevisionView = Type.Object({
   status: literalUnion(TOPIC_STATUSES),
 });
 export type TopicRevisionView = Static<typeof TopicRevisionView>;
+
+// ---- the anchor report of a topic view (computed by code-context: anchor-validation.ts) ----
+
+export const ANCHOR_RATINGS = ["ok", "overbroad", "zero"] as const;
+export type AnchorRating = (typeof ANCHOR_RATINGS)[number];
+
+export const AnchorCheck = Type.Object({
+  pattern: Type.String(),
+  matches: Type.Integer({ description: "Files of the default branch the pattern matches." }),
+  rating: literalUnion(ANCHOR_RATINGS, {
+    description: "`zero`: matches nothing (or cannot be compiled); `overbroad`: matches more than max(500, 20% of the repo's files); else `ok`.",
+  }),
+  samples: Type.Array(Type.String(), { description: "Up to 5 matching paths, in path order." }),
+  warnings: Type.Array(Type.String()),
+});
+export type AnchorCheck = Static<typeof AnchorCheck>;
+
+export const AnchorValidation = Type.Object(
+  {
+    repo_id: Type.String(),
+    commit: Nullable(Type.String({ description: "The commit of the file index the anchors were checked against; null when there is none." })),
+    file_count: Nullable(Type.Integer()),
+    refreshed_at: Nullable(Type.String({ description: "When the repo's file index was last read from the code host." })),
+    anchors: Type.Array(AnchorCheck, { description: "One entry per anchor, in the topic's order; empty when the repo has no file index." }),
+    warnings: Type.Array(Type.String(), { description: "E.g. the repo has no file index yet, or could not be read." }),
+  },
+  {
+    description:
+      "Advisory check of the topic's anchors against its linked repo's default branch (never blocks the write). Present on create and update responses when the topic has a `repo_id`.",
+  },
+);
+export type AnchorValidation = Static<typeof AnchorValidation>;
 
 /** Projections of a topic in responses. */
 export const TOPIC_VIEWS = ["full", "summary", "compact"] as const;

@@ -1,7 +1,9 @@
+import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
+import type { Workspace } from "../workspaces/model.ts";
 import type { Listed } from "../workspaces/ports.ts";
 import type { TopicStatus } from "./governance.ts";
-import type { Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
+import type { AnchorValidation, Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
 
 /**
  * Store ports of the topics module. Absence is `null`, `false` or `[]`; expected refusals are
@@ -150,4 +152,15 @@ export interface TagStore {
    * or null when `from` is not registered. A topic changed concurrently is re-read and rewritten.
    */
   retag(workspaceId: string, from: string, to: string | null, rewrite: (topic: Topic) => TopicWrite): Promise<number | null>;
+}
+
+/**
+ * What code context adds to topic answers (`codeContextHooks` of core/code-context/mod.ts). A port,
+ * so that topics need not import code-context, which reads topics: the composition plugs it in.
+ */
+export interface AnchorReports {
+  /** `anchor_validation` of create and update answers; undefined when the topic has no repo. */
+  validation(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<AnchorValidation | undefined>;
+  /** `orphaned_anchors` of `GET /topics/{topic}?include_orphaned=true`: anchors matching no file of the repo's index. */
+  orphaned(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<string[]>;
 }

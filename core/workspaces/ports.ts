@@ -1,3 +1,4 @@
+import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { ApiKeyRecord } from "../access/api-key.ts";
 import type {
@@ -87,3 +88,9 @@ export interface RepoStore {
    */
   findByFullName(fullName: string, limit: number): Promise<Repo[]>;
 }
+
+/**
+ * What follows linking a repo (`codeContextHooks` of core/code-context/mod.ts: its first file
+ * index). A port, so that workspaces need not import code-context, which reads repos.
+ */
+export type RepoLinkedHook = (deps: CoreDeps, repo: Repo) => Promise<void>;

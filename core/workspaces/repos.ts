@@ -6,7 +6,6 @@ import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
 import type { CreateRepoDto, Repo, Workspace } from "./model.ts";
-import { requestRepoIndex } from "../topics/repo-index.ts";
 
 export async function listRepos(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<Repo>> {
   const { items, total } = await deps.stores.repos.list(ws.id, page);
@@ -35,8 +34,8 @@ export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dt
     throw conflict(`Repo is already linked: ${dto.provider}:${dto.full_name}`);
   }
   await emit(deps, ws.id, "repo.linked", p, { repo_id: repo.id, provider: repo.provider, full_name: repo.full_name });
-  // Its first file index, in the background (anchors are checked against it); never fails the link.
-  await requestRepoIndex(deps, repo).catch(() => {});
+  // E.g. its first file index, in the background (anchors are checked against it); never fails the link.
+  await deps.onRepoLinked?.(deps, repo).catch(() => {});
   return repo;
 }
 

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { parseOffsetPage } from "../../core/kernel/paging.ts";
 import { CreateRepoDto, IdSchema, Repo, SlugSchema } from "../../core/workspaces/model.ts";
 import { createRepo, deleteRepo, getRepo, listRepos } from "../../core/workspaces/repos.ts";
-import { getRepoIndexState, RepoIndexState, RepoRefreshResult, refreshRepo } from "../../core/topics/repo-refresh.ts";
+import { getRepoIndexState, RepoIndexState, RepoRefreshResult, refreshRepo } from "../../core/code-context/repo-refresh.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";

@@ -1,8 +1,8 @@
-import type { ReadOptions } from "./ports.ts";
+import type { ReadOptions } from "../topics/ports.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../kernel/errors.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
-import type { Topic } from "./model.ts";
+import type { Topic } from "../topics/model.ts";
 import type { PathMatcher } from "./path-matcher.ts";
 
 /**

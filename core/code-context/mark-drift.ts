@@ -7,9 +7,9 @@ import { UUID_PATTERN } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import { compiledPattern, matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
 import { FilePathSchema } from "./match-files.ts";
-import type { Drift, Topic } from "./model.ts";
-import { checkRefs } from "./topic-access.ts";
-import { changeTopic } from "./topic-change.ts";
+import type { Drift, Topic } from "../topics/model.ts";
+import { checkRefs } from "../topics/topic-access.ts";
+import { changeTopic } from "../topics/topic-change.ts";
 
 export const MAX_DRIFT_PATHS = 1_000;
 /** Evidence kept on a drifted topic: at most this many files. */

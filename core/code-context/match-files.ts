@@ -4,11 +4,11 @@ import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import type { Workspace } from "../workspaces/model.ts";
 import { matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
-import { TOPIC_STATUSES } from "./governance.ts";
-import { APPROVED_VIA, type Topic, TRUST_VERDICTS } from "./model.ts";
-import { compareListed, trustRank } from "./search-rank.ts";
-import { checkRefs } from "./topic-access.ts";
-import { toTopicView } from "./view.ts";
+import { TOPIC_STATUSES } from "../topics/governance.ts";
+import { APPROVED_VIA, type Topic, TRUST_VERDICTS } from "../topics/model.ts";
+import { compareListed, trustRank } from "../topics/search-rank.ts";
+import { checkRefs } from "../topics/topic-access.ts";
+import { toTopicView } from "../topics/view.ts";
 
 export const MAX_MATCH_PATHS = 500;
 const strict = { additionalProperties: false } as const;
