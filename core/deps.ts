@@ -1,10 +1,8 @@
-import type { KeyHasher } from "./access/api-key.ts";
-import type { SecretBox } from "./access/secret-box.ts";
+import type { KeyHasher, SecretBox } from "./access/ports.ts";
 import type { EventBus } from "./events/ports.ts";
 import type { Clock } from "./kernel/clock.ts";
 import type { JobQueue } from "./jobs/ports.ts";
-import type { CodeHost } from "./code-context/code-host.ts";
-import type { PathMatcher } from "./code-context/path-matcher.ts";
+import type { CodeHost, PathMatcher } from "./code-context/ports.ts";
 import type { Stores } from "./stores.ts";
 import type { AnchorReports } from "./topics/ports.ts";
 import type { RepoLinkedHook } from "./workspaces/ports.ts";

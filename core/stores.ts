@@ -1,11 +1,8 @@
 import type { ApiKeyStore } from "./access/ports.ts";
 import type { CollectionStore, EntityStore, RecordStore } from "./collections/ports.ts";
-import type { TagStore, TopicStore } from "./topics/ports.ts";
-import type { RepoIndexStore } from "./code-context/repo-index-store.ts";
-import type { RetrievalLedger } from "./code-context/retrieval-ledger.ts";
+import type { ProposalStore, RelationStore, TagStore, TopicStore } from "./topics/ports.ts";
+import type { RepoIndexStore, RetrievalLedger } from "./code-context/ports.ts";
 import type { WebhookDeliveryStore } from "./webhooks/ports.ts";
-import type { ProposalStore } from "./topics/proposal-ports.ts";
-import type { RelationStore } from "./topics/relation-ports.ts";
 import type { NoteShareStore, ShareLinkStore } from "./sharing/ports.ts";
 import type { AreaStore, IdentityStore, MemberStore, RepoStore, WorkspaceStore } from "./workspaces/ports.ts";
 

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { createSecretBox } from "../core/access/secret-box.ts";
-import type { RateCounter } from "../core/access/rate-limit.ts";
+import type { RateCounter } from "../core/access/ports.ts";
 import type { EventBus } from "../core/events/ports.ts";
 import { codeContextHooks } from "../core/code-context/hooks.ts";
 import { systemClock } from "../core/kernel/clock.ts";

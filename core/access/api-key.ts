@@ -92,9 +92,6 @@ export function displayPrefix(raw: string): string {
   return raw.slice(0, PREFIX_SHOWN);
 }
 
-/** SHA-256 of a raw key as lowercase hex. A runtime may supply a faster equivalent (see CoreDeps.keyHasher). */
-export type KeyHasher = (raw: string) => string | Promise<string>;
-
 export async function hashRawKey(raw: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(raw)));
   let hex = "";

@@ -1,6 +1,6 @@
 import type { AnchorCheck, AnchorRating, AnchorValidation } from "../topics/model.ts";
 import { anchorBase } from "./anchor-base.ts";
-import type { PathMatcher } from "./path-matcher.ts";
+import type { PathMatcher } from "./ports.ts";
 
 /**
  * Anchor validation: how well each anchor (a glob) of a topic fits the files of its linked repo's

@@ -1,11 +1,9 @@
 import type { CoreDeps } from "../deps.ts";
 import type { Repo, Workspace } from "../workspaces/model.ts";
 import { checkAnchors, RepoFileList, orphanedAnchors } from "./anchor-validation.ts";
-import { type AnchorValidation } from "../topics/model.ts";
-import { CodeHostError, isCodeHostError } from "./code-host.ts";
+import { type AnchorValidation, type Topic } from "../topics/model.ts";
+import { CodeHostError, isCodeHostError, type RepoIndex, type RepoIndexHead } from "./ports.ts";
 import { repoIndexJob } from "./repo-index-job.ts";
-import type { Topic } from "../topics/model.ts";
-import type { RepoIndex, RepoIndexHead } from "./repo-index-store.ts";
 
 /** The most files an index holds; a larger repo is refused (`too_large`) rather than half indexed. */
 export const MAX_INDEXED_FILES = 200_000;

@@ -3,7 +3,7 @@ import type { Principal } from "../access/principal.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/emit.ts";
 import { forbidden, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
-import { uuidv7 } from "../kernel/ids.ts";
+import { isUuid, uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/model.ts";
@@ -14,7 +14,6 @@ import type { Collection } from "./model.ts";
 import type { CollectionFilter, PurgePlan } from "./ports.ts";
 import { recordSchemaOf } from "./record-schema.ts";
 import { queryWords } from "./record-text.ts";
-import { isUuid } from "../kernel/ids.ts";
 
 export const COLLECTIONS_LIMIT = { default: 50, max: 200 } as const;
 

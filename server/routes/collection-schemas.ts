@@ -1,10 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { StoredRecordSchema } from "../../core/collections/dto.ts";
+import { COLLECTION_VIEWS, RECORD_VIEWS, RECORDS_LIMIT, StoredRecordSchema } from "../../core/collections/dto.ts";
 import { FieldDef, type FieldDef as FieldDefT } from "../../core/collections/record-schema.ts";
 import { MAX_SHAPE_FIELDS } from "../../core/collections/shape-inference.ts";
 import { COLLECTION_STATUSES } from "../../core/collections/archetype.ts";
 import { COLLECTIONS_LIMIT } from "../../core/collections/collections.ts";
-import { COLLECTION_VIEWS, RECORD_VIEWS, RECORDS_LIMIT } from "../../core/collections/dto.ts";
 import { ENTITIES_LIMIT } from "../../core/collections/entities.ts";
 import { RECORD_HISTORY_LIMIT } from "../../core/collections/records.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";

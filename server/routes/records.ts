@@ -1,16 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { findCollection } from "../../core/collections/collections.ts";
 import { resolveCriterion } from "../../core/collections/context.ts";
-import {
-  CreateRecordDto,
-  QueryRecordsDto,
-  RecordChangeView,
-  RecordOutcomeDto,
-  RecordView,
-  UpdateRecordDto,
-  type QueryRecordsDto as QueryBody,
-  type UpdateRecordDto as UpdateBody,
-} from "../../core/collections/dto.ts";
+import { CollectionView, CreateRecordDto, QueryRecordsDto, type QueryRecordsDto as QueryBody, RecordChangeView, RecordOutcomeDto, RecordView, UpdateRecordDto, type UpdateRecordDto as UpdateBody } from "../../core/collections/dto.ts";
 import { AggregateRecordsDto, type AggregateRecordsDto as AggregateBody } from "../../core/collections/record-aggregate.ts";
 import { parseRecordView } from "../../core/collections/record-query.ts";
 import {
@@ -26,7 +17,6 @@ import {
   updateRecord,
 } from "../../core/collections/records.ts";
 import { toChangeView, toCollectionView, toRecordView, trimToBytes } from "../../core/collections/views.ts";
-import { CollectionView } from "../../core/collections/dto.ts";
 import type { CollectionRecord } from "../../core/collections/model.ts";
 import { validationFailed } from "../../core/kernel/errors.ts";
 import { expectedVersion } from "../../core/kernel/expected-version.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
-import type { RepoIndex } from "../../core/code-context/repo-index-store.ts";
+import type { RepoIndex } from "../../core/code-context/ports.ts";
 import type { Repo } from "../../core/workspaces/model.ts";
 import { bundle, stamp, unique } from "./fixtures.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { RateCounter } from "../../core/access/rate-limit.ts";
+import type { RateCounter } from "../../core/access/ports.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 
 /** The contract of `RateCounter`: fixed windows, counted atomically. Every test uses its own keys. */
