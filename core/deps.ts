@@ -1,11 +1,11 @@
-import type { KeyHasher, SecretBox } from "./access/ports.ts";
-import type { EventBus } from "./events/ports.ts";
+import type { KeyHasher, SecretBox } from "./access/mod.ts";
+import type { EventBus } from "./events/mod.ts";
 import type { Clock } from "./kernel/clock.ts";
-import type { JobQueue } from "./jobs/ports.ts";
-import type { CodeHost, PathMatcher } from "./code-context/ports.ts";
+import type { JobQueue } from "./jobs/mod.ts";
+import type { CodeHost, PathMatcher } from "./code-context/mod.ts";
 import type { Stores } from "./stores.ts";
-import type { AnchorReports } from "./topics/ports.ts";
-import type { RepoLinkedHook } from "./workspaces/ports.ts";
+import type { AnchorReports } from "./topics/mod.ts";
+import type { RepoLinkedHook } from "./workspaces/mod.ts";
 
 /** What every use case is given: the stores, the clock, and the box that seals secrets. */
 export interface CoreDeps {

@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { IdSchema, NameSchema } from "../workspaces/model.ts";
+import { IdSchema, NameSchema } from "../workspaces/mod.ts";
 
 /**
  * An API key as stored. The raw value is never stored in clear: `key_hash` (SHA-256 of the raw

@@ -1,5 +1,5 @@
 import { forbidden, notFound } from "../kernel/errors.ts";
-import type { Role, Workspace } from "../workspaces/model.ts";
+import type { Role, Workspace } from "../workspaces/mod.ts";
 import type { Principal } from "./principal.ts";
 
 /**

@@ -1,6 +1,5 @@
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Listed } from "../workspaces/ports.ts";
-import type { Member, Workspace } from "../workspaces/model.ts";
+import type { Listed, Member, Workspace } from "../workspaces/mod.ts";
 import type { ApiKeyRecord } from "./api-key.ts";
 
 export interface KeyMatch {

@@ -1,8 +1,7 @@
-import type { ReadOptions } from "../topics/ports.ts";
+import type { ReadOptions, Topic } from "../topics/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../kernel/errors.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
-import type { Topic } from "../topics/model.ts";
 import type { PathMatcher } from "./ports.ts";
 
 /**

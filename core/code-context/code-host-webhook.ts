@@ -5,7 +5,7 @@ import { literalUnion } from "../kernel/literal-union.ts";
 import { assertValid } from "../kernel/validation.ts";
 import { markDriftIn } from "./mark-drift.ts";
 import { requestRepoIndex } from "./repo-index.ts";
-import { verifyHubSignature } from "../webhooks/signature.ts";
+import { verifyHubSignature } from "../webhooks/mod.ts";
 
 /**
  * The code-host webhook (`POST /webhooks/code-host`): GitHub's format, which Gitea and Forgejo

@@ -1,4 +1,4 @@
-import type { Repo } from "../workspaces/model.ts";
+import type { Repo } from "../workspaces/mod.ts";
 
 /**
  * The file index of a linked repo: the paths of its default branch at one commit, kept so anchor

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
-import type { Repo, Workspace } from "../workspaces/model.ts";
+import type { Repo, Workspace } from "../workspaces/mod.ts";
 import { checkAnchors, RepoFileList, orphanedAnchors } from "./anchor-validation.ts";
-import { type AnchorValidation, type Topic } from "../topics/model.ts";
+import { type AnchorValidation, type Topic } from "../topics/mod.ts";
 import { CodeHostError, isCodeHostError, type RepoIndex, type RepoIndexHead } from "./ports.ts";
 import { repoIndexJob } from "./repo-index-job.ts";
 

@@ -1,10 +1,8 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import { getRepo } from "../workspaces/repos.ts";
+import { getRepo, type Workspace } from "../workspaces/mod.ts";
 import { requestRepoIndex } from "./repo-index.ts";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);

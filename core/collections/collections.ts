@@ -1,12 +1,11 @@
-import { actorKind, assertCanWrite, isOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, assertCanWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { forbidden, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { isUuid, uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { type CollectionStatus, COLLECTION_STATUSES } from "./archetype.ts";
 import { assertCollectionValid } from "./collection-rules.ts";
 import type { CreateCollectionDto, SetConnectorMappingDto, SetPresentationDto, UpdateCollectionDto } from "./dto.ts";

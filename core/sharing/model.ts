@@ -1,8 +1,7 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { literalUnion } from "../kernel/literal-union.ts";
-import { TOPIC_STATUSES, type TopicStatus } from "../topics/governance.ts";
-import { TRUST_VERDICTS } from "../topics/model.ts";
-import { IdSchema } from "../workspaces/model.ts";
+import { TOPIC_STATUSES, type TopicStatus, TRUST_VERDICTS } from "../topics/mod.ts";
+import { IdSchema } from "../workspaces/mod.ts";
 
 const Timestamp = Type.String({ description: "ISO 8601 UTC timestamp." });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,15 +1,12 @@
-import { assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertCanWrite, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import { parseBool, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
-import { isStale } from "../topics/staleness.ts";
-import { findTopic } from "../topics/topic-access.ts";
-import { trustOf } from "../topics/view.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { isStale, topicBySlug, trustOf } from "../topics/mod.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import type { NoteShare, NoteShareView, ShareNoteDto, TopicBrief } from "./model.ts";
 import type { InboxFilter, InboxItem } from "./ports.ts";
 
@@ -47,7 +44,7 @@ function inboxOwner(p: Principal): string {
  */
 export async function shareNote(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: ShareNoteDto): Promise<NoteShareView[]> {
   assertCanWrite(p, "share a note");
-  const { topic } = await findTopic(deps, ws, slug);
+  const topic = await topicBySlug(deps, ws, slug);
   const ids = [...new Set(dto.member_ids)];
   const found = await Promise.all(ids.map((id) => deps.stores.members.get(ws.id, id)));
   const unknown = ids.filter((_, i) => found[i] === null);

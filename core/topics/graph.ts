@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import type { Topic } from "./model.ts";
 import type { AdjacencyGraphView, FullGraphView, GraphEdge, GraphFingerprint, GraphNode, GraphNodeRow, Relation, TopicGraphView } from "./relation-model.ts";
 import { isStale, staleBefore } from "./staleness.ts";

@@ -1,7 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { Listed } from "../workspaces/ports.ts";
+import type { Listed, Workspace } from "../workspaces/mod.ts";
 import type { TopicStatus } from "./governance.ts";
 import type { AnchorValidation, Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
 import type { Proposal, ProposalDecision, ProposalStatus } from "./proposal-model.ts";

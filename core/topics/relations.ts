@@ -1,10 +1,9 @@
-import { assertCanDeleteRelation, assertCanRelateTopics, assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertCanDeleteRelation, assertCanRelateTopics, assertCanWrite, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, isAppError, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import type { Topic } from "./model.ts";
 import type { CreateRelationDto, GraphNodeRow, Relation, RelationView } from "./relation-model.ts";
 import { findTopic } from "./topic-access.ts";

@@ -1,10 +1,9 @@
-import { assertCanWrite, assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertCanWrite, assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import type { CreateTagDto, TagView, Topic, UpdateTagDto } from "./model.ts";
 import type { TopicWrite } from "./ports.ts";
 import { normalizeTagName } from "./tag-name.ts";

@@ -1,14 +1,13 @@
-import { actorKind, assertCanWrite, isOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, assertCanWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, forbidden, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
 import { parseBool, type QueryBool } from "../kernel/query-params.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import type { CreateTopicDto, Topic, TopicEventView, TopicView, UpdateTopicDto } from "./model.ts";
-import { assertUsableSlug, checkRefs, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
+import { assertUsableSlug, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
 import { normalizePatch, patchToTopic } from "./merge-patch.ts";
 import { changeTopic, topicEvent } from "./topic-change.ts";
 import { parseSearchQuery, parseTimelineQuery, parseTopicListQuery, parseView, type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";

@@ -1,13 +1,12 @@
-import { actorKind, assertCanWrite, assertOwnerOrAdmin, canWrite, isOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, assertCanWrite, assertOwnerOrAdmin, canWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { conflict, forbidden, validationFailed, versionConflict } from "../kernel/errors.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { GOVERNANCE, type GovernanceAction, transition } from "./governance.ts";
 import type { MergeTopicDto, MoveTopicDto, Topic, TopicEventType, TopicView } from "./model.ts";
-import { assertUsableSlug, checkRefs, findTopic } from "./topic-access.ts";
+import { assertUsableSlug, findTopic } from "./topic-access.ts";
 import { changeTopic, sortedTags } from "./topic-change.ts";
 import { checkVersion, commit } from "./topics.ts";
 import { toTopicView } from "./view.ts";

@@ -1,4 +1,4 @@
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { isStale } from "./staleness.ts";
 import type { Topic, TopicEvent, TopicEventView, TopicRevisionView, TopicView, TopicViewName, Trust } from "./model.ts";
 

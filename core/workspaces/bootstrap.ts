@@ -1,6 +1,4 @@
-import { issueKey } from "../access/api-keys.ts";
-import { type ApiKeyView, toApiKeyView } from "../access/api-key.ts";
-import type { Principal } from "../access/principal.ts";
+import { type ApiKeyView, issueKey, type Principal, toApiKeyView } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";

@@ -1,7 +1,6 @@
-import { assertOwnerOrAdmin, canAssignRole } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertOwnerOrAdmin, canAssignRole, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";

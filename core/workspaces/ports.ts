@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { ApiKeyRecord } from "../access/api-key.ts";
+import type { ApiKeyRecord } from "../access/mod.ts";
 import type {
   Area,
   Identity,

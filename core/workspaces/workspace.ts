@@ -1,7 +1,6 @@
-import { assertOwner, assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertOwner, assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import type { StoreStatus } from "../stores.ts";
 import type { Identity, Member, SetPlanDto, UpdateWorkspaceDto, Workspace, WorkspaceCounts, WorkspaceSettings } from "./model.ts";
 
