@@ -1,4 +1,4 @@
-import type { AnchorCheck, AnchorRating, AnchorValidation } from "../topics/mod.ts";
+import type { AnchorCheck, AnchorRating } from "../topics/mod.ts";
 import { anchorBase } from "./anchor-base.ts";
 import type { PathMatcher } from "./ports.ts";
 

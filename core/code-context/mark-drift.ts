@@ -1,11 +1,12 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import { type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { compiledPattern, matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
 import { FilePathSchema } from "./match-files.ts";
 import { type Drift, type Topic, writeDrift } from "../topics/mod.ts";
+import { assertCanMarkDrift } from "./policy.ts";
 
 export const MAX_DRIFT_PATHS = 1_000;
 /** Evidence kept on a drifted topic: at most this many files. */
@@ -33,7 +34,7 @@ export type MarkDriftResult = Static<typeof MarkDriftResult>;
 
 /** `POST /topics/mark-drift`: anyone who may write. */
 export async function markDrift(deps: CoreDeps, p: Principal, ws: Workspace, dto: MarkDriftDto): Promise<MarkDriftResult> {
-  assertCanWrite(p, "mark drift");
+  assertCanMarkDrift(p);
   requireMatcher(deps, "mark drift");
   if (dto.repo_id) await checkRefs(deps, ws, { repo_id: dto.repo_id });
   return markDriftIn(deps, p, ws.id, { paths: dto.paths, commit: dto.commit ?? null, repoId: dto.repo_id ?? null });

@@ -5,6 +5,7 @@
  * (`codeContextHooks`).
  */
 export * from "./ports.ts";
+export * from "./policy.ts";
 export * from "./hooks.ts";
 
 // Pure rules

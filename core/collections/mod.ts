@@ -5,6 +5,7 @@
 export * from "./model.ts";
 export * from "./dto.ts";
 export * from "./ports.ts";
+export * from "./policy.ts";
 
 // Pure rules
 export * from "./archetype.ts";

@@ -1,4 +1,4 @@
-import { assertCanWrite, hashRawKey, type Principal } from "../access/mod.ts";
+import { hashRawKey, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
@@ -7,6 +7,7 @@ import { isStale, topicBySlug, trustOf } from "../topics/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { SharedTopic, ShareLinkStatus } from "./model.ts";
 import { generateShareToken, looksLikeShareToken, sharePath } from "./share-token.ts";
+import { assertCanShare } from "./policy.ts";
 
 const shareLinkNotFound = () => notFound("Share link");
 
@@ -22,7 +23,7 @@ export interface IssuedShareLink {
  * issuing a new one revokes the previous. Archived topics are not shared (409): their page is a 404.
  */
 export async function shareTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string): Promise<IssuedShareLink> {
-  assertCanWrite(p, "share a topic");
+  assertCanShare(p, "share a topic");
   const topic = await topicBySlug(deps, ws, slug);
   if (topic.status === "archived") throw conflict("Cannot share topic: it is archived", { current_status: topic.status });
   const now = deps.clock.now();
@@ -42,7 +43,7 @@ export async function shareTopic(deps: CoreDeps, p: Principal, ws: Workspace, sl
 
 /** Revokes the topic's link: the very next request for its page is a 404. No active link: 404. */
 export async function revokeShareLink(deps: CoreDeps, p: Principal, ws: Workspace, slug: string): Promise<string> {
-  assertCanWrite(p, "revoke a share link");
+  assertCanShare(p, "revoke a share link");
   const topic = await topicBySlug(deps, ws, slug);
   const link = await deps.stores.shareLinks.get(ws.id, topic.id);
   if (!link || !(await deps.stores.shareLinks.revoke(ws.id, topic.id))) throw shareLinkNotFound();

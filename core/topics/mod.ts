@@ -8,6 +8,7 @@ export * from "./model.ts";
 export * from "./proposal-model.ts";
 export * from "./relation-model.ts";
 export * from "./ports.ts";
+export * from "./policy.ts";
 
 // Pure rules
 export * from "./governance.ts";

@@ -1,4 +1,5 @@
-import { actorKind, assertCanWrite, assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDecideProposal } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
@@ -145,8 +146,7 @@ export async function mergeProposal(
   slug: string,
   proposalId: string,
 ): Promise<{ proposal: ProposalView; topic: TopicView }> {
-  assertOwnerOrAdmin(p, "merge a proposal");
-  assertCanWrite(p, "merge a proposal");
+  assertCanDecideProposal(p, "merge");
   const { topic, proposal } = await findProposal(deps, ws, slug, proposalId);
   assertOpen(proposal, "merge");
   if (topic.status === "archived") throw conflict("Cannot merge proposal: the topic is archived", { current_status: topic.status });
@@ -187,8 +187,7 @@ export async function mergeProposal(
 
 /** Closes a suggested edit without applying it (owner/admin). */
 export async function rejectProposal(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, proposalId: string): Promise<ProposalView> {
-  assertOwnerOrAdmin(p, "reject a proposal");
-  assertCanWrite(p, "reject a proposal");
+  assertCanDecideProposal(p, "reject");
   const { topic, proposal } = await findProposal(deps, ws, slug, proposalId);
   assertOpen(proposal, "reject");
   const decision = { status: "rejected" as const, decided_at: deps.clock.now().toISOString(), decided_by: p.identityId, merged_version: null };

@@ -1,4 +1,5 @@
-import { assertCanDeleteRelation, assertCanRelateTopics, assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDeleteRelation, assertCanRelateTopics } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, isAppError, notFound, validationFailed } from "../kernel/errors.ts";

@@ -1,4 +1,5 @@
-import { assertCanWrite, assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDeleteTag, assertCanRenameTag } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
@@ -53,7 +54,7 @@ export async function updateTag(deps: CoreDeps, p: Principal, ws: Workspace, raw
   let name = tagName(rawName, "path.name");
   const to = dto.name === undefined ? name : tagName(dto.name, "/name");
   if (to !== name) {
-    assertOwnerOrAdmin(p, "rename a tag");
+    assertCanRenameTag(p);
     const n = await deps.stores.tags.retag(ws.id, name, to, retagger(deps, p, name, to));
     if (n === null) throw tagNotFound();
     await emit(deps, ws.id, "tag.renamed", p, { from: name, to, topics: n });
@@ -71,7 +72,7 @@ export async function updateTag(deps: CoreDeps, p: Principal, ws: Workspace, raw
 
 /** Deletes a tag and detaches it from every topic (owner/admin). Returns how many topics lost it. */
 export async function deleteTag(deps: CoreDeps, p: Principal, ws: Workspace, rawName: string): Promise<{ name: string; topics: number }> {
-  assertOwnerOrAdmin(p, "delete a tag");
+  assertCanDeleteTag(p);
   const name = tagName(rawName, "path.name");
   const n = await deps.stores.tags.retag(ws.id, name, null, retagger(deps, p, name, null));
   if (n === null) throw tagNotFound();

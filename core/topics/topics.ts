@@ -1,7 +1,8 @@
-import { actorKind, assertCanWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDeleteTopic } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
-import { conflict, forbidden, versionConflict } from "../kernel/errors.ts";
+import { conflict, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
 import { parseBool, type QueryBool } from "../kernel/query-params.ts";
@@ -182,10 +183,7 @@ export async function updateTopic(
 export async function deleteTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, expected: number | undefined): Promise<string> {
   assertCanWrite(p, "delete a topic");
   const { topic } = await findTopic(deps, ws, slug, { followMerge: false });
-  const ownDraft = (topic.status === "draft" || topic.status === "proposed") && p.identityId !== null && topic.author_id === p.identityId;
-  if (!isOwnerOrAdmin(p) && !ownDraft) {
-    throw forbidden("Cannot delete topic: owner or admin authority is required (authors may delete their own drafts and proposals)");
-  }
+  assertCanDeleteTopic(p, topic);
   checkVersion(topic, expected);
   const now = deps.clock.now();
   const gone = { ...topic, version: topic.version + 1, updated_at: now.toISOString() };

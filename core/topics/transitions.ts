@@ -1,4 +1,5 @@
-import { actorKind, assertCanWrite, assertOwnerOrAdmin, canWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { actorKind, type Principal } from "../access/mod.ts";
+import { assertCanMergeTopics, assertCanMoveTopic, governanceActor, governanceAuthority } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -51,9 +52,9 @@ export async function applyGovernance(
   expected: number | undefined,
 ): Promise<TopicView> {
   const { topic } = await findTopic(deps, ws, slug, { followMerge: action !== "restore" });
-  const verdict = transition(topic.status, action, { canWrite: canWrite(p), isOwnerOrAdmin: isOwnerOrAdmin(p) });
+  const verdict = transition(topic.status, action, governanceActor(p));
   if (!verdict.ok && verdict.reason === "forbidden") {
-    throw forbidden(`Cannot ${action} topic: ${verdict.authority === "owner_admin" ? "owner or admin authority" : "scope work:write"} is required`);
+    throw forbidden(`Cannot ${action} topic: ${governanceAuthority(action)} is required`);
   }
   if (!verdict.ok) {
     throw conflict(`Cannot ${action} topic: it is ${topic.status}`, {
@@ -72,7 +73,7 @@ export async function applyGovernance(
 
 /** Changes a topic's slug and/or area; the old slug keeps answering (owner/admin). */
 export async function moveTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: MoveTopicDto): Promise<TopicView> {
-  assertOwnerOrAdmin(p, "move a topic");
+  assertCanMoveTopic(p);
   if (dto.slug === undefined && dto.area_id === undefined) {
     throw validationFailed("Invalid move: give slug and/or area_id", [{ path: "/", message: "slug or area_id is required" }]);
   }
@@ -98,8 +99,7 @@ export async function moveTopic(deps: CoreDeps, p: Principal, ws: Workspace, slu
  * `merged_into`, and its slug answers with the target from then on.
  */
 export async function mergeTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: MergeTopicDto): Promise<TopicView> {
-  assertOwnerOrAdmin(p, "merge a topic");
-  assertCanWrite(p, "merge a topic");
+  assertCanMergeTopics(p);
   const { topic: source } = await findTopic(deps, ws, slug, { followMerge: false });
   const { topic: target } = await findTopic(deps, ws, dto.target);
   if (target.id === source.id) throw validationFailed("Invalid target: a topic cannot merge into itself", [{ path: "/target", message: "same topic" }]);

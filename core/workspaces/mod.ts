@@ -4,6 +4,7 @@
  */
 export * from "./model.ts";
 export * from "./ports.ts";
+export * from "./policy.ts";
 export * from "./refs.ts";
 export * from "./bootstrap.ts";
 export * from "./workspace.ts";

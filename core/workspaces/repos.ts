@@ -1,4 +1,5 @@
-import { assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { type Principal } from "../access/mod.ts";
+import { assertCanManageWorkspace } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
@@ -19,7 +20,7 @@ export async function getRepo(deps: CoreDeps, ws: Workspace, repoId: string): Pr
 
 /** Linking a repository exposes its code to the workspace's agents: owner/admin only. */
 export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateRepoDto): Promise<Repo> {
-  assertOwnerOrAdmin(p, "link a repo");
+  assertCanManageWorkspace(p, "link a repo");
   const repo: Repo = {
     id: uuidv7(),
     workspace_id: ws.id,
@@ -39,7 +40,7 @@ export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dt
 }
 
 export async function deleteRepo(deps: CoreDeps, p: Principal, ws: Workspace, repoId: string): Promise<void> {
-  assertOwnerOrAdmin(p, "remove a repo");
+  assertCanManageWorkspace(p, "remove a repo");
   if (!(await deps.stores.repos.delete(ws.id, repoId))) throw notFound("Repo");
   await emit(deps, ws.id, "repo.removed", p, { repo_id: repoId });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { canDeleteRelation, canRelateTopics } from "../../core/access/policy.ts";
+import { canDeleteRelation, canRelateTopics } from "../../core/topics/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { graphEtag, ifNoneMatchHits } from "../../core/topics/graph.ts";
 import { changedFields, conflictingFields, normalizePatch, patchToTopic, touchedFields } from "../../core/topics/merge-patch.ts";
