@@ -12,7 +12,8 @@
  * - `tags`: the registry, `_id` = `<workspace_id>:<name>`.
  */
 import { anchorBases } from "../../core/code-context/anchor-base.ts";
-import type { Tag, TagView, Topic, TopicEvent } from "../../core/topics/model.ts";
+import type { Tag, Topic, TopicEvent } from "../../core/topics/model.ts";
+import type { TagView } from "../../core/topics/dto.ts";
 import { trustRank } from "../../core/topics/search-rank.ts";
 import { allTerms, topicTerms } from "../../core/topics/search-terms.ts";
 

@@ -5,7 +5,8 @@
  */
 import { anchorBases } from "../../core/code-context/anchor-base.ts";
 import type { TopicStatus } from "../../core/topics/governance.ts";
-import type { ApprovedVia, Drift, Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "../../core/topics/model.ts";
+import type { ApprovedVia, Drift, Tag, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "../../core/topics/model.ts";
+import type { TagView } from "../../core/topics/dto.ts";
 import type { TopicWrite } from "../../core/topics/ports.ts";
 import { trustRank } from "../../core/topics/search-rank.ts";
 import { topicTerms } from "../../core/topics/search-terms.ts";

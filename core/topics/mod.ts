@@ -5,8 +5,7 @@
  * `checkVersion`, `findTopic`) stays inside.
  */
 export * from "./model.ts";
-export * from "./proposal-model.ts";
-export * from "./relation-model.ts";
+export * from "./dto.ts";
 export * from "./ports.ts";
 export * from "./policy.ts";
 

@@ -2,9 +2,8 @@ import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { Listed, Workspace } from "../workspaces/mod.ts";
 import type { TopicStatus } from "./governance.ts";
-import type { AnchorValidation, Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
-import type { Proposal, ProposalDecision, ProposalStatus } from "./proposal-model.ts";
-import type { GraphFingerprint, GraphNodeRow, Relation } from "./relation-model.ts";
+import type { GraphFingerprint, GraphNodeRow, Proposal, ProposalDecision, ProposalStatus, Relation, Tag, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
+import type { AnchorValidation, TagView } from "./dto.ts";
 
 /**
  * Store ports of the topics module. Absence is `null`, `false` or `[]`; expected refusals are

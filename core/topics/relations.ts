@@ -5,8 +5,8 @@ import { emit } from "../events/mod.ts";
 import { conflict, isAppError, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import type { Topic } from "./model.ts";
-import type { CreateRelationDto, GraphNodeRow, Relation, RelationView } from "./relation-model.ts";
+import type { GraphNodeRow, Relation, Topic } from "./model.ts";
+import type { CreateRelationDto, RelationView } from "./dto.ts";
 import { findTopic } from "./topic-access.ts";
 import { trustOf } from "./view.ts";
 

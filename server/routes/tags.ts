@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { parseOffsetPage } from "../../core/kernel/paging.ts";
-import { CreateTagDto, TagView, UpdateTagDto } from "../../core/topics/model.ts";
+import { CreateTagDto, TagView, UpdateTagDto } from "../../core/topics/dto.ts";
 import { createTag, deleteTag, listTags, updateTag } from "../../core/topics/tags.ts";
 import { SlugSchema } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";

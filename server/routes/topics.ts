@@ -1,14 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { GOVERNANCE_ACTIONS } from "../../core/topics/governance.ts";
-import {
-  CreateTopicDto,
-  MergeTopicDto,
-  MoveTopicDto,
-  TopicEventView,
-  TopicView,
-  TransitionDto,
-  UpdateTopicDto,
-} from "../../core/topics/model.ts";
+import { CreateTopicDto, MergeTopicDto, MoveTopicDto, TopicEventView, TopicView, TransitionDto, UpdateTopicDto } from "../../core/topics/dto.ts";
 import { expectedVersion } from "../../core/topics/topic-query.ts";
 import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
 import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
-import type { Topic } from "../../core/topics/model.ts";
-import type { Proposal } from "../../core/topics/proposal-model.ts";
-import type { GraphNodeRow, Relation, RelationType } from "../../core/topics/relation-model.ts";
+import type { GraphNodeRow, Proposal, Relation, RelationType, Topic } from "../../core/topics/model.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { bootstrapped, stamp, topicFixture } from "./fixtures.ts";
 

@@ -3,7 +3,7 @@ import { canDeleteRelation, canRelateTopics } from "../../core/topics/policy.ts"
 import type { Principal } from "../../core/access/principal.ts";
 import { graphEtag, ifNoneMatchHits } from "../../core/topics/graph.ts";
 import { changedFields, conflictingFields, normalizePatch, patchToTopic, touchedFields } from "../../core/topics/merge-patch.ts";
-import { relationKey } from "../../core/topics/relation-model.ts";
+import { relationKey } from "../../core/topics/model.ts";
 import { tagsOf } from "../../core/topics/topic-access.ts";
 import type { Workspace } from "../../core/workspaces/model.ts";
 import { topicFixture } from "../contract/fixtures.ts";
