@@ -25,7 +25,8 @@
  *   roster change, or adding the person again) finishes it.
  */
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import type { Identity, Member, MemberView, Role } from "../../core/workspaces/model.ts";
+import type { Identity, Member, Role } from "../../core/workspaces/model.ts";
+import type { MemberView } from "../../core/workspaces/dto.ts";
 import type { Listed, MemberStore } from "../../core/workspaces/ports.ts";
 import { backoff, type IdentityDoc, identityDoc, isDuplicateKey, listPage, type MemberDoc, type MongoCollections, type MongoStoreOptions, type RosterDoc, toMember, toMemberView } from "./documents.ts";
 import { commitRoster, latestRoster, type RosterState } from "./roster.ts";

@@ -7,7 +7,8 @@ import { type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/pa
 import { parseBool, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import { isStale, topicBySlug, trustOf } from "../topics/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import type { NoteShare, NoteShareView, ShareNoteDto, TopicBrief } from "./model.ts";
+import type { NoteShare, TopicBrief } from "./model.ts";
+import type { NoteShareView, ShareNoteDto } from "./dto.ts";
 import type { InboxFilter, InboxItem } from "./ports.ts";
 import { assertCanReadInbox, assertCanShare } from "./policy.ts";
 

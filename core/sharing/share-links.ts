@@ -5,7 +5,7 @@ import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { isStale, topicBySlug, trustOf } from "../topics/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import type { SharedTopic, ShareLinkStatus } from "./model.ts";
+import type { SharedTopic, ShareLinkStatus } from "./dto.ts";
 import { generateShareToken, looksLikeShareToken, sharePath } from "./share-token.ts";
 import { assertCanShare } from "./policy.ts";
 

@@ -5,7 +5,8 @@ import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
-import type { Area, CreateAreaDto, UpdateAreaDto, Workspace } from "./model.ts";
+import type { Area, Workspace } from "./model.ts";
+import type { CreateAreaDto, UpdateAreaDto } from "./dto.ts";
 
 const nameTaken = (name: string) => conflict(`Area name is taken: ${name}`);
 

@@ -2,7 +2,8 @@ import { type ApiKeyView, issueKey, type Principal, toApiKeyView } from "../acce
 import type { CoreDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import type { CreateWorkspaceDto, Identity, Member, Workspace } from "./model.ts";
+import type { Identity, Member, Workspace } from "./model.ts";
+import type { CreateWorkspaceDto } from "./dto.ts";
 import { DEFAULT_SETTINGS } from "./workspace.ts";
 
 export interface Bootstrapped {

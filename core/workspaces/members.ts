@@ -5,7 +5,8 @@ import { emit } from "../events/mod.ts";
 import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
-import type { AddMemberDto, MemberView, SetRoleDto, Workspace } from "./model.ts";
+import type { Workspace } from "./model.ts";
+import type { AddMemberDto, MemberView, SetRoleDto } from "./dto.ts";
 
 const lastOwner = () =>
   new AppError("LAST_OWNER", "Cannot remove or demote the last owner: promote another member to owner first");

@@ -3,6 +3,7 @@
  * module; other modules and embedding apps import it from here.
  */
 export * from "./model.ts";
+export * from "./dto.ts";
 export * from "./ports.ts";
 export * from "./policy.ts";
 export * from "./refs.ts";

@@ -1,6 +1,7 @@
 import { assertOwner, assertOwnerOrAdmin, isOwner, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import { forbidden } from "../kernel/errors.ts";
-import type { MemberView, Role } from "./model.ts";
+import type { Role } from "./model.ts";
+import type { MemberView } from "./dto.ts";
 
 /**
  * Who may do what to a workspace and what it holds. Reads need membership only (checked when the

@@ -1,16 +1,8 @@
 import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { ApiKeyRecord } from "../access/mod.ts";
-import type {
-  Area,
-  Identity,
-  Member,
-  MemberView,
-  Repo,
-  Role,
-  Workspace,
-  WorkspaceCounts,
-} from "./model.ts";
+import type { Area, Identity, Member, Repo, Role, Workspace } from "./model.ts";
+import type { MemberView, WorkspaceCounts } from "./dto.ts";
 
 /**
  * Store ports of the workspaces module. Absence is `null`, `false` or `[]`, never a throw; an

@@ -5,7 +5,8 @@ import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetPage, type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
-import type { CreateRepoDto, Repo, Workspace } from "./model.ts";
+import type { Repo, Workspace } from "./model.ts";
+import type { CreateRepoDto } from "./dto.ts";
 
 export async function listRepos(deps: CoreDeps, ws: Workspace, page: OffsetPage): Promise<OffsetResult<Repo>> {
   const { items, total } = await deps.stores.repos.list(ws.id, page);

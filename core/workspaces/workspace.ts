@@ -3,7 +3,8 @@ import { assertCanDeleteWorkspace, assertCanManageWorkspace } from "./policy.ts"
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import type { StoreStatus } from "../stores.ts";
-import type { Identity, Member, SetPlanDto, UpdateWorkspaceDto, Workspace, WorkspaceCounts, WorkspaceSettings } from "./model.ts";
+import type { Identity, Member, Workspace, WorkspaceSettings } from "./model.ts";
+import type { SetPlanDto, UpdateWorkspaceDto, WorkspaceCounts } from "./dto.ts";
 
 export const DEFAULT_SETTINGS: WorkspaceSettings = { review_interval_days: 90 };
 

@@ -7,7 +7,7 @@ import { COLLECTIONS_LIMIT } from "../../core/collections/collections.ts";
 import { ENTITIES_LIMIT } from "../../core/collections/entities.ts";
 import { RECORD_HISTORY_LIMIT } from "../../core/collections/records.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
-import { SlugSchema } from "../../core/workspaces/model.ts";
+import { SlugSchema } from "../../core/workspaces/dto.ts";
 import {
   booleanParam,
   enumParam,

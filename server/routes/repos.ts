@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { parseOffsetPage } from "../../core/kernel/paging.ts";
-import { CreateRepoDto, IdSchema, Repo, SlugSchema } from "../../core/workspaces/model.ts";
+import { Repo } from "../../core/workspaces/model.ts";
+import { CreateRepoDto, IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { createRepo, deleteRepo, getRepo, listRepos } from "../../core/workspaces/repos.ts";
 import { getRepoIndexState, RepoIndexState, RepoRefreshResult, refreshRepo } from "../../core/code-context/repo-refresh.ts";
 import type { ServerDeps } from "../deps.ts";

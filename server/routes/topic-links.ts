@@ -6,7 +6,7 @@ import { AdjacencyGraphView, CreateRelationDto, FullGraphView, OpenProposalDto, 
 import { MAX_SUMMARY_LENGTH, PROPOSAL_STATUSES, RELATION_TYPES_DOC } from "../../core/topics/model.ts";
 import { listOpenProposals, listTopicProposals, mergeProposal, openProposal, rejectProposal } from "../../core/topics/proposals.ts";
 import { addRelation, deleteRelation, listRelations, MAX_RELATIONS_LISTED, MAX_RELATIONS_PER_TOPIC } from "../../core/topics/relations.ts";
-import { SlugSchema } from "../../core/workspaces/model.ts";
+import { SlugSchema } from "../../core/workspaces/dto.ts";
 import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
 import { booleanParam, enumParam, integerParam, limitParam, offsetParam } from "../http/query-schemas.ts";
 import { Deleted, errors, pageOf, strict } from "../http/schemas.ts";
