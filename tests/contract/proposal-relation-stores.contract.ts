@@ -6,8 +6,8 @@ import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { bootstrapped, stamp, topicFixture } from "./fixtures.ts";
 
 /**
- * The contract of the proposal and relation store ports (core/topics/proposal-ports.ts,
- * relation-ports.ts). Every adapter runs it; the memory adapter is the reference.
+ * The contract of the proposal and relation store ports (`ProposalStore`, `RelationStore` in
+ * core/topics/ports.ts). Every adapter runs it; the memory adapter is the reference.
  */
 export function runProposalRelationStoresContract(name: string, open: () => Promise<Stores>) {
   describe(`${name}: proposal and relation stores`, () => {
