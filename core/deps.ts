@@ -1,11 +1,11 @@
-import type { KeyHasher } from "./access/api-key.ts";
-import type { SecretBox } from "./access/secret-box.ts";
-import type { EventBus } from "./events/ports.ts";
+import type { KeyHasher, SecretBox } from "./access/mod.ts";
+import type { EventBus } from "./events/mod.ts";
 import type { Clock } from "./kernel/clock.ts";
-import type { JobQueue } from "./jobs/ports.ts";
-import type { CodeHost } from "./topics/code-host.ts";
-import type { PathMatcher } from "./topics/path-matcher.ts";
+import type { JobQueue } from "./jobs/mod.ts";
+import type { CodeHost, PathMatcher } from "./code-context/mod.ts";
 import type { Stores } from "./stores.ts";
+import type { AnchorReports } from "./topics/mod.ts";
+import type { RepoLinkedHook } from "./workspaces/mod.ts";
 
 /** What every use case is given: the stores, the clock, and the box that seals secrets. */
 export interface CoreDeps {
@@ -25,4 +25,11 @@ export interface CoreDeps {
   paths?: PathMatcher;
   /** Where use cases queue background work (run by workers/); without it, that work runs inline. */
   jobs?: JobQueue;
+  /**
+   * Code context's part in topic answers (`codeContextHooks`); without it, topics carry no
+   * `anchor_validation` and an empty `orphaned_anchors`.
+   */
+  anchorReports?: AnchorReports;
+  /** What follows linking a repo (`codeContextHooks`: its first file index); without it, nothing. */
+  onRepoLinked?: RepoLinkedHook;
 }

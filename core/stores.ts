@@ -1,13 +1,10 @@
-import type { ApiKeyStore } from "./access/ports.ts";
-import type { CollectionStore, EntityStore, RecordStore } from "./collections/ports.ts";
-import type { TagStore, TopicStore } from "./topics/ports.ts";
-import type { RepoIndexStore } from "./topics/repo-index-store.ts";
-import type { RetrievalLedger } from "./topics/retrieval-ledger.ts";
-import type { WebhookDeliveryStore } from "./webhooks/ports.ts";
-import type { ProposalStore } from "./topics/proposal-ports.ts";
-import type { RelationStore } from "./topics/relation-ports.ts";
-import type { NoteShareStore, ShareLinkStore } from "./sharing/ports.ts";
-import type { AreaStore, IdentityStore, MemberStore, RepoStore, WorkspaceStore } from "./workspaces/ports.ts";
+import type { ApiKeyStore } from "./access/mod.ts";
+import type { CollectionStore, EntityStore, RecordStore } from "./collections/mod.ts";
+import type { ProposalStore, RelationStore, TagStore, TopicStore } from "./topics/mod.ts";
+import type { RepoIndexStore, RetrievalLedger } from "./code-context/mod.ts";
+import type { WebhookDeliveryStore } from "./webhooks/mod.ts";
+import type { NoteShareStore, ShareLinkStore } from "./sharing/mod.ts";
+import type { AreaStore, IdentityStore, MemberStore, RepoStore, WorkspaceStore } from "./workspaces/mod.ts";
 
 export interface StoreStatus {
   /** e.g. `memory`, `pglite`, `postgres` */

@@ -1,7 +1,8 @@
 import { join, resolve } from "node:path";
 import { createSecretBox } from "../core/access/secret-box.ts";
-import type { RateCounter } from "../core/access/rate-limit.ts";
+import type { RateCounter } from "../core/access/ports.ts";
 import type { EventBus } from "../core/events/ports.ts";
+import { codeContextHooks } from "../core/code-context/hooks.ts";
 import { systemClock } from "../core/kernel/clock.ts";
 import type { Stores } from "../core/stores.ts";
 import { withAuthCache } from "../adapters/cache/cached-stores.ts";
@@ -93,7 +94,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
 
   const windowMs = config.rateLimitWindowMs;
   const deps: ServerDeps = {
-    core: { stores, clock: systemClock, secretBox: await createSecretBox(secret), keyHasher: bunKeyHasher, events, codeHost, paths: picomatchMatcher, jobs },
+    core: { stores, clock: systemClock, secretBox: await createSecretBox(secret), keyHasher: bunKeyHasher, events, codeHost, paths: picomatchMatcher, jobs, ...codeContextHooks },
     logger,
     config: { bodyLimitBytes: config.bodyLimitBytes, corsOrigins: config.corsOrigins, codeHostWebhookSecret: config.codeHostWebhookSecret },
     build: readBuildInfo(),

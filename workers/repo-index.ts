@@ -1,5 +1,5 @@
-import { refreshRepoIndex } from "../core/topics/repo-index.ts";
-import { repoIndexJob } from "../core/topics/repo-index-job.ts";
+import { refreshRepoIndex } from "../core/code-context/repo-index.ts";
+import { repoIndexJob } from "../core/code-context/repo-index-job.ts";
 import { handles } from "./handler.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type CodeHost, CodeHostError } from "../../core/topics/code-host.ts";
+import { type CodeHost, CodeHostError } from "../../core/code-context/ports.ts";
 import type { Repo } from "../../core/workspaces/model.ts";
 
 /**

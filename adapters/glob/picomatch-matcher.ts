@@ -1,5 +1,5 @@
 import picomatch from "picomatch/posix";
-import type { PathMatcher } from "../../core/topics/path-matcher.ts";
+import type { PathMatcher } from "../../core/code-context/ports.ts";
 
 /**
  * The anchors' glob matcher: picomatch with its default options and POSIX paths on every

@@ -1,6 +1,7 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { Listed, MemberStore } from "../../core/workspaces/ports.ts";
-import type { Identity, Member, MemberView, Role } from "../../core/workspaces/model.ts";
+import type { Identity, Member, Role } from "../../core/workspaces/model.ts";
+import type { MemberView } from "../../core/workspaces/dto.ts";
 import { byCreated, copy, inWorkspace, type MemoryTables, page } from "./tables.ts";
 import { dropMemberInbox } from "./share-stores.ts";
 

@@ -1,9 +1,6 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import type { Proposal, ProposalDecision } from "../../core/topics/proposal-model.ts";
-import type { ProposalFilter, ProposalStore } from "../../core/topics/proposal-ports.ts";
-import { type GraphFingerprint, type GraphNodeRow, type Relation, relationKey } from "../../core/topics/relation-model.ts";
-import type { RelationStore } from "../../core/topics/relation-ports.ts";
-import type { Topic } from "../../core/topics/model.ts";
+import { type GraphFingerprint, type GraphNodeRow, type Proposal, type ProposalDecision, type Relation, relationKey, type Topic } from "../../core/topics/model.ts";
+import type { ProposalFilter, ProposalStore, RelationStore } from "../../core/topics/ports.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { byCreated, copy, inWorkspace, type MemoryTables, page } from "./tables.ts";
 

@@ -1,4 +1,4 @@
-import type { RateCounter, WindowCount } from "../../core/access/rate-limit.ts";
+import type { RateCounter, WindowCount } from "../../core/access/ports.ts";
 
 /** Fixed windows in process memory; expired windows are swept so the map stays bounded by live keys. */
 export function createMemoryRateCounter(now: () => number = Date.now): RateCounter {

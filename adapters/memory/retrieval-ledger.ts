@@ -1,4 +1,4 @@
-import type { Delivery, RetrievalLedger } from "../../core/topics/retrieval-ledger.ts";
+import type { Delivery, RetrievalLedger } from "../../core/code-context/ports.ts";
 import type { MemoryTables } from "./tables.ts";
 
 const key = (ws: string, session: string, topic: string) => `${ws}\u0000${session}\u0000${topic}`;

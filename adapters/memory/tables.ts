@@ -1,10 +1,8 @@
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
 import type { Area, Identity, Member, Repo, Workspace } from "../../core/workspaces/model.ts";
-import type { Tag, Topic, TopicEvent } from "../../core/topics/model.ts";
-import type { RepoIndex } from "../../core/topics/repo-index-store.ts";
+import type { Proposal, Relation, Tag, Topic, TopicEvent } from "../../core/topics/model.ts";
+import type { RepoIndex } from "../../core/code-context/ports.ts";
 import type { NoteShare, ShareLink } from "../../core/sharing/model.ts";
-import type { Proposal } from "../../core/topics/proposal-model.ts";
-import type { Relation } from "../../core/topics/relation-model.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "../../core/collections/model.ts";
 
 /**

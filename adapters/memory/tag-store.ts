@@ -1,5 +1,6 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import type { Tag, TagView, Topic } from "../../core/topics/model.ts";
+import type { Tag, Topic } from "../../core/topics/model.ts";
+import type { TagView } from "../../core/topics/dto.ts";
 import type { TagStore, TopicWrite } from "../../core/topics/ports.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { inWorkspace, type MemoryTables, page } from "./tables.ts";

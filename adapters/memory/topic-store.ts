@@ -1,5 +1,5 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import { anchorBases } from "../../core/topics/anchor-base.ts";
+import { anchorBases } from "../../core/code-context/anchor-base.ts";
 import type { Topic, TopicEvent } from "../../core/topics/model.ts";
 import type { Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../core/topics/ports.ts";
 import { compareListed, compareRanked, scoreTopic } from "../../core/topics/search-rank.ts";

@@ -1,5 +1,6 @@
 import type { BootstrapBundle, WorkspaceStore } from "../../core/workspaces/ports.ts";
-import type { Workspace, WorkspaceCounts } from "../../core/workspaces/model.ts";
+import type { Workspace } from "../../core/workspaces/model.ts";
+import type { WorkspaceCounts } from "../../core/workspaces/dto.ts";
 import { copy, inWorkspace, type MemoryTables } from "./tables.ts";
 import { dropWorkspaceShares } from "./share-stores.ts";
 

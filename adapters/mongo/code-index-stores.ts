@@ -1,4 +1,4 @@
-import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../core/topics/repo-index-store.ts";
+import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../core/code-context/ports.ts";
 import type { WebhookDeliveryStore } from "../../core/webhooks/ports.ts";
 import { isDuplicateKey, type MongoCollections } from "./documents.ts";
 

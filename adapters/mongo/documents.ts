@@ -9,18 +9,8 @@
 import type { DeliveryDoc } from "./retrieval-ledger.ts";
 import type { Collection, Db } from "mongodb";
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
-import type {
-  Area,
-  Identity,
-  Member,
-  MemberView,
-  Plan,
-  Repo,
-  RepoProvider,
-  Role,
-  Workspace,
-  WorkspaceSettings,
-} from "../../core/workspaces/model.ts";
+import type { Area, Identity, Member, Plan, Repo, RepoProvider, Role, Workspace, WorkspaceSettings } from "../../core/workspaces/model.ts";
+import type { MemberView } from "../../core/workspaces/dto.ts";
 import type { TagDoc, TopicDoc, TopicEventDoc, TopicRedirectDoc } from "./topic-documents.ts";
 import type { RepoIndexDoc, WebhookDeliveryDoc } from "./code-index-stores.ts";
 import type { NoteShareDoc, ShareLinkDoc } from "./share-documents.ts";

@@ -25,21 +25,10 @@
  *   roster change, or adding the person again) finishes it.
  */
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import type { Identity, Member, MemberView, Role } from "../../core/workspaces/model.ts";
+import type { Identity, Member, Role } from "../../core/workspaces/model.ts";
+import type { MemberView } from "../../core/workspaces/dto.ts";
 import type { Listed, MemberStore } from "../../core/workspaces/ports.ts";
-import type { RosterDoc } from "./documents.ts";
-import {
-  backoff,
-  type IdentityDoc,
-  identityDoc,
-  isDuplicateKey,
-  listPage,
-  type MemberDoc,
-  type MongoCollections,
-  type MongoStoreOptions,
-  toMember,
-  toMemberView,
-} from "./documents.ts";
+import { backoff, type IdentityDoc, identityDoc, isDuplicateKey, listPage, type MemberDoc, type MongoCollections, type MongoStoreOptions, type RosterDoc, toMember, toMemberView } from "./documents.ts";
 import { commitRoster, latestRoster, type RosterState } from "./roster.ts";
 
 type SetRoleResult = MemberView | "last_owner" | null;

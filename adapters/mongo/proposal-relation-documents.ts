@@ -10,8 +10,7 @@
  * - `topic_relation_markers`: `_id` = the workspace id; `marker` is replaced by a fresh random
  *   value after every relation change (part of the full graph's ETag).
  */
-import type { Proposal, ProposalDecision } from "../../core/topics/proposal-model.ts";
-import { type Relation, relationKey } from "../../core/topics/relation-model.ts";
+import { type Proposal, type ProposalDecision, type Relation, relationKey } from "../../core/topics/model.ts";
 
 export type ProposalDoc = Omit<Proposal, "id"> & { _id: string };
 export type ProposalDecisionDoc = ProposalDecision & { _id: string; workspace_id: string };

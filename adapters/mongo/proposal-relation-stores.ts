@@ -18,10 +18,8 @@
  */
 import type { Filter } from "mongodb";
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import type { Proposal, ProposalDecision } from "../../core/topics/proposal-model.ts";
-import type { ProposalFilter, ProposalStore } from "../../core/topics/proposal-ports.ts";
-import type { GraphFingerprint, GraphNodeRow, Relation } from "../../core/topics/relation-model.ts";
-import type { RelationStore } from "../../core/topics/relation-ports.ts";
+import type { GraphFingerprint, GraphNodeRow, Proposal, ProposalDecision, Relation } from "../../core/topics/model.ts";
+import type { ProposalFilter, ProposalStore, RelationStore } from "../../core/topics/ports.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { isDuplicateKey, type MongoCollections } from "./documents.ts";
 import {

@@ -1,4 +1,4 @@
-import type { Delivery, RetrievalLedger } from "../../core/topics/retrieval-ledger.ts";
+import type { Delivery, RetrievalLedger } from "../../core/code-context/ports.ts";
 import type { MongoCollections } from "./documents.ts";
 
 export interface DeliveryDoc {

@@ -12,7 +12,8 @@
  * registered and still carried by the topics not yet rewritten: calling it again completes it.
  */
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import type { Tag, TagView, Topic } from "../../core/topics/model.ts";
+import type { Tag, Topic } from "../../core/topics/model.ts";
+import type { TagView } from "../../core/topics/dto.ts";
 import type { TagStore, TopicWrite } from "../../core/topics/ports.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { backoff, isDuplicateKey, isoAt, type MongoCollections, type MongoStoreOptions } from "./documents.ts";

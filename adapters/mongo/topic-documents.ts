@@ -11,8 +11,9 @@
  * - `topic_redirects`: old slugs, `_id` = `<workspace_id>:<slug>`.
  * - `tags`: the registry, `_id` = `<workspace_id>:<name>`.
  */
-import { anchorBases } from "../../core/topics/anchor-base.ts";
-import type { Tag, TagView, Topic, TopicEvent } from "../../core/topics/model.ts";
+import { anchorBases } from "../../core/code-context/anchor-base.ts";
+import type { Tag, Topic, TopicEvent } from "../../core/topics/model.ts";
+import type { TagView } from "../../core/topics/dto.ts";
 import { trustRank } from "../../core/topics/search-rank.ts";
 import { allTerms, topicTerms } from "../../core/topics/search-terms.ts";
 

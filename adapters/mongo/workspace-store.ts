@@ -22,7 +22,8 @@
  * every tenant document with its `workspace_id` (topics, their events, redirects and tags too).
  * Re-running it after a crash completes it.
  */
-import type { Workspace, WorkspaceCounts } from "../../core/workspaces/model.ts";
+import type { Workspace } from "../../core/workspaces/model.ts";
+import type { WorkspaceCounts } from "../../core/workspaces/dto.ts";
 import type { BootstrapBundle, WorkspaceStore } from "../../core/workspaces/ports.ts";
 import {
   apiKeyDoc,

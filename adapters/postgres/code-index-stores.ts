@@ -1,5 +1,5 @@
 import { isUuid } from "../../core/kernel/ids.ts";
-import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../core/topics/repo-index-store.ts";
+import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../core/code-context/ports.ts";
 import type { WebhookDeliveryStore } from "../../core/webhooks/ports.ts";
 import { FOREIGN_KEY_VIOLATION, iso, type SqlDriver, sqlState } from "./driver.ts";
 import type { Row } from "./rows.ts";

@@ -1,5 +1,6 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
-import type { Identity, Member, MemberView, Role } from "../../core/workspaces/model.ts";
+import type { Identity, Member, Role } from "../../core/workspaces/model.ts";
+import type { MemberView } from "../../core/workspaces/dto.ts";
 import type { Listed, MemberStore } from "../../core/workspaces/ports.ts";
 import { isUuid } from "../../core/kernel/ids.ts";
 import { inTransaction, type SqlDriver } from "./driver.ts";

@@ -6,11 +6,9 @@
 import { isUuid } from "../../core/kernel/ids.ts";
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { TopicStatus } from "../../core/topics/governance.ts";
-import type { ApprovedVia } from "../../core/topics/model.ts";
-import type { Proposal, ProposalDecision, ProposalPatch, ProposalStatus } from "../../core/topics/proposal-model.ts";
-import type { ProposalFilter, ProposalStore } from "../../core/topics/proposal-ports.ts";
-import { type GraphFingerprint, type GraphNodeRow, type Relation, type RelationType, relationKey } from "../../core/topics/relation-model.ts";
-import type { RelationStore } from "../../core/topics/relation-ports.ts";
+import { type ApprovedVia, type GraphFingerprint, type GraphNodeRow, type Proposal, type ProposalDecision, type ProposalStatus, type Relation, relationKey, type RelationType } from "../../core/topics/model.ts";
+import type { ProposalPatch } from "../../core/topics/dto.ts";
+import type { ProposalFilter, ProposalStore, RelationStore } from "../../core/topics/ports.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, iso, isoOrNull, type SqlDriver, sqlState } from "./driver.ts";
 import { listPage, pageParams } from "./listing.ts";

@@ -1,5 +1,5 @@
 import { isUuid } from "../../core/kernel/ids.ts";
-import type { Delivery, RetrievalLedger } from "../../core/topics/retrieval-ledger.ts";
+import type { Delivery, RetrievalLedger } from "../../core/code-context/ports.ts";
 import type { SqlDriver } from "./driver.ts";
 
 export class PostgresRetrievalLedger implements RetrievalLedger {

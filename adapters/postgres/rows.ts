@@ -3,7 +3,8 @@
  * and objects for jsonb; the models want ISO strings and typed unions.
  */
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
-import type { Area, Identity, Member, MemberView, Plan, Repo, RepoProvider, Role, Workspace, WorkspaceSettings } from "../../core/workspaces/model.ts";
+import type { Area, Identity, Member, Plan, Repo, RepoProvider, Role, Workspace, WorkspaceSettings } from "../../core/workspaces/model.ts";
+import type { MemberView } from "../../core/workspaces/dto.ts";
 import { iso, isoOrNull } from "./driver.ts";
 
 export type Row = Record<string, unknown>;

@@ -3,9 +3,10 @@
  * tag stores: a topic version with its derived columns, its event, and the tag registry's counts.
  * All of them run inside the caller's transaction.
  */
-import { anchorBases } from "../../core/topics/anchor-base.ts";
+import { anchorBases } from "../../core/code-context/anchor-base.ts";
 import type { TopicStatus } from "../../core/topics/governance.ts";
-import type { ApprovedVia, Drift, Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "../../core/topics/model.ts";
+import type { ApprovedVia, Drift, Tag, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "../../core/topics/model.ts";
+import type { TagView } from "../../core/topics/dto.ts";
 import type { TopicWrite } from "../../core/topics/ports.ts";
 import { trustRank } from "../../core/topics/search-rank.ts";
 import { topicTerms } from "../../core/topics/search-terms.ts";

@@ -1,4 +1,5 @@
-import type { WorkspaceCounts, Workspace } from "../../core/workspaces/model.ts";
+import type { Workspace } from "../../core/workspaces/model.ts";
+import type { WorkspaceCounts } from "../../core/workspaces/dto.ts";
 import type { BootstrapBundle, WorkspaceStore } from "../../core/workspaces/ports.ts";
 import { isUuid } from "../../core/kernel/ids.ts";
 import { inTransaction, type SqlDriver } from "./driver.ts";

@@ -1,4 +1,4 @@
-import type { RateCounter, WindowCount } from "../../core/access/rate-limit.ts";
+import type { RateCounter, WindowCount } from "../../core/access/ports.ts";
 import { type RedisConnection, RedisUnavailableError } from "./connection.ts";
 import { RedisScript } from "./script.ts";
 

@@ -25,7 +25,7 @@
  * count, 10 of the 90-99th percentiles, 25 of the 10-90th and 10 of the bottom 10%; retrieve's 5
  * paths are one of the top, one of the 90-99th, two of the middle and one of the bottom.
  */
-import { anchorBase, baseCandidates } from "../../core/topics/anchor-base.ts";
+import { anchorBase, baseCandidates } from "../../core/code-context/anchor-base.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import { Random, type TopicDataset } from "./topics.ts";
 import type { RepoLayout, RepoUnit } from "./repo-files.ts";

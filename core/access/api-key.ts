@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { IdSchema, NameSchema } from "../workspaces/model.ts";
+import { IdSchema, NameSchema } from "../workspaces/mod.ts";
 
 /**
  * An API key as stored. The raw value is never stored in clear: `key_hash` (SHA-256 of the raw
@@ -91,9 +91,6 @@ export function looksLikeRawKey(value: string): boolean {
 export function displayPrefix(raw: string): string {
   return raw.slice(0, PREFIX_SHOWN);
 }
-
-/** SHA-256 of a raw key as lowercase hex. A runtime may supply a faster equivalent (see CoreDeps.keyHasher). */
-export type KeyHasher = (raw: string) => string | Promise<string>;
 
 export async function hashRawKey(raw: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(raw)));

@@ -1,9 +1,9 @@
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import {
   type ApiKeyRecord,
   type ApiKeyView,
@@ -13,7 +13,7 @@ import {
   hashRawKey,
   toApiKeyView,
 } from "./api-key.ts";
-import { assertOwnerOrAdmin, isOwnerOrAdmin } from "./policy.ts";
+import { assertOwnerOrAdmin, canManageApiKeys, canManageOthersApiKeys } from "./policy.ts";
 import type { Principal } from "./principal.ts";
 
 export interface IssuedKey {
@@ -54,7 +54,7 @@ export async function createApiKey(
       { path: "/member_id", message: "cannot be combined with service" },
     ]);
   }
-  if (p.kind === "service") throw forbidden("Cannot create an API key: a service key cannot mint keys");
+  if (!canManageApiKeys(p)) throw forbidden("Cannot create an API key: a service key cannot mint keys");
   let identityId: string | null = p.identityId;
   if (dto.service) {
     assertOwnerOrAdmin(p, "create a service key");
@@ -80,8 +80,8 @@ export async function listApiKeys(
   query: OffsetQuery = {},
 ): Promise<OffsetResult<ApiKeyView>> {
   const page = parseOffsetPage(query);
-  if (p.kind === "service") throw forbidden("Cannot list API keys: a service key cannot manage keys");
-  if (isOwnerOrAdmin(p)) {
+  if (!canManageApiKeys(p)) throw forbidden("Cannot list API keys: a service key cannot manage keys");
+  if (canManageOthersApiKeys(p)) {
     const { items, total } = await deps.stores.apiKeys.list(workspace.id, page);
     return toOffsetResult(items.map(toApiKeyView), total, page);
   }
@@ -90,8 +90,8 @@ export async function listApiKeys(
 }
 
 export async function revokeApiKey(deps: CoreDeps, p: Principal, workspace: Workspace, keyId: string): Promise<void> {
-  if (p.kind === "service") throw forbidden("Cannot revoke an API key: a service key cannot manage keys");
-  if (!isOwnerOrAdmin(p)) {
+  if (!canManageApiKeys(p)) throw forbidden("Cannot revoke an API key: a service key cannot manage keys");
+  if (!canManageOthersApiKeys(p)) {
     // A member may revoke only keys acting as themselves; others' keys read as absent.
     const own = await deps.stores.apiKeys.list(workspace.id, { limit: 1, offset: 0 }, p.identityId, keyId);
     if (own.items.length === 0) throw notFound("API key");

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { unauthenticated } from "../kernel/errors.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { hashRawKey, LAST_USED_RESOLUTION_MS, looksLikeRawKey } from "./api-key.ts";
 import type { Principal } from "./principal.ts";
 

@@ -1,6 +1,5 @@
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Listed } from "../workspaces/ports.ts";
-import type { Member, Workspace } from "../workspaces/model.ts";
+import type { Listed, Member, Workspace } from "../workspaces/mod.ts";
 import type { ApiKeyRecord } from "./api-key.ts";
 
 export interface KeyMatch {
@@ -23,4 +22,35 @@ export interface ApiKeyStore {
   revoke(workspaceId: string, keyId: string): Promise<boolean>;
   /** Sets last_used_at. Adapters may skip the write when the stored value is already newer. */
   touch(workspaceId: string, keyId: string, at: string): Promise<void>;
+}
+
+/** SHA-256 of a raw key as lowercase hex. A runtime may supply a faster equivalent (see CoreDeps.keyHasher). */
+export type KeyHasher = (raw: string) => string | Promise<string>;
+
+/** Seals secrets at rest (API keys): `createSecretBox` (secret-box.ts) is the Web Crypto one. */
+export interface SecretBox {
+  seal(plain: string): Promise<string>;
+  open(sealed: string): Promise<string>;
+}
+
+/** Fixed-window rate limiting (rate-limit.ts decides; the counter is in-process or shared through Redis). */
+export interface RateRule {
+  limit: number;
+  windowMs: number;
+}
+
+export interface WindowCount {
+  /** hits in the current window, this one included */
+  count: number;
+  /** ms until the current window ends */
+  resetMs: number;
+}
+
+export interface RateCounter {
+  /**
+   * Counts one hit for `key` in a window of `windowMs` starting at its first hit. Atomic. An
+   * in-process counter may answer synchronously (it runs on every request; a promise costs).
+   */
+  hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
+  close(): Promise<void>;
 }

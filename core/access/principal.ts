@@ -1,4 +1,4 @@
-import type { Role } from "../workspaces/model.ts";
+import type { Role } from "../workspaces/mod.ts";
 
 /**
  * Who is acting. Every credential (API key today; OAuth token and dashboard session later)

@@ -1,28 +1,9 @@
+import type { RateRule, WindowCount } from "./ports.ts";
+
 /**
  * Fixed-window rate limiting: at most `limit` hits per key per window. The counter lives behind
  * `RateCounter` (in-process, or Redis shared by every instance); the rule is this pure function.
  */
-export interface RateRule {
-  limit: number;
-  windowMs: number;
-}
-
-export interface WindowCount {
-  /** hits in the current window, this one included */
-  count: number;
-  /** ms until the current window ends */
-  resetMs: number;
-}
-
-export interface RateCounter {
-  /**
-   * Counts one hit for `key` in a window of `windowMs` starting at its first hit. Atomic. An
-   * in-process counter may answer synchronously (it runs on every request; a promise costs).
-   */
-  hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
-  close(): Promise<void>;
-}
-
 export interface RateDecision {
   allowed: boolean;
   limit: number;

@@ -1,11 +1,4 @@
-/**
- * AES-256-GCM encryption under a key derived from the server secret (SHA-256 of the secret).
- * Output is base64 of `iv (12 bytes) || ciphertext+tag`. Web Crypto only, so it runs anywhere.
- */
-export interface SecretBox {
-  seal(plain: string): Promise<string>;
-  open(sealed: string): Promise<string>;
-}
+import type { SecretBox } from "./ports.ts";
 
 const enc = new TextEncoder();
 
@@ -22,6 +15,10 @@ function fromBase64(s: string): Uint8Array {
   return out;
 }
 
+/**
+ * AES-256-GCM encryption under a key derived from the server secret (SHA-256 of the secret).
+ * Output is base64 of `iv (12 bytes) || ciphertext+tag`. Web Crypto only, so it runs anywhere.
+ */
 export async function createSecretBox(secret: string): Promise<SecretBox> {
   if (secret.length < 32) throw new Error("Cannot create secret box: the secret must be at least 32 characters");
   const material = await crypto.subtle.digest("SHA-256", enc.encode(secret));

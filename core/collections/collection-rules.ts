@@ -1,9 +1,7 @@
-import type { ErrorDetail } from "../kernel/errors.ts";
-import { validationFailed } from "../kernel/errors.ts";
+import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
 import { compileFilter, operandOf } from "./record-filter.ts";
 import { compileSort } from "./record-sort.ts";
-import type { RecordSchema } from "./record-schema.ts";
-import { admitsField, schemaProblems } from "./record-schema.ts";
+import { admitsField, type RecordSchema, schemaProblems } from "./record-schema.ts";
 import type { Collection } from "./model.ts";
 
 /**

@@ -1,12 +1,11 @@
-import { actorKind, assertCanWrite, isOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
-import { forbidden, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
-import { uuidv7 } from "../kernel/ids.ts";
+import { emit } from "../events/mod.ts";
+import { notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
+import { isUuid, uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { type CollectionStatus, COLLECTION_STATUSES } from "./archetype.ts";
 import { assertCollectionValid } from "./collection-rules.ts";
 import {
@@ -22,9 +21,9 @@ import {
 } from "./dto.ts";
 import type { Collection } from "./model.ts";
 import type { CollectionFilter, PurgePlan } from "./ports.ts";
+import { assertCanPurgeCollection } from "./policy.ts";
 import { recordSchemaOf } from "./record-schema.ts";
 import { queryWords } from "./record-text.ts";
-import { isUuid } from "../kernel/ids.ts";
 import { toCollectionView, toConnectorMappingView, toPresentationView } from "./views.ts";
 
 export const COLLECTIONS_LIMIT = { default: 50, max: 200 } as const;
@@ -190,13 +189,6 @@ export async function setPresentation(deps: CoreDeps, p: Principal, ws: Workspac
   return toPresentationView(await changeCollection(deps, p, ws, id, expected, () => ({ presentation }), "collection.updated"));
 }
 
-/** Purging is for owners and admins, and for the collection's owner. */
-function assertCanPurge(p: Principal, c: Collection): void {
-  assertCanWrite(p, "purge a collection");
-  const own = p.identityId !== null && (c.owner_identity_id === p.identityId || (c.owner_identity_id === null && c.created_by === p.identityId));
-  if (!isOwnerOrAdmin(p) && !own) throw forbidden("Cannot purge collection: only workspace owners and admins, and the collection's owner, may");
-}
-
 /**
  * `dry_run=true`: what a purge would remove. Otherwise the purge itself, which requires the
  * version the caller saw (`expected`). A purge cut short on a store without transactions is
@@ -214,7 +206,7 @@ export async function purgeCollection(
   const cur = await deps.stores.collections.get(ws.id, id);
   if (dryRun) {
     if (!cur) throw collectionNotFound();
-    assertCanPurge(p, cur);
+    assertCanPurgeCollection(p, cur);
     const plan = await deps.stores.collections.purgePlan(ws.id, id);
     if (!plan) throw collectionNotFound();
     return { dry_run: true, removed: plan };
@@ -222,7 +214,7 @@ export async function purgeCollection(
   if (expected === undefined) {
     throw validationFailed("Cannot purge collection: expected_version (or If-Match) is required", [{ path: "query.expected_version", message: "is required to purge" }]);
   }
-  if (cur) assertCanPurge(p, cur);
+  if (cur) assertCanPurgeCollection(p, cur);
   else assertCanWrite(p, "purge a collection");
   const result = await deps.stores.collections.purge(ws.id, id, expected);
   if (result === "not_found") throw collectionNotFound();

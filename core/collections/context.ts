@@ -1,7 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
-import { findTopics } from "../topics/topic-access.ts";
-import { toTopicView } from "../topics/view.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { topicsBySlug, toTopicView } from "../topics/mod.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
 import type { Collection } from "./model.ts";
 
@@ -12,7 +11,7 @@ import type { Collection } from "./model.ts";
  */
 export async function resolveCriterion(deps: CoreDeps, ws: Workspace, c: Collection) {
   const now = deps.clock.now();
-  const topics = await findTopics(deps, ws, c.criterion_rel_slugs);
+  const topics = await topicsBySlug(deps, ws, c.criterion_rel_slugs);
   const found = c.criterion_rel_slugs.map((slug) => {
     const topic = topics.get(slug);
     return { slug, topic: topic ? toTopicView(topic, ws, now, "full") : null };

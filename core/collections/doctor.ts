@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import type { ErrorDetail } from "../kernel/errors.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { looseKey } from "./entity-key.ts";
 import type { Collection, CollectionRecord, Entity } from "./model.ts";
 import { DEFAULT_SORT } from "./record-sort.ts";

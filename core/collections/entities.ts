@@ -1,12 +1,11 @@
-import { assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertCanWrite, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { isUuid, uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import type { QueryInt } from "../kernel/query-params.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import type { EntityView, UpsertEntityDto } from "./dto.ts";
 import { normalizeDedupKey, normalizeKind } from "./entity-key.ts";
 import type { Entity } from "./model.ts";

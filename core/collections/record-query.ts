@@ -3,12 +3,11 @@ import { isUuid } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import { RECORD_VIEWS, RECORDS_LIMIT, type RecordViewName } from "./dto.ts";
-import type { Collection } from "./model.ts";
+import type { Collection, CollectionRecord } from "./model.ts";
 import type { RecordQuery } from "./ports.ts";
 import { compileFilter, type FilterCondition, type FilterNode } from "./record-filter.ts";
 import { checkedPosition, compileSort, positionOf, type RecordSort } from "./record-sort.ts";
 import { queryWords } from "./record-text.ts";
-import type { CollectionRecord } from "./model.ts";
 
 /**
  * From what a caller asks (query strings of GET …/records and …/retrieve, or a QueryRecordsDto)

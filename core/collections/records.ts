@@ -1,11 +1,10 @@
-import { actorKind, assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, type ErrorDetail, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { parseBool, type QueryBool } from "../kernel/query-params.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
 import type { CreateRecordDto, RecordOutcomeDto, RecordView, RecordViewName, UpdateRecordDto } from "./dto.ts";
 import type { Collection, CollectionRecord, FieldMeta, RecordChange, RecordChangeType, RecordOutcome } from "./model.ts";

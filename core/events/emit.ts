@@ -1,4 +1,4 @@
-import type { Principal } from "../access/principal.ts";
+import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { workspaceEvent } from "./event.ts";
 

@@ -1,17 +1,16 @@
-import { assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
-import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
+import { emit } from "../events/mod.ts";
+import { notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import { parseBool, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
-import { isStale } from "../topics/staleness.ts";
-import { findTopic } from "../topics/topic-access.ts";
-import { trustOf } from "../topics/view.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { NoteShare, NoteShareView, ShareNoteDto, TopicBrief } from "./model.ts";
+import { isStale, topicBySlug, trustOf } from "../topics/mod.ts";
+import type { Workspace } from "../workspaces/mod.ts";
+import type { NoteShare, TopicBrief } from "./model.ts";
+import type { NoteShareView, ShareNoteDto } from "./dto.ts";
 import type { InboxFilter, InboxItem } from "./ports.ts";
+import { assertCanReadInbox, assertCanShare } from "./policy.ts";
 
 export interface InboxQuery {
   limit?: QueryInt;
@@ -36,7 +35,7 @@ function toView(item: InboxItem, ws: Workspace, now: Date): NoteShareView {
 
 /** The member whose inbox a principal reads. A faceless key acts for no member: it has none. */
 function inboxOwner(p: Principal): string {
-  if (p.memberId === null) throw forbidden("Cannot read an inbox: a service key acts for no member");
+  assertCanReadInbox(p);
   return p.memberId;
 }
 
@@ -46,8 +45,8 @@ function inboxOwner(p: Principal): string {
  * nothing is shared.
  */
 export async function shareNote(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: ShareNoteDto): Promise<NoteShareView[]> {
-  assertCanWrite(p, "share a note");
-  const { topic } = await findTopic(deps, ws, slug);
+  assertCanShare(p, "share a note");
+  const topic = await topicBySlug(deps, ws, slug);
   const ids = [...new Set(dto.member_ids)];
   const found = await Promise.all(ids.map((id) => deps.stores.members.get(ws.id, id)));
   const unknown = ids.filter((_, i) => found[i] === null);

@@ -1,7 +1,6 @@
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Topic } from "../topics/model.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { Listed } from "../workspaces/ports.ts";
+import type { Topic } from "../topics/mod.ts";
+import type { Listed, Workspace } from "../workspaces/mod.ts";
 import type { NoteShare, ShareLink, TopicBrief } from "./model.ts";
 
 /**

@@ -1,16 +1,13 @@
-import { hashRawKey } from "../access/api-key.ts";
-import { assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { hashRawKey, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import { isStale } from "../topics/staleness.ts";
-import { findTopic, topicNotFound } from "../topics/topic-access.ts";
-import { trustOf } from "../topics/view.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { SharedTopic, ShareLinkStatus } from "./model.ts";
+import { isStale, topicBySlug, trustOf } from "../topics/mod.ts";
+import type { Workspace } from "../workspaces/mod.ts";
+import type { SharedTopic, ShareLinkStatus } from "./dto.ts";
 import { generateShareToken, looksLikeShareToken, sharePath } from "./share-token.ts";
+import { assertCanShare } from "./policy.ts";
 
 const shareLinkNotFound = () => notFound("Share link");
 
@@ -26,8 +23,8 @@ export interface IssuedShareLink {
  * issuing a new one revokes the previous. Archived topics are not shared (409): their page is a 404.
  */
 export async function shareTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string): Promise<IssuedShareLink> {
-  assertCanWrite(p, "share a topic");
-  const { topic } = await findTopic(deps, ws, slug);
+  assertCanShare(p, "share a topic");
+  const topic = await topicBySlug(deps, ws, slug);
   if (topic.status === "archived") throw conflict("Cannot share topic: it is archived", { current_status: topic.status });
   const now = deps.clock.now();
   const token = generateShareToken();
@@ -39,15 +36,15 @@ export async function shareTopic(deps: CoreDeps, p: Principal, ws: Workspace, sl
     created_by: p.identityId,
     created_at: now.toISOString(),
   };
-  if ((await deps.stores.shareLinks.issue(link)) === "not_found") throw topicNotFound();
+  if ((await deps.stores.shareLinks.issue(link)) === "not_found") throw notFound("Topic");
   await emit(deps, ws.id, "share_link.created", p, { topic_id: topic.id, slug: topic.slug, link_id: link.id });
   return { token, path: sharePath(token), created_at: link.created_at };
 }
 
 /** Revokes the topic's link: the very next request for its page is a 404. No active link: 404. */
 export async function revokeShareLink(deps: CoreDeps, p: Principal, ws: Workspace, slug: string): Promise<string> {
-  assertCanWrite(p, "revoke a share link");
-  const { topic } = await findTopic(deps, ws, slug);
+  assertCanShare(p, "revoke a share link");
+  const topic = await topicBySlug(deps, ws, slug);
   const link = await deps.stores.shareLinks.get(ws.id, topic.id);
   if (!link || !(await deps.stores.shareLinks.revoke(ws.id, topic.id))) throw shareLinkNotFound();
   await emit(deps, ws.id, "share_link.revoked", p, { topic_id: topic.id, slug: topic.slug, link_id: link.id });
@@ -56,7 +53,7 @@ export async function revokeShareLink(deps: CoreDeps, p: Principal, ws: Workspac
 
 /** Whether the topic has an active link (the token itself is never retrievable). */
 export async function shareLinkStatus(deps: CoreDeps, ws: Workspace, slug: string): Promise<ShareLinkStatus> {
-  const { topic } = await findTopic(deps, ws, slug);
+  const topic = await topicBySlug(deps, ws, slug);
   const link = await deps.stores.shareLinks.get(ws.id, topic.id);
   return { active: link !== null, created_at: link?.created_at ?? null, created_by: link?.created_by ?? null };
 }

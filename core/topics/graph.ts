@@ -1,9 +1,9 @@
 import type { CoreDeps } from "../deps.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { Topic } from "./model.ts";
-import type { AdjacencyGraphView, FullGraphView, GraphEdge, GraphFingerprint, GraphNode, GraphNodeRow, Relation, TopicGraphView } from "./relation-model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
+import type { GraphFingerprint, GraphNodeRow, Relation, Topic } from "./model.ts";
+import type { AdjacencyGraphView, FullGraphView, GraphEdge, GraphNode, TopicGraphView } from "./dto.ts";
 import { isStale, staleBefore } from "./staleness.ts";
 import { findTopic } from "./topic-access.ts";
 import { parseBool, type QueryBool, type QueryInt } from "../kernel/query-params.ts";

@@ -1,5 +1,5 @@
 import type { Topic } from "./model.ts";
-import { PROPOSAL_FIELDS, type ProposalField, type ProposalPatch } from "./proposal-model.ts";
+import { PROPOSAL_FIELDS, type ProposalField, type ProposalPatch } from "./dto.ts";
 import { sortedTags } from "./topic-change.ts";
 
 /**

@@ -1,10 +1,12 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import { AnchorValidation } from "./anchor-validation.ts";
-import { TOPIC_STATUSES } from "./governance.ts";
-import { MAX_TAG_LENGTH } from "./tag-name.ts";
-import { MAX_TOPIC_SLUG_LENGTH, TOPIC_SLUG_PATTERN } from "./topic-slug.ts";
+import { TOPIC_STATUSES, type TopicStatus } from "./governance.ts";
+import type { ProposalPatch } from "./dto.ts";
+
+/**
+ * What the topics module keeps and reasons about: topics, their events and tags, suggested edits
+ * and relations, as stored, with their value types. What crosses the API is in dto.ts.
+ */
 
 /** `note`: working knowledge written here; `doc`: a page that documents a system (filter `docs`). */
 export const TOPIC_KINDS = ["note", "doc"] as const;
@@ -25,7 +27,6 @@ export const MAX_ANCHORS_PER_TOPIC = 20;
 
 const Timestamp = Type.String({ description: "ISO 8601 UTC timestamp." });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const strict = { additionalProperties: false } as const;
 
 export const Governance = Type.Object({
   authoritative: Type.Boolean({ description: "True while the topic is reviewed Knowledge." }),
@@ -110,208 +111,6 @@ export interface TopicEvent {
   snapshot: Topic | null;
 }
 
-export const TopicEventView = Type.Object({
-  id: Type.String(),
-  type: literalUnion(TOPIC_EVENT_TYPES),
-  topic_id: Type.String(),
-  topic_slug: Type.String(),
-  repo_id: Nullable(Type.String()),
-  version: Type.Integer(),
-  actor_id: Nullable(Type.String()),
-  via: literalUnion(APPROVED_VIA),
-  at: Timestamp,
-  data: Type.Record(Type.String(), Type.Unknown()),
-});
-export type TopicEventView = Static<typeof TopicEventView>;
-
-export const TopicRevisionView = Type.Object({
-  version: Type.Integer(),
-  type: literalUnion(TOPIC_EVENT_TYPES),
-  actor_id: Nullable(Type.String()),
-  via: literalUnion(APPROVED_VIA),
-  at: Timestamp,
-  slug: Type.String(),
-  title: Type.String(),
-  body: Type.String(),
-  tags: Type.Array(Type.String()),
-  status: literalUnion(TOPIC_STATUSES),
-});
-export type TopicRevisionView = Static<typeof TopicRevisionView>;
-
-/** Projections of a topic in responses. */
-export const TOPIC_VIEWS = ["full", "summary", "compact"] as const;
-export type TopicViewName = (typeof TOPIC_VIEWS)[number];
-
-export const TopicView = Type.Object(
-  {
-    id: Type.String(),
-    slug: Type.String(),
-    title: Type.String(),
-    body: Type.Optional(Type.String({ description: "View `full` only." })),
-    excerpt: Type.Optional(Type.String({ description: "View `summary`: the body's first 280 characters." })),
-    tags: Type.Optional(Type.Array(Type.String())),
-    area_id: Type.Optional(Nullable(Type.String())),
-    repo_id: Type.Optional(Nullable(Type.String())),
-    anchors: Type.Optional(Type.Array(Type.String())),
-    kind: Type.Optional(literalUnion(TOPIC_KINDS)),
-    origin: Type.Optional(literalUnion(TOPIC_ORIGINS)),
-    source_url: Type.Optional(Nullable(Type.String())),
-    owner_id: Type.Optional(Nullable(Type.String())),
-    author_id: Type.Optional(Nullable(Type.String())),
-    status: literalUnion(TOPIC_STATUSES),
-    trust: literalUnion(TRUST_VERDICTS),
-    classification: Type.Object({ status: literalUnion(TRUST_VERDICTS) }),
-    governance: Type.Optional(Governance),
-    approved_via: Type.Optional(Nullable(literalUnion(APPROVED_VIA))),
-    stale: Type.Boolean({ description: "Reviewed, but not re-vouched within the workspace's review interval." }),
-    drifted: Type.Boolean({ description: "Code the topic is anchored to changed since it was last vouched for." }),
-    drift: Type.Optional(Nullable(Drift)),
-    merged_into: Type.Optional(Nullable(Type.String({ description: "Id of the topic this one was merged into." }))),
-    version: Type.Integer(),
-    created_at: Type.Optional(Timestamp),
-    updated_at: Timestamp,
-    redirected_from: Type.Optional(Type.String({ description: "The old slug the request named, when it was a redirect." })),
-    history: Type.Optional(Type.Array(TopicRevisionView, { description: "With `history=true`: revisions, newest first." })),
-    anchor_validation: Type.Optional(AnchorValidation),
-    orphaned_anchors: Type.Optional(
-      Type.Array(Type.String(), { description: "With `include_orphaned=true`: anchors matching no file of the repo's current file index." }),
-    ),
-  },
-  {
-    description:
-      "Views: `full` (everything, with body; default for a single topic), `summary` (everything but the body, with an `excerpt`; default for lists and search), `compact` (id, slug, title, status, trust, classification, stale, drifted, version, updated_at).",
-  },
-);
-export type TopicView = Static<typeof TopicView>;
-
-// ---- request bodies ----
-
-export const TopicSlugSchema = Type.String({
-  pattern: TOPIC_SLUG_PATTERN,
-  minLength: 1,
-  maxLength: MAX_TOPIC_SLUG_LENGTH,
-  description: "Lowercase letters, digits and single dashes, 1 to 80 characters.",
-});
-const TITLE_RULES = { minLength: 1, maxLength: MAX_TITLE_LENGTH, pattern: "\\S" } as const;
-const TitleSchema = Type.String(TITLE_RULES);
-const BodySchema = Type.String({ maxLength: MAX_BODY_LENGTH, description: "Markdown." });
-export const TagNameInput = Type.String({
-  minLength: 1,
-  maxLength: MAX_TAG_LENGTH * 4,
-  description: "Normalised server-side: trimmed, lowercase, whitespace runs become one dash; at most 64 characters after that.",
-});
-const TagsSchema = Type.Array(TagNameInput, { maxItems: MAX_TAGS_PER_TOPIC });
-const IdRef = Type.String({ pattern: UUID_PATTERN });
-const UrlSchema = Type.String({ pattern: "^https?://\\S+$", maxLength: 2000 });
-export const AnchorsSchema = Type.Array(
-  Type.String({
-    minLength: 1,
-    maxLength: 300,
-    pattern: "^[^/\\s](?:.*\\S)?$",
-    description: "A glob (picomatch syntax) relative to the repo root, e.g. `src/billing/**/*.ts`; no leading slash, no leading or trailing whitespace.",
-  }),
-  { maxItems: MAX_ANCHORS_PER_TOPIC, description: "Files of the linked repo (`repo_id`) this topic is about. Duplicates collapse." },
-);
-
-const editable = {
-  title: TitleSchema,
-  body: BodySchema,
-  tags: TagsSchema,
-  area_id: Nullable(IdRef),
-  repo_id: Nullable(IdRef),
-  anchors: AnchorsSchema,
-  kind: literalUnion(TOPIC_KINDS),
-  source_url: Nullable(UrlSchema),
-};
-
-export const CreateTopicDto = Type.Object(
-  {
-    title: editable.title,
-    slug: Type.Optional(TopicSlugSchema),
-    body: Type.Optional(editable.body),
-    tags: Type.Optional(editable.tags),
-    area_id: Type.Optional(editable.area_id),
-    repo_id: Type.Optional(editable.repo_id),
-    anchors: Type.Optional(editable.anchors),
-    kind: Type.Optional(editable.kind),
-    origin: Type.Optional(literalUnion(TOPIC_ORIGINS, { description: "Defaults to `auto` for a program (OAuth client, faceless key), else `manual`." })),
-    source_url: Type.Optional(editable.source_url),
-    status: Type.Optional(
-      literalUnion(["draft", "proposed"] as const, { description: "`draft` (a Note, default) or `proposed` (up for review at once)." }),
-    ),
-  },
-  { ...strict, description: "Without `slug`, one is derived from the title (`-2`, `-3`, ... when taken)." },
-);
-export type CreateTopicDto = Static<typeof CreateTopicDto>;
-
-/**
- * The editable fields as a JSON Merge Patch (RFC 7396) names them: `null` removes a field, which
- * for a field a topic always has means its empty or default value (core/topics/merge-patch.ts,
- * REMOVED). The title cannot be removed, so it takes no `null`: the document says so, and a
- * request the document allows is never refused.
- */
-const removable = {
-  title: Type.String({ ...TITLE_RULES, description: "Cannot be removed: `null` is a 400, a topic always has a title." }),
-  body: Type.Union([BodySchema, Type.Null()], { description: "Markdown; `null` empties it." }),
-  tags: Type.Union([TagsSchema, Type.Null()], { description: "Replaces the tags whole; `null` removes them all (an empty list)." }),
-  area_id: Type.Union([IdRef, Type.Null()], { description: "`null`: in no area." }),
-  repo_id: Type.Union([IdRef, Type.Null()], { description: "`null`: linked to no repo." }),
-  anchors: Type.Union([AnchorsSchema, Type.Null()], { description: "Replaces the anchors whole; `null` removes them all (an empty list)." }),
-  kind: Type.Union([literalUnion(TOPIC_KINDS), Type.Null()], { description: "`null`: back to the default, `note`." }),
-  source_url: Type.Union([UrlSchema, Type.Null()], { description: "`null`: no source." }),
-};
-
-export const UpdateTopicDto = Type.Object(
-  {
-    title: Type.Optional(removable.title),
-    body: Type.Optional(removable.body),
-    tags: Type.Optional(removable.tags),
-    area_id: Type.Optional(removable.area_id),
-    repo_id: Type.Optional(removable.repo_id),
-    anchors: Type.Optional(removable.anchors),
-    kind: Type.Optional(removable.kind),
-    source_url: Type.Optional(removable.source_url),
-    expected_version: Type.Optional(Type.Integer({ minimum: 1, description: "Or the `If-Match` header; a stale value is 409 VERSION_CONFLICT." })),
-  },
-  {
-    ...strict,
-    description:
-      "A JSON Merge Patch (RFC 7396) of the content: a member sets a field, `null` removes it (tags and anchors: an empty list; body: empty; kind: `note`; area, repo, source: none; the title cannot be removed, `null` is a 400). Governance changes go through the action endpoints. Editing a reviewed topic keeps it reviewed (the approver's vouch stands until unvouched).",
-  },
-);
-export type UpdateTopicDto = Static<typeof UpdateTopicDto>;
-
-export const MoveTopicDto = Type.Object(
-  {
-    slug: Type.Optional(TopicSlugSchema),
-    area_id: Type.Optional(Nullable(IdRef)),
-    expected_version: Type.Optional(Type.Integer({ minimum: 1 })),
-  },
-  { ...strict, description: "At least one of `slug` and `area_id`. The old slug keeps answering, with the topic it now names." },
-);
-export type MoveTopicDto = Static<typeof MoveTopicDto>;
-
-export const MergeTopicDto = Type.Object(
-  {
-    target: TopicSlugSchema,
-    expected_version: Type.Optional(Type.Integer({ minimum: 1, description: "Of the topic being merged (the source)." })),
-  },
-  {
-    ...strict,
-    description:
-      "Appends this topic's body to the target's under a heading, unions the tags, archives this topic (`merged_into`) and redirects its slug to the target.",
-  },
-);
-export type MergeTopicDto = Static<typeof MergeTopicDto>;
-
-export const TransitionDto = Type.Object(
-  { expected_version: Type.Optional(Type.Integer({ minimum: 1 })) },
-  { ...strict, description: "Optional; an empty body or none at all is the same." },
-);
-export type TransitionDto = Static<typeof TransitionDto>;
-
-// ---- tags ----
-
 export interface Tag {
   workspace_id: string;
   name: string;
@@ -320,27 +119,100 @@ export interface Tag {
   updated_at: string;
 }
 
-export const TagView = Type.Object({
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  topic_count: Type.Integer({ description: "Topics carrying the tag, archived ones included." }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
-export type TagView = Static<typeof TagView>;
+// ---- suggested edits ----
 
-const TagDescription = Type.String({ maxLength: 2000 });
-export const CreateTagDto = Type.Object(
-  { name: TagNameInput, description: Type.Optional(TagDescription) },
-  { ...strict, description: "Idempotent: an existing tag answers 200 and takes the description when one is given." },
-);
-export type CreateTagDto = Static<typeof CreateTagDto>;
-export const UpdateTagDto = Type.Object(
-  { name: Type.Optional(TagNameInput), description: Type.Optional(Nullable(TagDescription)) },
-  {
-    ...strict,
-    description:
-      "`name` renames (owner/admin): every topic carrying the tag carries the new name instead; renaming onto an existing tag merges the two. `description` describes (anyone who may write).",
-  },
-);
-export type UpdateTagDto = Static<typeof UpdateTagDto>;
+/**
+ * Suggested edits (proposals) on a topic: a JSON Merge Patch (RFC 7396) over the topic's editable
+ * fields, made against a version of the topic, reviewed by an owner/admin who merges it (a new
+ * revision) or rejects it. docs/decisions/009-proposals-relations-graph.md.
+ */
+export const PROPOSAL_STATUSES = ["open", "merged", "rejected"] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export const MAX_SUMMARY_LENGTH = 500;
+
+/** A proposal as stored. */
+export interface Proposal {
+  id: string;
+  workspace_id: string;
+  topic_id: string;
+  summary: string;
+  patch: ProposalPatch;
+  /** The topic version the patch was made against: a merge compares each touched field with it. */
+  base_version: number;
+  status: ProposalStatus;
+  author_id: string | null;
+  via: ApprovedVia;
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+  /** The topic's version once merged (the new revision, or the current one when nothing was left to change). */
+  merged_version: number | null;
+}
+
+/** How a proposal was closed. */
+export interface ProposalDecision {
+  status: Exclude<ProposalStatus, "open">;
+  decided_at: string;
+  decided_by: string | null;
+  merged_version: number | null;
+}
+
+// ---- relations and the graph ----
+
+/**
+ * Typed relations between topics of one workspace, and the graph they make.
+ * docs/decisions/009-proposals-relations-graph.md.
+ */
+export const RELATION_TYPES = ["depends_on", "part_of", "supersedes", "contradicts", "relates_to"] as const;
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+/** Types that say the same read either way: A relates_to B is B relates_to A. */
+export const SYMMETRIC_RELATION_TYPES: ReadonlySet<RelationType> = new Set(["relates_to", "contradicts"]);
+
+export const RELATION_TYPES_DOC =
+  "`depends_on` (the topic needs the target to hold), `part_of` (the topic is a part of the target), `supersedes` (the topic replaces the target), `contradicts` (the two disagree; symmetric), `relates_to` (see also; symmetric).";
+
+/** A relation as stored: `from` relates to `to` by `type`. */
+export interface Relation {
+  id: string;
+  workspace_id: string;
+  from_topic_id: string;
+  to_topic_id: string;
+  type: RelationType;
+  created_at: string;
+  created_by: string | null;
+}
+
+/**
+ * What makes two relations the same one, unique per workspace: from, to and type; for a
+ * symmetric type the pair in either order.
+ */
+export function relationKey(from: string, to: string, type: RelationType): string {
+  if (SYMMETRIC_RELATION_TYPES.has(type)) return from < to ? `${from}~${to}:${type}` : `${to}~${from}:${type}`;
+  return `${from}>${to}:${type}`;
+}
+
+/** A topic as a graph shows it, as a store reads it (no body). */
+export interface GraphNodeRow {
+  id: string;
+  slug: string;
+  title: string;
+  status: TopicStatus;
+  approved_at: string | null;
+  drifted: boolean;
+}
+
+/**
+ * What the full graph's ETag is made of, read from indexed aggregates without loading topics:
+ * the workspace's newest topic event and their count (every topic change is an event), the
+ * relation change marker, and how many reviewed topics are stale as of now (the only part of a
+ * node that changes with time alone; for fixed topics the stale set only grows, so its size
+ * names it).
+ */
+export interface GraphFingerprint {
+  lastEventId: string | null;
+  eventCount: number;
+  relationMarker: string;
+  staleCount: number;
+}

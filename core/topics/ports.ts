@@ -1,7 +1,9 @@
+import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Listed } from "../workspaces/ports.ts";
+import type { Listed, Workspace } from "../workspaces/mod.ts";
 import type { TopicStatus } from "./governance.ts";
-import type { Tag, TagView, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
+import type { GraphFingerprint, GraphNodeRow, Proposal, ProposalDecision, ProposalStatus, Relation, Tag, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
+import type { AnchorValidation, TagView } from "./dto.ts";
 
 /**
  * Store ports of the topics module. Absence is `null`, `false` or `[]`; expected refusals are
@@ -150,4 +152,78 @@ export interface TagStore {
    * or null when `from` is not registered. A topic changed concurrently is re-read and rewritten.
    */
   retag(workspaceId: string, from: string, to: string | null, rewrite: (topic: Topic) => TopicWrite): Promise<number | null>;
+}
+
+/**
+ * What code context adds to topic answers (`codeContextHooks` of core/code-context/mod.ts). A port,
+ * so that topics need not import code-context, which reads topics: the composition plugs it in.
+ */
+export interface AnchorReports {
+  /** `anchor_validation` of create and update answers; undefined when the topic has no repo. */
+  validation(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<AnchorValidation | undefined>;
+  /** `orphaned_anchors` of `GET /topics/{topic}?include_orphaned=true`: anchors matching no file of the repo's index. */
+  orphaned(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<string[]>;
+}
+
+export interface ProposalFilter {
+  topicId?: string;
+  status?: ProposalStatus;
+}
+
+/**
+ * Where suggested edits live. Absence is `null`; refusals are returned strings. Every method is
+ * atomic on its own.
+ */
+export interface ProposalStore {
+  insert(p: Proposal): Promise<void>;
+  get(workspaceId: string, id: string): Promise<Proposal | null>;
+  /** `newest`: created_at, id descending (a topic's proposals); `oldest`: ascending (the review queue). */
+  list(workspaceId: string, filter: ProposalFilter, order: "newest" | "oldest", page: OffsetPage): Promise<Listed<Proposal>>;
+  /**
+   * Closes an open proposal. Of concurrent decisions exactly one is "ok"; the others, and any
+   * decision on a closed proposal, are "not_open".
+   */
+  decide(workspaceId: string, id: string, d: ProposalDecision): Promise<"ok" | "not_open" | "not_found">;
+  /** Deletes the proposals of a topic (its deletion: their patches hold its text). */
+  removeTopic(workspaceId: string, topicId: string): Promise<void>;
+}
+
+/**
+ * Where topic relations live, and the reads the graph needs. Absence is `null`, `false` or `[]`;
+ * refusals are returned strings. Every method is atomic on its own. Lists come oldest first
+ * (created_at, then id). Reads tolerate a relation whose topic is gone (a deletion cut short on a
+ * backend without transactions): such a relation simply has no node.
+ */
+export interface RelationStore {
+  /**
+   * Inserts a relation unless the workspace has one with the same `relationKey` ("duplicate",
+   * also under concurrent inserts) or one of its topics does not exist ("not_found"), then
+   * advances the workspace's relation marker.
+   */
+  insert(r: Relation): Promise<"ok" | "duplicate" | "not_found">;
+  get(workspaceId: string, id: string): Promise<Relation | null>;
+  /** Deletes a relation and advances the marker; false when there was none. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  /** Relations with either end among `topicIds`, at most `limit`. */
+  ofTopics(workspaceId: string, topicIds: readonly string[], limit: number): Promise<Relation[]>;
+  /** Every relation of the workspace, at most `limit`. */
+  list(workspaceId: string, limit: number): Promise<Relation[]>;
+  /**
+   * A merge: every relation of `sourceId` is carried to `targetId` (keeping type, direction,
+   * created_at and created_by, under a new id); one that would relate the target to itself, or
+   * duplicate a relation the target has, is dropped. Advances the marker. Returns how many were
+   * carried. Calling it again completes an interrupted call.
+   */
+  retarget(workspaceId: string, sourceId: string, targetId: string, newId: () => string): Promise<number>;
+  /** Deletes every relation of a topic (its deletion). */
+  removeTopic(workspaceId: string, topicId: string): Promise<void>;
+
+  // ---- the graph's reads ----
+
+  /** The topics with these ids, any status, in no particular order; unknown ids are left out. */
+  nodes(workspaceId: string, ids: readonly string[]): Promise<GraphNodeRow[]>;
+  /** Every topic (archived ones only with `includeArchived`), oldest first (id), at most `limit`. */
+  allNodes(workspaceId: string, includeArchived: boolean, limit: number): Promise<GraphNodeRow[]>;
+  /** The graph's change fingerprint, from indexed aggregates (no topic is loaded). */
+  fingerprint(workspaceId: string, staleBefore: string): Promise<GraphFingerprint>;
 }

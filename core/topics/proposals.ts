@@ -1,17 +1,17 @@
-import { actorKind, assertCanWrite, assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDecideProposal } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { QueryInt } from "../kernel/query-params.ts";
 import { assertValid } from "../kernel/validation.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { changedFields, conflictingFields, normalizePatch, patchToTopic, touchedFields } from "./merge-patch.ts";
-import type { Topic, TopicView } from "./model.ts";
-import { type OpenProposalDto, PROPOSAL_STATUSES, ProposalPatch, type Proposal, type ProposalStatus, type ProposalView } from "./proposal-model.ts";
-import { checkRefs, findTopic, tagsOf } from "./topic-access.ts";
+import { type Proposal, PROPOSAL_STATUSES, type ProposalStatus, type Topic } from "./model.ts";
+import { type OpenProposalDto, ProposalPatch, type ProposalView, type TopicView } from "./dto.ts";
+import { findTopic, tagsOf } from "./topic-access.ts";
 import { changeTopic } from "./topic-change.ts";
 import { commit } from "./topics.ts";
 import { toTopicView } from "./view.ts";
@@ -146,8 +146,7 @@ export async function mergeProposal(
   slug: string,
   proposalId: string,
 ): Promise<{ proposal: ProposalView; topic: TopicView }> {
-  assertOwnerOrAdmin(p, "merge a proposal");
-  assertCanWrite(p, "merge a proposal");
+  assertCanDecideProposal(p, "merge");
   const { topic, proposal } = await findProposal(deps, ws, slug, proposalId);
   assertOpen(proposal, "merge");
   if (topic.status === "archived") throw conflict("Cannot merge proposal: the topic is archived", { current_status: topic.status });
@@ -188,8 +187,7 @@ export async function mergeProposal(
 
 /** Closes a suggested edit without applying it (owner/admin). */
 export async function rejectProposal(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, proposalId: string): Promise<ProposalView> {
-  assertOwnerOrAdmin(p, "reject a proposal");
-  assertCanWrite(p, "reject a proposal");
+  assertCanDecideProposal(p, "reject");
   const { topic, proposal } = await findProposal(deps, ws, slug, proposalId);
   assertOpen(proposal, "reject");
   const decision = { status: "rejected" as const, decided_at: deps.clock.now().toISOString(), decided_by: p.identityId, merged_version: null };

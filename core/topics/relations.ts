@@ -1,12 +1,12 @@
-import { assertCanDeleteRelation, assertCanRelateTopics, assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDeleteRelation, assertCanRelateTopics } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, isAppError, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { Topic } from "./model.ts";
-import type { CreateRelationDto, GraphNodeRow, Relation, RelationView } from "./relation-model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
+import type { GraphNodeRow, Relation, Topic } from "./model.ts";
+import type { CreateRelationDto, RelationView } from "./dto.ts";
 import { findTopic } from "./topic-access.ts";
 import { trustOf } from "./view.ts";
 

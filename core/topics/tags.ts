@@ -1,11 +1,12 @@
-import { assertCanWrite, assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDeleteTag, assertCanRenameTag } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { CreateTagDto, TagView, Topic, UpdateTagDto } from "./model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
+import type { Topic } from "./model.ts";
+import type { CreateTagDto, TagView, UpdateTagDto } from "./dto.ts";
 import type { TopicWrite } from "./ports.ts";
 import { normalizeTagName } from "./tag-name.ts";
 import { changeTopic, sortedTags } from "./topic-change.ts";
@@ -55,7 +56,7 @@ export async function updateTag(deps: CoreDeps, p: Principal, ws: Workspace, raw
   let name = tagName(rawName, "path.name");
   const to = dto.name === undefined ? name : tagName(dto.name, "/name");
   if (to !== name) {
-    assertOwnerOrAdmin(p, "rename a tag");
+    assertCanRenameTag(p);
     const n = await deps.stores.tags.retag(ws.id, name, to, retagger(deps, p, name, to));
     if (n === null) throw tagNotFound();
     await emit(deps, ws.id, "tag.renamed", p, { from: name, to, topics: n });
@@ -73,7 +74,7 @@ export async function updateTag(deps: CoreDeps, p: Principal, ws: Workspace, raw
 
 /** Deletes a tag and detaches it from every topic (owner/admin). Returns how many topics lost it. */
 export async function deleteTag(deps: CoreDeps, p: Principal, ws: Workspace, rawName: string): Promise<{ name: string; topics: number }> {
-  assertOwnerOrAdmin(p, "delete a tag");
+  assertCanDeleteTag(p);
   const name = tagName(rawName, "path.name");
   const n = await deps.stores.tags.retag(ws.id, name, null, retagger(deps, p, name, null));
   if (n === null) throw tagNotFound();

@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import type { Topic } from "./model.ts";
 import { normalizeTagNames } from "./tag-name.ts";
 import { RESERVED_TOPIC_SLUGS } from "./topic-slug.ts";
@@ -28,10 +28,18 @@ export async function findTopic(
 }
 
 /**
- * `findTopic` for several slugs at once, in two store reads whatever their number (the slugs,
+ * The topic record a slug names, following moves and merges; NOT_FOUND otherwise. What modules that
+ * act on topics (sharing) look topics up with.
+ */
+export async function topicBySlug(deps: CoreDeps, ws: Workspace, slug: string): Promise<Topic> {
+  return (await findTopic(deps, ws, slug)).topic;
+}
+
+/**
+ * `topicBySlug` for several slugs at once, in two store reads whatever their number (the slugs,
  * then the topics merged ones point at). Keyed by slug; a slug naming nothing is absent.
  */
-export async function findTopics(deps: CoreDeps, ws: Workspace, slugs: readonly string[]): Promise<Map<string, Topic>> {
+export async function topicsBySlug(deps: CoreDeps, ws: Workspace, slugs: readonly string[]): Promise<Map<string, Topic>> {
   const found = await deps.stores.topics.resolveMany(ws.id, slugs);
   const targetIds = [...found.values()].flatMap((f) => (f.topic.merged_into ? [f.topic.merged_into] : []));
   const targets = targetIds.length === 0 ? [] : await deps.stores.topics.getMany(ws.id, targetIds);
@@ -49,16 +57,6 @@ export function tagsOf(raw: readonly string[]): string[] {
     ]);
   }
   return sortedTags(r.names);
-}
-
-/** Area and repo references must name objects of this workspace (else 400, never a leak). */
-export async function checkRefs(deps: CoreDeps, ws: Workspace, refs: { area_id?: string | null; repo_id?: string | null }): Promise<void> {
-  if (refs.area_id && !(await deps.stores.areas.get(ws.id, refs.area_id))) {
-    throw validationFailed("Invalid area_id: no such area in this workspace", [{ path: "/area_id", message: "no such area" }]);
-  }
-  if (refs.repo_id && !(await deps.stores.repos.get(ws.id, refs.repo_id))) {
-    throw validationFailed("Invalid repo_id: no such repo in this workspace", [{ path: "/repo_id", message: "no such repo" }]);
-  }
 }
 
 /** A slug a caller chose: reserved words are refused (they name fixed sub-paths). */

@@ -1,5 +1,4 @@
-import { actorKind } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, type Principal } from "../access/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Topic, TopicEvent, TopicEventType } from "./model.ts";
 import type { TopicWrite } from "./ports.ts";

@@ -1,9 +1,10 @@
 import { badQuery, parseBool, parseEnum, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import { isUuid } from "../kernel/ids.ts";
 import { type LimitRule, type OffsetPage, parseBoundedInt, parseOffsetPage } from "../kernel/paging.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { TOPIC_STATUSES, type TopicStatus } from "./governance.ts";
-import { TOPIC_EVENT_TYPES, TOPIC_VIEWS, type TopicEventType, type TopicOrigin, type TopicViewName } from "./model.ts";
+import { TOPIC_EVENT_TYPES, type TopicEventType, type TopicOrigin } from "./model.ts";
+import { TOPIC_VIEWS, type TopicViewName } from "./dto.ts";
 import type { StaleFilter, TimelineFilter, TopicFilter } from "./ports.ts";
 import { MAX_QUERY_TERMS, distinctTerms } from "./search-terms.ts";
 import { staleBefore } from "./staleness.ts";

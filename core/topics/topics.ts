@@ -1,21 +1,21 @@
-import { actorKind, assertCanWrite, isOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
+import { assertCanDeleteTopic } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
-import { conflict, forbidden, versionConflict } from "../kernel/errors.ts";
+import { emit } from "../events/mod.ts";
+import { conflict, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetResult, toOffsetResult } from "../kernel/paging.ts";
 import { parseBool, type QueryBool } from "../kernel/query-params.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import type { CreateTopicDto, Topic, TopicEventView, TopicView, UpdateTopicDto } from "./model.ts";
-import { assertUsableSlug, checkRefs, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
+import type { Topic } from "./model.ts";
+import type { CreateTopicDto, TopicEventView, TopicView, UpdateTopicDto } from "./dto.ts";
+import { assertUsableSlug, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
 import { normalizePatch, patchToTopic } from "./merge-patch.ts";
 import { changeTopic, topicEvent } from "./topic-change.ts";
 import { parseSearchQuery, parseTimelineQuery, parseTopicListQuery, parseView, type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
 import type { TopicWrite } from "./ports.ts";
 import { RESERVED_TOPIC_SLUGS, slugCandidate, slugFromTitle } from "./topic-slug.ts";
 import { bodyCharsFor, toEventView, toRevisionView, toTopicView } from "./view.ts";
-import { orphanedAnchorsFor, withAnchorValidation } from "./repo-index.ts";
 
 /** How many revisions `history=true` returns, newest first. */
 export const HISTORY_LIMIT = 100;
@@ -23,6 +23,13 @@ const SLUG_ATTEMPTS = 20;
 
 async function published(deps: CoreDeps, p: Principal | null, w: TopicWrite): Promise<void> {
   await emit(deps, w.topic.workspace_id, w.event.type, p, { topic_id: w.topic.id, slug: w.topic.slug, version: w.topic.version });
+}
+
+/** `view` with `anchor_validation` added when code context reports one (create and update answers). */
+async function withAnchorReport(deps: CoreDeps, ws: Workspace, topic: Topic, view: TopicView): Promise<TopicView> {
+  const validation = await deps.anchorReports?.validation(deps, ws, topic);
+  if (validation) view.anchor_validation = validation;
+  return view;
 }
 
 export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateTopicDto): Promise<TopicView> {
@@ -66,7 +73,7 @@ export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, d
     const w = { topic, event: topicEvent(p, topic, "topic.created", now, { status: topic.status }) };
     if ((await deps.stores.topics.insert(w)) === "ok") {
       await published(deps, p, w);
-      return withAnchorValidation(deps, ws, topic, toTopicView(topic, ws, now, "full"));
+      return withAnchorReport(deps, ws, topic, toTopicView(topic, ws, now, "full"));
     }
     if (dto.slug) break;
   }
@@ -82,7 +89,7 @@ export async function getTopic(
   const { topic, redirectedFrom } = await findTopic(deps, ws, slug);
   const view = toTopicView(topic, ws, deps.clock.now(), parseView(query.view, "full"));
   if (redirectedFrom) view.redirected_from = redirectedFrom;
-  if (parseBool("include_orphaned", query.include_orphaned)) view.orphaned_anchors = await orphanedAnchorsFor(deps, ws, topic);
+  if (parseBool("include_orphaned", query.include_orphaned)) view.orphaned_anchors = (await deps.anchorReports?.orphaned(deps, ws, topic)) ?? [];
   if (parseBool("history", query.history)) {
     const events = await deps.stores.topics.history(ws.id, topic.id, HISTORY_LIMIT);
     view.history = events.filter((e) => e.snapshot !== null).map((e) => toRevisionView(e as typeof e & { snapshot: Topic }));
@@ -164,10 +171,10 @@ export async function updateTopic(
   await checkRefs(deps, ws, fields);
   const changed = Object.keys(patch).filter((k) => JSON.stringify(patch[k as keyof Topic]) !== JSON.stringify(topic[k as keyof Topic]));
   const now = deps.clock.now();
-  if (changed.length === 0) return withAnchorValidation(deps, ws, topic, toTopicView(topic, ws, now, "full"));
+  if (changed.length === 0) return withAnchorReport(deps, ws, topic, toTopicView(topic, ws, now, "full"));
   const w = changeTopic(p, topic, patch, "topic.updated", now, { fields: changed });
   await commit(deps, p, w);
-  return withAnchorValidation(deps, ws, w.topic, toTopicView(w.topic, ws, now, "full"));
+  return withAnchorReport(deps, ws, w.topic, toTopicView(w.topic, ws, now, "full"));
 }
 
 /**
@@ -177,10 +184,7 @@ export async function updateTopic(
 export async function deleteTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, expected: number | undefined): Promise<string> {
   assertCanWrite(p, "delete a topic");
   const { topic } = await findTopic(deps, ws, slug, { followMerge: false });
-  const ownDraft = (topic.status === "draft" || topic.status === "proposed") && p.identityId !== null && topic.author_id === p.identityId;
-  if (!isOwnerOrAdmin(p) && !ownDraft) {
-    throw forbidden("Cannot delete topic: owner or admin authority is required (authors may delete their own drafts and proposals)");
-  }
+  assertCanDeleteTopic(p, topic);
   checkVersion(topic, expected);
   const now = deps.clock.now();
   const gone = { ...topic, version: topic.version + 1, updated_at: now.toISOString() };

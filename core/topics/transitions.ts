@@ -1,13 +1,14 @@
-import { actorKind, assertCanWrite, assertOwnerOrAdmin, canWrite, isOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { actorKind, type Principal } from "../access/mod.ts";
+import { assertCanMergeTopics, assertCanMoveTopic, governanceActor, governanceAuthority } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { conflict, forbidden, validationFailed, versionConflict } from "../kernel/errors.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { GOVERNANCE, type GovernanceAction, transition } from "./governance.ts";
-import type { MergeTopicDto, MoveTopicDto, Topic, TopicEventType, TopicView } from "./model.ts";
-import { assertUsableSlug, checkRefs, findTopic } from "./topic-access.ts";
+import type { Topic, TopicEventType } from "./model.ts";
+import type { MergeTopicDto, MoveTopicDto, TopicView } from "./dto.ts";
+import { assertUsableSlug, findTopic } from "./topic-access.ts";
 import { changeTopic, sortedTags } from "./topic-change.ts";
 import { checkVersion, commit } from "./topics.ts";
 import { toTopicView } from "./view.ts";
@@ -52,9 +53,9 @@ export async function applyGovernance(
   expected: number | undefined,
 ): Promise<TopicView> {
   const { topic } = await findTopic(deps, ws, slug, { followMerge: action !== "restore" });
-  const verdict = transition(topic.status, action, { canWrite: canWrite(p), isOwnerOrAdmin: isOwnerOrAdmin(p) });
+  const verdict = transition(topic.status, action, governanceActor(p));
   if (!verdict.ok && verdict.reason === "forbidden") {
-    throw forbidden(`Cannot ${action} topic: ${verdict.authority === "owner_admin" ? "owner or admin authority" : "scope work:write"} is required`);
+    throw forbidden(`Cannot ${action} topic: ${governanceAuthority(action)} is required`);
   }
   if (!verdict.ok) {
     throw conflict(`Cannot ${action} topic: it is ${topic.status}`, {
@@ -73,7 +74,7 @@ export async function applyGovernance(
 
 /** Changes a topic's slug and/or area; the old slug keeps answering (owner/admin). */
 export async function moveTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: MoveTopicDto): Promise<TopicView> {
-  assertOwnerOrAdmin(p, "move a topic");
+  assertCanMoveTopic(p);
   if (dto.slug === undefined && dto.area_id === undefined) {
     throw validationFailed("Invalid move: give slug and/or area_id", [{ path: "/", message: "slug or area_id is required" }]);
   }
@@ -99,8 +100,7 @@ export async function moveTopic(deps: CoreDeps, p: Principal, ws: Workspace, slu
  * `merged_into`, and its slug answers with the target from then on.
  */
 export async function mergeTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: MergeTopicDto): Promise<TopicView> {
-  assertOwnerOrAdmin(p, "merge a topic");
-  assertCanWrite(p, "merge a topic");
+  assertCanMergeTopics(p);
   const { topic: source } = await findTopic(deps, ws, slug, { followMerge: false });
   const { topic: target } = await findTopic(deps, ws, dto.target);
   if (target.id === source.id) throw validationFailed("Invalid target: a topic cannot merge into itself", [{ path: "/target", message: "same topic" }]);

@@ -1,6 +1,7 @@
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { isStale } from "./staleness.ts";
-import type { Topic, TopicEvent, TopicEventView, TopicRevisionView, TopicView, TopicViewName, Trust } from "./model.ts";
+import type { Topic, TopicEvent, Trust } from "./model.ts";
+import type { TopicEventView, TopicRevisionView, TopicView, TopicViewName } from "./dto.ts";
 
 const EXCERPT_LENGTH = 280;
 /** How much of a body the excerpt views need: one character beyond the excerpt tells it was cut. */

@@ -1,11 +1,12 @@
-import { assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { type Principal } from "../access/mod.ts";
+import { assertCanManageWorkspace } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
-import type { Area, CreateAreaDto, UpdateAreaDto, Workspace } from "./model.ts";
+import type { Area, Workspace } from "./model.ts";
+import type { CreateAreaDto, UpdateAreaDto } from "./dto.ts";
 
 const nameTaken = (name: string) => conflict(`Area name is taken: ${name}`);
 
@@ -17,7 +18,7 @@ export async function listAreas(deps: CoreDeps, ws: Workspace, query: OffsetQuer
 
 /** Areas shape how the whole workspace is organised, so changing them takes owner/admin. */
 export async function createArea(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateAreaDto): Promise<Area> {
-  assertOwnerOrAdmin(p, "create an area");
+  assertCanManageWorkspace(p, "create an area");
   const now = deps.clock.now().toISOString();
   const area: Area = {
     id: uuidv7(),
@@ -39,7 +40,7 @@ export async function updateArea(
   areaId: string,
   dto: UpdateAreaDto,
 ): Promise<Area> {
-  assertOwnerOrAdmin(p, "update an area");
+  assertCanManageWorkspace(p, "update an area");
   const current = await deps.stores.areas.get(ws.id, areaId);
   if (!current) throw notFound("Area");
   const next: Area = {
@@ -56,7 +57,7 @@ export async function updateArea(
 }
 
 export async function deleteArea(deps: CoreDeps, p: Principal, ws: Workspace, areaId: string): Promise<void> {
-  assertOwnerOrAdmin(p, "delete an area");
+  assertCanManageWorkspace(p, "delete an area");
   if (!(await deps.stores.areas.delete(ws.id, areaId))) throw notFound("Area");
   await emit(deps, ws.id, "area.deleted", p, { area_id: areaId });
 }

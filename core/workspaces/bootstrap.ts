@@ -1,10 +1,9 @@
-import { issueKey } from "../access/api-keys.ts";
-import { type ApiKeyView, toApiKeyView } from "../access/api-key.ts";
-import type { Principal } from "../access/principal.ts";
+import { type ApiKeyView, issueKey, type Principal, toApiKeyView } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { conflict, forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import type { CreateWorkspaceDto, Identity, Member, Workspace } from "./model.ts";
+import type { Identity, Member, Workspace } from "./model.ts";
+import type { CreateWorkspaceDto } from "./dto.ts";
 import { DEFAULT_SETTINGS } from "./workspace.ts";
 
 export interface Bootstrapped {

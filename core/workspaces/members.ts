@@ -1,11 +1,12 @@
-import { assertOwnerOrAdmin, canAssignRole } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { assertCanAddMember, assertCanChangeRole, canRemoveMember } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
-import type { AddMemberDto, MemberView, SetRoleDto, Workspace } from "./model.ts";
+import type { Workspace } from "./model.ts";
+import type { AddMemberDto, MemberView, SetRoleDto } from "./dto.ts";
 
 const lastOwner = () =>
   new AppError("LAST_OWNER", "Cannot remove or demote the last owner: promote another member to owner first");
@@ -23,11 +24,8 @@ export async function getMember(deps: CoreDeps, ws: Workspace, memberId: string)
 }
 
 export async function addMember(deps: CoreDeps, p: Principal, ws: Workspace, dto: AddMemberDto): Promise<MemberView> {
-  assertOwnerOrAdmin(p, "add a member");
   const role = dto.role ?? "member";
-  if (role === "owner" && !canAssignRole(p, "member", "owner")) {
-    throw forbidden("Cannot add an owner: only an owner can grant the owner role");
-  }
+  assertCanAddMember(p, role);
   const now = deps.clock.now().toISOString();
   const result = await deps.stores.members.add(
     { id: uuidv7(), email: dto.email.toLowerCase(), name: dto.name ?? null, created_at: now },
@@ -47,9 +45,7 @@ export async function setMemberRole(
 ): Promise<MemberView> {
   assertOwnerOrAdmin(p, "change a member's role");
   const current = await getMember(deps, ws, memberId);
-  if (!canAssignRole(p, current.role, dto.role)) {
-    throw forbidden("Cannot change role: only an owner can grant or withdraw the owner role");
-  }
+  assertCanChangeRole(p, current.role, dto.role);
   if (current.role === dto.role) return current;
   const result = await deps.stores.members.setRole(ws.id, memberId, dto.role, deps.clock.now().toISOString());
   if (result === "last_owner") throw lastOwner();
@@ -64,7 +60,7 @@ export async function removeMember(deps: CoreDeps, p: Principal, ws: Workspace, 
   if (!leaving) {
     assertOwnerOrAdmin(p, "remove a member");
     const current = await getMember(deps, ws, memberId);
-    if (current.role === "owner" && p.role !== "owner") {
+    if (!canRemoveMember(p, current)) {
       throw forbidden("Cannot remove an owner: owner authority is required");
     }
   }

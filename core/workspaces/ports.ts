@@ -1,15 +1,8 @@
+import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { ApiKeyRecord } from "../access/api-key.ts";
-import type {
-  Area,
-  Identity,
-  Member,
-  MemberView,
-  Repo,
-  Role,
-  Workspace,
-  WorkspaceCounts,
-} from "./model.ts";
+import type { ApiKeyRecord } from "../access/mod.ts";
+import type { Area, Identity, Member, Repo, Role, Workspace } from "./model.ts";
+import type { MemberView, WorkspaceCounts } from "./dto.ts";
 
 /**
  * Store ports of the workspaces module. Absence is `null`, `false` or `[]`, never a throw; an
@@ -87,3 +80,9 @@ export interface RepoStore {
    */
   findByFullName(fullName: string, limit: number): Promise<Repo[]>;
 }
+
+/**
+ * What follows linking a repo (`codeContextHooks` of core/code-context/mod.ts: its first file
+ * index). A port, so that workspaces need not import code-context, which reads repos.
+ */
+export type RepoLinkedHook = (deps: CoreDeps, repo: Repo) => Promise<void>;

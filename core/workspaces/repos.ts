@@ -1,12 +1,12 @@
-import { assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { type Principal } from "../access/mod.ts";
+import { assertCanManageWorkspace } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
-import type { CreateRepoDto, Repo, Workspace } from "./model.ts";
-import { requestRepoIndex } from "../topics/repo-index.ts";
+import type { Repo, Workspace } from "./model.ts";
+import type { CreateRepoDto } from "./dto.ts";
 
 export async function listRepos(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<Repo>> {
   const page = parseOffsetPage(query);
@@ -22,7 +22,7 @@ export async function getRepo(deps: CoreDeps, ws: Workspace, repoId: string): Pr
 
 /** Linking a repository exposes its code to the workspace's agents: owner/admin only. */
 export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateRepoDto): Promise<Repo> {
-  assertOwnerOrAdmin(p, "link a repo");
+  assertCanManageWorkspace(p, "link a repo");
   const repo: Repo = {
     id: uuidv7(),
     workspace_id: ws.id,
@@ -36,13 +36,13 @@ export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dt
     throw conflict(`Repo is already linked: ${dto.provider}:${dto.full_name}`);
   }
   await emit(deps, ws.id, "repo.linked", p, { repo_id: repo.id, provider: repo.provider, full_name: repo.full_name });
-  // Its first file index, in the background (anchors are checked against it); never fails the link.
-  await requestRepoIndex(deps, repo).catch(() => {});
+  // E.g. its first file index, in the background (anchors are checked against it); never fails the link.
+  await deps.onRepoLinked?.(deps, repo).catch(() => {});
   return repo;
 }
 
 export async function deleteRepo(deps: CoreDeps, p: Principal, ws: Workspace, repoId: string): Promise<void> {
-  assertOwnerOrAdmin(p, "remove a repo");
+  assertCanManageWorkspace(p, "remove a repo");
   if (!(await deps.stores.repos.delete(ws.id, repoId))) throw notFound("Repo");
   await emit(deps, ws.id, "repo.removed", p, { repo_id: repoId });
 }

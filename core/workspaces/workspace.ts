@@ -1,9 +1,10 @@
-import { assertOwner, assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { type Principal } from "../access/mod.ts";
+import { assertCanDeleteWorkspace, assertCanManageWorkspace } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
+import { emit } from "../events/mod.ts";
 import type { StoreStatus } from "../stores.ts";
-import type { Identity, Member, SetPlanDto, UpdateWorkspaceDto, Workspace, WorkspaceCounts, WorkspaceSettings } from "./model.ts";
+import type { Identity, Member, Workspace, WorkspaceSettings } from "./model.ts";
+import type { SetPlanDto, UpdateWorkspaceDto, WorkspaceCounts } from "./dto.ts";
 
 export const DEFAULT_SETTINGS: WorkspaceSettings = { review_interval_days: 90 };
 
@@ -14,7 +15,7 @@ export async function updateWorkspace(
   ws: Workspace,
   dto: UpdateWorkspaceDto,
 ): Promise<Workspace> {
-  assertOwnerOrAdmin(p, "update the workspace");
+  assertCanManageWorkspace(p, "update the workspace");
   const next: Workspace = {
     ...ws,
     name: dto.name ?? ws.name,
@@ -27,7 +28,7 @@ export async function updateWorkspace(
 }
 
 export async function setPlan(deps: CoreDeps, p: Principal, ws: Workspace, dto: SetPlanDto): Promise<Workspace> {
-  assertOwnerOrAdmin(p, "set the plan");
+  assertCanManageWorkspace(p, "set the plan");
   const next: Workspace = { ...ws, plan: dto.plan, updated_at: deps.clock.now().toISOString() };
   await deps.stores.workspaces.update(next);
   await emit(deps, ws.id, "workspace.plan_changed", p, { from: ws.plan, to: next.plan });
@@ -36,7 +37,7 @@ export async function setPlan(deps: CoreDeps, p: Principal, ws: Workspace, dto: 
 
 /** Deleting a workspace destroys every team's data in it, so it takes an owner, not an admin. */
 export async function deleteWorkspace(deps: CoreDeps, p: Principal, ws: Workspace): Promise<void> {
-  assertOwner(p, "delete the workspace");
+  assertCanDeleteWorkspace(p);
   await deps.stores.workspaces.delete(ws.id);
   await emit(deps, ws.id, "workspace.deleted", p, { slug: ws.slug });
 }

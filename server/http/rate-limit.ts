@@ -1,4 +1,5 @@
-import { decide, type RateCounter, type RateRule } from "../../core/access/rate-limit.ts";
+import { decide } from "../../core/access/rate-limit.ts";
+import { type RateCounter, type RateRule } from "../../core/access/ports.ts";
 import { AppError } from "../../core/kernel/errors.ts";
 import type { Logger } from "./logger.ts";
 

@@ -8,7 +8,7 @@
  * (`default-src 'none'`), so even a mistake in the first layer could not run one.
  */
 import MarkdownIt from "markdown-it";
-import type { SharedTopic } from "../../core/sharing/model.ts";
+import type { SharedTopic } from "../../core/sharing/dto.ts";
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 // Links lead away from a page nobody vouched for the content of: no referrer, no opener, no SEO credit.

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { ApiKeyView, CreateApiKeyDto, CreatedApiKey } from "../../core/access/api-key.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../core/access/api-keys.ts";
-import { IdSchema, SlugSchema } from "../../core/workspaces/model.ts";
+import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";

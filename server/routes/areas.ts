@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { createArea, deleteArea, listAreas, updateArea } from "../../core/workspaces/areas.ts";
-import { Area, CreateAreaDto, IdSchema, SlugSchema, UpdateAreaDto } from "../../core/workspaces/model.ts";
+import { Area } from "../../core/workspaces/model.ts";
+import { CreateAreaDto, IdSchema, SlugSchema, UpdateAreaDto } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../../core/deps.ts";
-import { MarkDriftDto, MarkDriftResult, markDrift } from "../../core/topics/mark-drift.ts";
-import { MatchFilesDto, MatchFilesResult, matchFiles } from "../../core/topics/match-files.ts";
-import { RetrieveDto, RetrieveResult, retrieve } from "../../core/topics/retrieve.ts";
-import { AUDIT_WEIGHTS, AuditReport, auditTopics } from "../../core/topics/audit.ts";
+import { MarkDriftDto, MarkDriftResult, markDrift } from "../../core/code-context/mark-drift.ts";
+import { MatchFilesDto, MatchFilesResult, matchFiles } from "../../core/code-context/match-files.ts";
+import { RetrieveDto, RetrieveResult, retrieve } from "../../core/code-context/retrieve.ts";
+import { AUDIT_WEIGHTS, AuditReport, auditTopics } from "../../core/code-context/audit.ts";
 import { errors } from "../http/schemas.ts";
 import { SlugParams, type TopicDoc as Doc, type TopicScope } from "./topic-table.ts";
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { WorkspaceEvent } from "../../core/events/event.ts";
 import { endsStreamOf } from "../../core/events/stream-end.ts";
-import { SlugSchema } from "../../core/workspaces/model.ts";
+import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";

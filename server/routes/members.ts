@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { addMember, listMembers, removeMember, setMemberRole } from "../../core/workspaces/members.ts";
-import { AddMemberDto, IdSchema, MemberView, SetRoleDto, SlugSchema } from "../../core/workspaces/model.ts";
+import { AddMemberDto, IdSchema, MemberView, SetRoleDto, SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";

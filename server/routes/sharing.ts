@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { CreatedShareLink, NoteShareView, ShareLinkStatus, ShareNoteDto } from "../../core/sharing/model.ts";
+import { CreatedShareLink, NoteShareView, ShareLinkStatus, ShareNoteDto } from "../../core/sharing/dto.ts";
 import { listInbox, markAllSharesRead, markShareRead, shareNote } from "../../core/sharing/note-shares.ts";
 import { revokeShareLink, shareLinkStatus, shareTopic } from "../../core/sharing/share-links.ts";
-import { TopicSlugSchema } from "../../core/topics/model.ts";
-import { IdSchema, SlugSchema } from "../../core/workspaces/model.ts";
+import { TopicSlugSchema } from "../../core/topics/dto.ts";
+import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
 import { booleanParam, limitParam, offsetParam } from "../http/query-schemas.ts";
 import type { ServerDeps } from "../deps.ts";

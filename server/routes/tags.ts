@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { CreateTagDto, TagView, UpdateTagDto } from "../../core/topics/model.ts";
+import { CreateTagDto, TagView, UpdateTagDto } from "../../core/topics/dto.ts";
 import { createTag, deleteTag, listTags, updateTag } from "../../core/topics/tags.ts";
-import { SlugSchema } from "../../core/workspaces/model.ts";
+import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";

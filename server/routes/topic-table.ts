@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { TopicSlugSchema } from "../../core/topics/model.ts";
-import { SlugSchema } from "../../core/workspaces/model.ts";
+import { TopicSlugSchema } from "../../core/topics/dto.ts";
+import { SlugSchema } from "../../core/workspaces/dto.ts";
 import { strict } from "../http/schemas.ts";
 import type { workspaceScope } from "./workspace-scope.ts";
 

@@ -8,7 +8,7 @@ import {
   TopicView,
   TransitionDto,
   UpdateTopicDto,
-} from "../../core/topics/model.ts";
+} from "../../core/topics/dto.ts";
 import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
 import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
 import type { ServerDeps } from "../deps.ts";

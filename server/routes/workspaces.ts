@@ -2,16 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { CreatedApiKey } from "../../core/access/api-key.ts";
 import { bootstrapWorkspace } from "../../core/workspaces/bootstrap.ts";
-import {
-  CreateWorkspaceDto,
-  Identity,
-  Member,
-  SetPlanDto,
-  SlugSchema,
-  UpdateWorkspaceDto,
-  Workspace,
-  WorkspaceCounts,
-} from "../../core/workspaces/model.ts";
+import { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
+import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../core/workspaces/dto.ts";
 import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
 import type { ServerDeps } from "../deps.ts";
 import { optionalPrincipal, requirePrincipal } from "../http/authenticate.ts";

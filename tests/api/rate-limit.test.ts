@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { RateCounter } from "../../core/access/rate-limit.ts";
+import type { RateCounter } from "../../core/access/ports.ts";
 import { makeTestApp } from "../support/test-app.ts";
 import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";

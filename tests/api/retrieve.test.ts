@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createGitCodeHost } from "../../adapters/git/code-host.ts";
 import { picomatchMatcher } from "../../adapters/glob/picomatch-matcher.ts";
-import { fit } from "../../core/topics/retrieve.ts";
+import { fit } from "../../core/code-context/retrieve.ts";
 import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import type { ConsumableJobQueue } from "../../core/jobs/ports.ts";
 import { jobRunner } from "../../workers/registry.ts";

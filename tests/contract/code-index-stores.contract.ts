@@ -1,7 +1,7 @@
 import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
-import type { RepoIndex } from "../../core/topics/repo-index-store.ts";
+import type { RepoIndex } from "../../core/code-context/ports.ts";
 import type { Repo } from "../../core/workspaces/model.ts";
 import { bundle, stamp, unique } from "./fixtures.ts";
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createGitCodeHost } from "../../adapters/git/code-host.ts";
-import type { CodeHostError } from "../../core/topics/code-host.ts";
+import type { CodeHostError } from "../../core/code-context/ports.ts";
 import type { Repo } from "../../core/workspaces/model.ts";
 
 /**

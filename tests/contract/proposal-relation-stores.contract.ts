@@ -1,15 +1,13 @@
 import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
-import type { Topic } from "../../core/topics/model.ts";
-import type { Proposal } from "../../core/topics/proposal-model.ts";
-import type { GraphNodeRow, Relation, RelationType } from "../../core/topics/relation-model.ts";
+import type { GraphNodeRow, Proposal, Relation, RelationType, Topic } from "../../core/topics/model.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { bootstrapped, stamp, topicFixture } from "./fixtures.ts";
 
 /**
- * The contract of the proposal and relation store ports (core/topics/proposal-ports.ts,
- * relation-ports.ts). Every adapter runs it; the memory adapter is the reference.
+ * The contract of the proposal and relation store ports (`ProposalStore`, `RelationStore` in
+ * core/topics/ports.ts). Every adapter runs it; the memory adapter is the reference.
  */
 export function runProposalRelationStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
   const { afterAll, beforeAll, describe, expect, test } = api;

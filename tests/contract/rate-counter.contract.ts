@@ -1,6 +1,6 @@
 import type { TestApi } from "./kit/test-api.ts";
 import { sleep } from "./wait.ts";
-import type { RateCounter } from "../../core/access/rate-limit.ts";
+import type { RateCounter } from "../../core/access/ports.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 
 /** The contract of `RateCounter`: fixed windows, counted atomically. Every test uses its own keys. */

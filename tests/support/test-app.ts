@@ -1,4 +1,5 @@
 import { createSecretBox } from "../../core/access/secret-box.ts";
+import { codeContextHooks } from "../../core/code-context/hooks.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import type { Stores } from "../../core/stores.ts";
@@ -49,6 +50,7 @@ export async function makeTestApp(
     secretBox: await createSecretBox(TEST_SECRET),
     keyHasher: bunKeyHasher,
     events: opts.events ?? createMemoryEventBus(),
+    ...codeContextHooks,
     ...opts.core,
   };
   const app = buildApp({

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { displayPrefix, generateRawKey, hashRawKey, looksLikeRawKey } from "../../core/access/api-key.ts";
-import { actorKind, canAssignRole, isOwnerOrAdmin } from "../../core/access/policy.ts";
+import { actorKind, isOwnerOrAdmin } from "../../core/access/policy.ts";
+import { canAssignRole } from "../../core/workspaces/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
 import { bunKeyHasher } from "../../server/key-hasher.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { anchorBase, anchorBases, baseCandidates } from "../../core/topics/anchor-base.ts";
+import { anchorBase, anchorBases, baseCandidates } from "../../core/code-context/anchor-base.ts";
 
 describe("anchorBase()", () => {
   test("anchorBase() is the literal directory before the first glob segment", () => {

@@ -6,7 +6,8 @@ import { dirname, join, relative, resolve } from "node:path";
  * The walls of the architecture (DESIGN.md, "Layout and the direction of imports"), checked on
  * every file rather than kept by care: core imports only itself and TypeBox and uses no runtime
  * of its own; adapters never import the server or the workers; workers never import the server;
- * routes never import adapters.
+ * routes never import adapters; no module of core reaches into another module's files, only through
+ * its mod.ts (ADR 018).
  */
 const root = resolve(import.meta.dir, "../..");
 
@@ -50,6 +51,31 @@ describe("architecture boundaries", () => {
       return [/\bBun\./, /\bDeno\./, /\bprocess\./, /["']node:/, /["']bun:/].filter((re) => re.test(code)).map((re) => `${f}: ${re.source}`);
     });
     expect(found).toEqual([]);
+  });
+
+  test("a module of core imports another module only through its mod.ts (kernel and the root composition types are shared)", () => {
+    const moduleOf = (path: string) => (/^core\/([^/]+)\//.exec(path)?.[1] ?? null);
+    const found = violations(["core"], (f, to, spec) => {
+      if (!spec.startsWith(".")) return true;
+      const from = moduleOf(f);
+      const into = moduleOf(to);
+      if (into === null) return f === "core/mod.ts" || to === "core/deps.ts" || to === "core/stores.ts";
+      if (into === from || into === "kernel") return true;
+      return to === `core/${into}/mod.ts`;
+    });
+    expect(found).toEqual([]);
+  });
+
+  test("core/mod.ts re-exports the modules' mod.ts and the composition types, nothing else", () => {
+    const extra = specifiers("core/mod.ts").filter((s) => !/^\.\/[a-z-]+\/mod\.ts$/.test(s) && s !== "./deps.ts" && s !== "./stores.ts");
+    expect(extra).toEqual([]);
+  });
+
+  test("every module's mod.ts loads on its own (no import cycle reads a value before it is set)", () => {
+    const mods = readdirSync(join(root, "core"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `core/${e.name}/mod.ts`);
+    expect(mods.length).toBeGreaterThan(8);
+    const failed = mods.filter((m) => Bun.spawnSync([process.execPath, "-e", `await import(${JSON.stringify(join(root, m))})`]).exitCode !== 0);
+    expect(failed).toEqual([]);
   });
 
   test("adapters never import the server or the workers", () => {

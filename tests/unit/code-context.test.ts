@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { picomatchMatcher } from "../../adapters/glob/picomatch-matcher.ts";
-import { anchorBase } from "../../core/topics/anchor-base.ts";
-import { checkAnchor, checkAnchors, orphanedAnchors, overbroadThreshold, rateAnchor, RepoFileList } from "../../core/topics/anchor-validation.ts";
-import { compareMatched } from "../../core/topics/match-files.ts";
+import { anchorBase } from "../../core/code-context/anchor-base.ts";
+import { checkAnchor, checkAnchors, orphanedAnchors, overbroadThreshold, rateAnchor, RepoFileList } from "../../core/code-context/anchor-validation.ts";
+import { compareMatched } from "../../core/code-context/match-files.ts";
 import { constantTimeEqual, hubSignature, verifyHubSignature } from "../../core/webhooks/signature.ts";
 import { topicFixture } from "../contract/fixtures.ts";
 

@@ -5,7 +5,7 @@ import { createSecretBox } from "../../core/access/secret-box.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { jobKind, jobOf } from "../../core/jobs/kind.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
-import { repoIndexJob } from "../../core/topics/repo-index-job.ts";
+import { repoIndexJob } from "../../core/code-context/repo-index-job.ts";
 import { handles } from "../../workers/handler.ts";
 import { HANDLERS, jobRunner } from "../../workers/registry.ts";
 

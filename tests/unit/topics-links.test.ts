@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { canDeleteRelation, canRelateTopics } from "../../core/access/policy.ts";
+import { canDeleteRelation, canRelateTopics } from "../../core/topics/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { graphEtag } from "../../core/topics/graph.ts";
 import { changedFields, conflictingFields, normalizePatch, patchToTopic, touchedFields } from "../../core/topics/merge-patch.ts";
-import { relationKey } from "../../core/topics/relation-model.ts";
+import { relationKey } from "../../core/topics/model.ts";
 import { tagsOf } from "../../core/topics/topic-access.ts";
 import type { Workspace } from "../../core/workspaces/model.ts";
 import { topicFixture } from "../contract/fixtures.ts";

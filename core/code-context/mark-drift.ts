@@ -1,15 +1,12 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { assertCanWrite } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/emit.ts";
 import { UUID_PATTERN } from "../kernel/ids.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { compiledPattern, matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
 import { FilePathSchema } from "./match-files.ts";
-import type { Drift, Topic } from "./model.ts";
-import { checkRefs } from "./topic-access.ts";
-import { changeTopic } from "./topic-change.ts";
+import { type Drift, type Topic, writeDrift } from "../topics/mod.ts";
+import { assertCanMarkDrift } from "./policy.ts";
 
 export const MAX_DRIFT_PATHS = 1_000;
 /** Evidence kept on a drifted topic: at most this many files. */
@@ -37,7 +34,7 @@ export type MarkDriftResult = Static<typeof MarkDriftResult>;
 
 /** `POST /topics/mark-drift`: anyone who may write. */
 export async function markDrift(deps: CoreDeps, p: Principal, ws: Workspace, dto: MarkDriftDto): Promise<MarkDriftResult> {
-  assertCanWrite(p, "mark drift");
+  assertCanMarkDrift(p);
   requireMatcher(deps, "mark drift");
   if (dto.repo_id) await checkRefs(deps, ws, { repo_id: dto.repo_id });
   return markDriftIn(deps, p, ws.id, { paths: dto.paths, commit: dto.commit ?? null, repoId: dto.repo_id ?? null });
@@ -91,12 +88,8 @@ async function driftOne(deps: CoreDeps, p: Principal | null, first: Topic, files
       files: [...new Set([...evidence, ...(topic.drift?.files ?? [])])].slice(0, MAX_DRIFT_FILES),
       at: now.toISOString(),
     };
-    const w = changeTopic(p, topic, { drift }, "topic.drifted", now, { commit, files: evidence });
-    const result = await deps.stores.topics.update(w);
-    if (result === "ok") {
-      await emit(deps, topic.workspace_id, "topic.drifted", p, { topic_id: topic.id, slug: topic.slug, version: w.topic.version, commit });
-      return { id: topic.id, slug: topic.slug };
-    }
+    const result = await writeDrift(deps, p, topic, drift, { commit, files: evidence });
+    if (result === "ok") return { id: topic.id, slug: topic.slug };
     if (result !== "version_conflict") return null;
     // Changed meanwhile: re-read; its anchors may no longer match, so test them again.
     topic = await deps.stores.topics.get(first.workspace_id, first.id);

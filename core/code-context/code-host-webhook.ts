@@ -3,9 +3,9 @@ import type { CoreDeps } from "../deps.ts";
 import { unauthenticated, validationFailed } from "../kernel/errors.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { assertValid } from "../kernel/validation.ts";
-import { markDriftIn } from "../topics/mark-drift.ts";
-import { requestRepoIndex } from "../topics/repo-index.ts";
-import { verifyHubSignature } from "./signature.ts";
+import { markDriftIn } from "./mark-drift.ts";
+import { requestRepoIndex } from "./repo-index.ts";
+import { verifyHubSignature } from "../webhooks/mod.ts";
 
 /**
  * The code-host webhook (`POST /webhooks/code-host`): GitHub's format, which Gitea and Forgejo

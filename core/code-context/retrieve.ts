@@ -3,15 +3,10 @@ import type { CoreDeps } from "../deps.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
-import { TOPIC_STATUSES, type TopicStatus } from "./governance.ts";
+import { APPROVED_VIA, distinctTerms, FIELD_WEIGHT, MAX_QUERY_TERMS, type Topic, TOPIC_STATUSES, type TopicStatus, topicTerms, toTopicView, TRUST_VERDICTS, trustRank } from "../topics/mod.ts";
 import { FilePathSchema } from "./match-files.ts";
-import { APPROVED_VIA, type Topic, TRUST_VERDICTS } from "./model.ts";
-import { FIELD_WEIGHT, trustRank } from "./search-rank.ts";
-import { distinctTerms, MAX_QUERY_TERMS, topicTerms } from "./search-terms.ts";
-import { checkRefs } from "./topic-access.ts";
-import { toTopicView } from "./view.ts";
 
 /**
  * `POST /topics/retrieve`: a context bundle for a coding agent, within a token budget. Decisions

@@ -1,9 +1,8 @@
-import type { ReadOptions } from "./ports.ts";
+import type { ReadOptions, Topic } from "../topics/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../kernel/errors.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
-import type { Topic } from "./model.ts";
-import type { PathMatcher } from "./path-matcher.ts";
+import type { PathMatcher } from "./ports.ts";
 
 /**
  * Which topics' anchors match which files: the lookup behind match-files and drift. The store

@@ -1,10 +1,9 @@
 import type { CoreDeps } from "../deps.ts";
-import type { Repo, Workspace } from "../workspaces/model.ts";
-import { type AnchorValidation, checkAnchors, RepoFileList, orphanedAnchors } from "./anchor-validation.ts";
-import { CodeHostError, isCodeHostError } from "./code-host.ts";
+import type { Repo, Workspace } from "../workspaces/mod.ts";
+import { checkAnchors, RepoFileList, orphanedAnchors } from "./anchor-validation.ts";
+import { type AnchorValidation, type Topic } from "../topics/mod.ts";
+import { CodeHostError, isCodeHostError, type RepoIndex, type RepoIndexHead } from "./ports.ts";
 import { repoIndexJob } from "./repo-index-job.ts";
-import type { Topic } from "./model.ts";
-import type { RepoIndex, RepoIndexHead } from "./repo-index-store.ts";
 
 /** The most files an index holds; a larger repo is refused (`too_large`) rather than half indexed. */
 export const MAX_INDEXED_FILES = 200_000;
@@ -189,11 +188,4 @@ export async function orphanedAnchorsFor(deps: CoreDeps, ws: Workspace, topic: T
   if (!topic.repo_id || topic.anchors.length === 0 || !deps.paths) return [];
   const loaded = await loadFileList(deps, ws.id, topic.repo_id);
   return loaded.head ? orphanedAnchors(loaded.list, topic.anchors, deps.paths) : [];
-}
-
-/** `view` with `anchor_validation` added when the topic has a repo (create and update responses). */
-export async function withAnchorValidation<V extends { anchor_validation?: AnchorValidation }>(deps: CoreDeps, ws: Workspace, topic: Topic, view: V): Promise<V> {
-  const validation = await anchorValidationFor(deps, ws, topic);
-  if (validation) view.anchor_validation = validation;
-  return view;
 }

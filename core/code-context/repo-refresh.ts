@@ -1,11 +1,10 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { assertOwnerOrAdmin } from "../access/policy.ts";
-import type { Principal } from "../access/principal.ts";
+import { type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import type { Workspace } from "../workspaces/model.ts";
-import { getRepo } from "../workspaces/repos.ts";
+import { getRepo, type Workspace } from "../workspaces/mod.ts";
 import { requestRepoIndex } from "./repo-index.ts";
+import { assertCanRefreshRepo } from "./policy.ts";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
 
@@ -41,7 +40,7 @@ export async function getRepoIndexState(deps: CoreDeps, ws: Workspace, repoId: s
 
 /** Queues a refresh of the repo's file index (`POST /repos/{id}/refresh`, owner/admin). */
 export async function refreshRepo(deps: CoreDeps, p: Principal, ws: Workspace, repoId: string): Promise<RepoRefreshResult> {
-  assertOwnerOrAdmin(p, "refresh a repo's file index");
+  assertCanRefreshRepo(p);
   const repo = await getRepo(deps, ws, repoId);
   const refresh = await requestRepoIndex(deps, repo);
   return { ...(await getRepoIndexState(deps, ws, repo.id)), refresh };

@@ -1,7 +1,6 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { literalUnion } from "../kernel/literal-union.ts";
+import type { AnchorCheck, AnchorRating } from "../topics/mod.ts";
 import { anchorBase } from "./anchor-base.ts";
-import type { PathMatcher } from "./path-matcher.ts";
+import type { PathMatcher } from "./ports.ts";
 
 /**
  * Anchor validation: how well each anchor (a glob) of a topic fits the files of its linked repo's
@@ -18,9 +17,6 @@ export const OVERBROAD_MIN_MATCHES = 500;
 export const OVERBROAD_SHARE = 0.2;
 export const MAX_ANCHOR_SAMPLES = 5;
 
-export const ANCHOR_RATINGS = ["ok", "overbroad", "zero"] as const;
-export type AnchorRating = (typeof ANCHOR_RATINGS)[number];
-
 /** The largest match count still rated `ok` in a repo of `fileCount` files. */
 export function overbroadThreshold(fileCount: number): number {
   return Math.max(OVERBROAD_MIN_MATCHES, Math.floor(fileCount * OVERBROAD_SHARE));
@@ -31,34 +27,6 @@ export function rateAnchor(matches: number, fileCount: number): AnchorRating {
   return matches > overbroadThreshold(fileCount) ? "overbroad" : "ok";
 }
 
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-export const AnchorCheck = Type.Object({
-  pattern: Type.String(),
-  matches: Type.Integer({ description: "Files of the default branch the pattern matches." }),
-  rating: literalUnion(ANCHOR_RATINGS, {
-    description: "`zero`: matches nothing (or cannot be compiled); `overbroad`: matches more than max(500, 20% of the repo's files); else `ok`.",
-  }),
-  samples: Type.Array(Type.String(), { description: "Up to 5 matching paths, in path order." }),
-  warnings: Type.Array(Type.String()),
-});
-export type AnchorCheck = Static<typeof AnchorCheck>;
-
-export const AnchorValidation = Type.Object(
-  {
-    repo_id: Type.String(),
-    commit: Nullable(Type.String({ description: "The commit of the file index the anchors were checked against; null when there is none." })),
-    file_count: Nullable(Type.Integer()),
-    refreshed_at: Nullable(Type.String({ description: "When the repo's file index was last read from the code host." })),
-    anchors: Type.Array(AnchorCheck, { description: "One entry per anchor, in the topic's order; empty when the repo has no file index." }),
-    warnings: Type.Array(Type.String(), { description: "E.g. the repo has no file index yet, or could not be read." }),
-  },
-  {
-    description:
-      "Advisory check of the topic's anchors against its linked repo's default branch (never blocks the write). Present on create and update responses when the topic has a `repo_id`.",
-  },
-);
-export type AnchorValidation = Static<typeof AnchorValidation>;
 
 /**
  * A repo's file list prepared for matching: sorted, so the files under an anchor's literal base

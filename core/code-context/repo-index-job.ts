@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { jobKind } from "../jobs/kind.ts";
+import { jobKind } from "../jobs/mod.ts";
 
 /**
  * `repo.index`: read a linked repo's default branch and replace its file index

@@ -2,13 +2,9 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../deps.ts";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
-import { TOPIC_STATUSES } from "./governance.ts";
-import { APPROVED_VIA, type Topic, TRUST_VERDICTS } from "./model.ts";
-import { compareListed, trustRank } from "./search-rank.ts";
-import { checkRefs } from "./topic-access.ts";
-import { toTopicView } from "./view.ts";
+import { APPROVED_VIA, compareListed, type Topic, TOPIC_STATUSES, toTopicView, TRUST_VERDICTS, trustRank } from "../topics/mod.ts";
 
 export const MAX_MATCH_PATHS = 500;
 const strict = { additionalProperties: false } as const;

@@ -1,11 +1,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../deps.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { checkAnchors } from "./anchor-validation.ts";
-import type { Topic } from "./model.ts";
-import type { TopicFilter } from "./ports.ts";
+import { staleBefore, type Topic, type TopicFilter } from "../topics/mod.ts";
 import { loadFileList } from "./repo-index.ts";
-import { staleBefore } from "./staleness.ts";
 
 /**
  * `GET /topics/audit`: the context health of a workspace (docs/decisions/011-retrieve-and-audit.md).

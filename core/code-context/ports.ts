@@ -1,0 +1,88 @@
+import type { Repo } from "../workspaces/mod.ts";
+
+/**
+ * The file index of a linked repo: the paths of its default branch at one commit, kept so anchor
+ * validation and orphan detection never ask the code host on a request path. Refreshed by the
+ * `repo.index` job (repo-index.ts); one row per repo, replaced whole.
+ */
+export interface RepoIndex {
+  workspace_id: string;
+  repo_id: string;
+  /** The commit the list was read at. */
+  commit: string;
+  /** Repo-relative paths, sorted by code unit (as `Array.prototype.sort` orders strings). */
+  files: string[];
+  refreshed_at: string;
+}
+
+/** An index without its file list: cheap to read on every request. */
+export type RepoIndexHead = Omit<RepoIndex, "files"> & { file_count: number };
+
+export interface RepoIndexStore {
+  /** The index of a repo, or null when it has none yet (or the repo is not in the workspace). */
+  get(workspaceId: string, repoId: string): Promise<RepoIndex | null>;
+  /** The same without the file list: one small row. */
+  head(workspaceId: string, repoId: string): Promise<RepoIndexHead | null>;
+  /**
+   * Replaces the repo's index (the file list is stored as one value: a `text[]`, an array field).
+   * Writes nothing, and returns false, when the repo does not exist (any more) in the workspace.
+   * An index goes with its repo and its workspace.
+   */
+  put(index: RepoIndex): Promise<boolean>;
+}
+
+/**
+ * The code-host port: what core needs to know about a linked repository's code. Today one
+ * adapter reads repositories with the `git` command line (adapters/git/); a hosted provider's API
+ * (GitHub, GitLab) can implement the same port later without core changing.
+ */
+export interface CodeHost {
+  /**
+   * The files of `repo`'s default branch (`repo.default_branch`) at its newest commit: repo-relative
+   * paths with `/` separators, sorted. Throws a `CodeHostError` when the repo cannot be read.
+   */
+  listFiles(repo: Repo): Promise<{ commit: string; files: string[] }>;
+}
+
+/** Why a code host could not read a repo. */
+export const CODE_HOST_FAILURES = ["invalid_url", "not_allowed", "unreachable", "no_branch", "timeout", "too_large"] as const;
+export type CodeHostFailure = (typeof CODE_HOST_FAILURES)[number];
+
+/** The typed error a `CodeHost` throws; `message` is safe to show to the workspace (no credentials). */
+export class CodeHostError extends Error {
+  readonly reason: CodeHostFailure;
+  constructor(reason: CodeHostFailure, message: string) {
+    super(message);
+    this.name = "CodeHostError";
+    this.reason = reason;
+  }
+}
+
+export function isCodeHostError(e: unknown): e is CodeHostError {
+  return e instanceof CodeHostError;
+}
+
+/**
+ * The glob matcher port. Anchors have picomatch semantics; core does not import picomatch (it
+ * imports TypeBox and itself only), so the host gives it a matcher (adapters/glob/).
+ */
+export interface PathMatcher {
+  /** A predicate for one pattern; throws on a pattern the matcher cannot parse. */
+  compile(pattern: string): (path: string) => boolean;
+}
+
+/**
+ * What a retrieval session has already been given, so `POST /topics/retrieve` does not fill an
+ * agent's context twice. Keyed by (workspace, session, topic); the version says which text went.
+ */
+export interface Delivery {
+  topic_id: string;
+  version: number;
+}
+
+export interface RetrievalLedger {
+  /** Of `topicIds`, those delivered in the session at or after `since`, with the version sent. */
+  delivered(workspaceId: string, sessionId: string, topicIds: readonly string[], since: string): Promise<Map<string, number>>;
+  /** Records deliveries (replacing earlier ones of the same topic) and forgets the workspace's deliveries before `forgetBefore`. */
+  record(workspaceId: string, sessionId: string, deliveries: readonly Delivery[], at: string, forgetBefore: string): Promise<void>;
+}

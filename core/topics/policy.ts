@@ -1,0 +1,95 @@
+import { actorKind, assertCanWrite, assertOwnerOrAdmin, canWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { forbidden } from "../kernel/errors.ts";
+import { type Actor, GOVERNANCE, type GovernanceAction, transition } from "./governance.ts";
+import type { Topic } from "./model.ts";
+
+/**
+ * Who may do what to topics, tags, suggested edits and relations. Writing takes the write scope
+ * (`canWrite`); what makes knowledge trusted or removes the team's work takes a person with the
+ * owner or admin role; relations are deleted by people only. The governance table itself
+ * (governance.ts) says which action needs which authority and from which state.
+ */
+
+/** What a principal brings to the governance state machine. */
+export function governanceActor(p: Principal): Actor {
+  return { canWrite: canWrite(p), isOwnerOrAdmin: isOwnerOrAdmin(p) };
+}
+
+/** Whether `p` may apply a governance action to `topic` now (authority and the topic's state). */
+export function canGovern(p: Principal, action: GovernanceAction, topic: Pick<Topic, "status">): boolean {
+  return transition(topic.status, action, governanceActor(p)).ok;
+}
+
+/** Approving makes a topic Knowledge: owners and admins, from draft or proposed. */
+export function canApprove(p: Principal, topic: Pick<Topic, "status">): boolean {
+  return canGovern(p, "approve", topic);
+}
+
+/** The authority a governance action requires, for the refusal message. */
+export function governanceAuthority(action: GovernanceAction): string {
+  return GOVERNANCE[action].authority === "owner_admin" ? "owner or admin authority" : "scope work:write";
+}
+
+/** Deleting: owners and admins; the author, their own draft or proposal (reviewed knowledge is the team's). */
+export function canDeleteTopic(p: Principal, topic: Pick<Topic, "status" | "author_id">): boolean {
+  if (!canWrite(p)) return false;
+  const ownDraft = (topic.status === "draft" || topic.status === "proposed") && p.identityId !== null && topic.author_id === p.identityId;
+  return isOwnerOrAdmin(p) || ownDraft;
+}
+
+export function assertCanDeleteTopic(p: Principal, topic: Pick<Topic, "status" | "author_id">): void {
+  if (!canDeleteTopic(p, topic)) {
+    throw forbidden("Cannot delete topic: owner or admin authority is required (authors may delete their own drafts and proposals)");
+  }
+}
+
+/** Moving (new slug or area): owners and admins. */
+export function assertCanMoveTopic(p: Principal): void {
+  assertOwnerOrAdmin(p, "move a topic");
+}
+
+/** Merging one topic into another: owners and admins who may write. */
+export function assertCanMergeTopics(p: Principal): void {
+  assertOwnerOrAdmin(p, "merge a topic");
+  assertCanWrite(p, "merge a topic");
+}
+
+/** Merging or rejecting a suggested edit: owners and admins who may write. Anyone who may write opens one. */
+export function assertCanDecideProposal(p: Principal, decision: "merge" | "reject"): void {
+  assertOwnerOrAdmin(p, `${decision} a proposal`);
+  assertCanWrite(p, `${decision} a proposal`);
+}
+
+/** Renaming a tag rewrites every topic carrying it: owners and admins. */
+export function assertCanRenameTag(p: Principal): void {
+  assertOwnerOrAdmin(p, "rename a tag");
+}
+
+/** Deleting a tag detaches it from every topic: owners and admins. */
+export function assertCanDeleteTag(p: Principal): void {
+  assertOwnerOrAdmin(p, "delete a tag");
+}
+
+/**
+ * Whether the principal may relate topics (add a typed relation). Over OAuth that takes scope
+ * `topics:write`; API keys and sessions carry the member's full role.
+ */
+export function canRelateTopics(p: Principal): boolean {
+  return p.scopes === undefined || p.scopes.includes("topics:write");
+}
+
+export function assertCanRelateTopics(p: Principal): void {
+  if (!canRelateTopics(p)) throw forbidden("Cannot add a relation: scope topics:write is required");
+}
+
+/**
+ * Whether the principal may delete a topic relation: people only. A faceless key or an OAuth
+ * client (an agent, `actorKind`) is refused, whatever its role or scopes.
+ */
+export function canDeleteRelation(p: Principal): boolean {
+  return actorKind(p) === "human" && canWrite(p);
+}
+
+export function assertCanDeleteRelation(p: Principal): void {
+  if (!canDeleteRelation(p)) throw forbidden("Cannot delete a relation: only a person may (not a faceless key or an OAuth client)");
+}

@@ -1,0 +1,7 @@
+/**
+ * Inbound webhooks, shared by every receiver: signature schemes and the delivery store that makes
+ * a redelivery take effect once. Each receiver lives in the module whose effect it has
+ * (code-context/code-host-webhook.ts).
+ */
+export * from "./ports.ts";
+export * from "./signature.ts";
