@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import type { QueryInt } from "../kernel/query-params.ts";
-import type { Workspace } from "../workspaces/model.ts";
+import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
 import { resolveCriterion } from "./context.ts";
 import type { QueryRecordsDto } from "./dto.ts";

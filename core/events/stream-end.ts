@@ -1,4 +1,4 @@
-import type { Principal } from "../access/principal.ts";
+import type { Principal } from "../access/mod.ts";
 import type { WorkspaceEvent } from "./event.ts";
 
 /**
