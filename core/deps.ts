@@ -7,9 +7,14 @@ import type { Stores } from "./stores.ts";
 import type { AnchorReports } from "./topics/mod.ts";
 import type { RepoLinkedHook } from "./workspaces/mod.ts";
 
-/** What every use case is given: the stores, the clock, and the box that seals secrets. */
-export interface CoreDeps {
-  stores: Stores;
+/**
+ * What every use case is given: the stores, the clock, and the box that seals secrets. `S` is the
+ * part of the stores a use case may touch: each module types its use cases with its own bundle and
+ * the bundles it reads (e.g. `CoreDeps<TopicStores & WorkspaceStores>`, ADR 019), so tsc refuses a
+ * use case that reaches into a store it did not declare. A host passes its whole `CoreDeps`.
+ */
+export interface CoreDeps<S = Stores> {
+  stores: S;
   clock: Clock;
   secretBox: SecretBox;
   /**

@@ -1,10 +1,10 @@
-import type { ApiKeyStore } from "./access/mod.ts";
-import type { CollectionStore, EntityStore, RecordStore } from "./collections/mod.ts";
-import type { ProposalStore, RelationStore, TagStore, TopicStore } from "./topics/mod.ts";
-import type { RepoIndexStore, RetrievalLedger } from "./code-context/mod.ts";
-import type { WebhookDeliveryStore } from "./webhooks/mod.ts";
-import type { NoteShareStore, ShareLinkStore } from "./sharing/mod.ts";
-import type { AreaStore, IdentityStore, MemberStore, RepoStore, WorkspaceStore } from "./workspaces/mod.ts";
+import type { AccessStores } from "./access/mod.ts";
+import type { CodeContextStores } from "./code-context/mod.ts";
+import type { CollectionStores } from "./collections/mod.ts";
+import type { SharingStores } from "./sharing/mod.ts";
+import type { TopicStores } from "./topics/mod.ts";
+import type { WebhookStores } from "./webhooks/mod.ts";
+import type { WorkspaceStores } from "./workspaces/mod.ts";
 
 export interface StoreStatus {
   /** e.g. `memory`, `pglite`, `postgres` */
@@ -13,26 +13,24 @@ export interface StoreStatus {
   latency_ms: number;
 }
 
-/** Every store port, as one adapter provides them. */
-export interface Stores {
-  workspaces: WorkspaceStore;
-  identities: IdentityStore;
-  members: MemberStore;
-  apiKeys: ApiKeyStore;
-  areas: AreaStore;
-  repos: RepoStore;
-  topics: TopicStore;
-  tags: TagStore;
-  proposals: ProposalStore;
-  relations: RelationStore;
-  shareLinks: ShareLinkStore;
-  noteShares: NoteShareStore;
-  repoIndex: RepoIndexStore;
-  retrievals: RetrievalLedger;
-  webhookDeliveries: WebhookDeliveryStore;
-  collections: CollectionStore;
-  records: RecordStore;
-  entities: EntityStore;
+/** What an adapter's whole set of stores answers for, beside the stores themselves. */
+export interface StoreLifecycle {
   status(): Promise<StoreStatus>;
   close(): Promise<void>;
 }
+
+/**
+ * Every store port, as one adapter provides them: the bundles each module declares in its
+ * ports.ts, flat (an intersection, so `deps.stores.records` reads the same everywhere), plus the
+ * lifecycle. A module's use cases type their deps with the bundles they use (ADR 019); a new
+ * module adds its bundle here.
+ */
+export type Stores =
+  & WorkspaceStores
+  & AccessStores
+  & TopicStores
+  & CodeContextStores
+  & SharingStores
+  & CollectionStores
+  & WebhookStores
+  & StoreLifecycle;

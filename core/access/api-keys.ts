@@ -1,4 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
+import type { AccessDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -24,7 +25,7 @@ export interface IssuedKey {
 
 /** Builds a key record: hash for lookup, ciphertext for rest. Pure but for randomness and crypto. */
 export async function issueKey(
-  deps: CoreDeps,
+  deps: CoreDeps<unknown>, // reads no store: the caller stores the record
   input: { workspaceId: string; name: string; identityId: string | null; createdBy: string | null },
 ): Promise<IssuedKey> {
   const raw = generateRawKey();
@@ -44,7 +45,7 @@ export async function issueKey(
 }
 
 export async function createApiKey(
-  deps: CoreDeps,
+  deps: AccessDeps,
   p: Principal,
   workspace: Workspace,
   dto: CreateApiKeyDto,
@@ -74,7 +75,7 @@ export async function createApiKey(
 
 /** Owner/admin see every key; a member sees the keys that act as them. */
 export async function listApiKeys(
-  deps: CoreDeps,
+  deps: AccessDeps,
   p: Principal,
   workspace: Workspace,
   query: OffsetQuery = {},
@@ -89,7 +90,7 @@ export async function listApiKeys(
   return toOffsetResult(items.map(toApiKeyView), total, page);
 }
 
-export async function revokeApiKey(deps: CoreDeps, p: Principal, workspace: Workspace, keyId: string): Promise<void> {
+export async function revokeApiKey(deps: AccessDeps, p: Principal, workspace: Workspace, keyId: string): Promise<void> {
   if (!canManageApiKeys(p)) throw forbidden("Cannot revoke an API key: a service key cannot manage keys");
   if (!canManageOthersApiKeys(p)) {
     // A member may revoke only keys acting as themselves; others' keys read as absent.

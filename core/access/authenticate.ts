@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { AccessDeps } from "./ports.ts";
 import { unauthenticated } from "../kernel/errors.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { hashRawKey, LAST_USED_RESOLUTION_MS, looksLikeRawKey } from "./api-key.ts";
@@ -10,7 +10,7 @@ export interface Authenticated {
 }
 
 /** Resolves a raw API key to its principal, or throws UNAUTHENTICATED. One store lookup. */
-export async function authenticateApiKey(deps: CoreDeps, raw: string): Promise<Authenticated> {
+export async function authenticateApiKey(deps: AccessDeps, raw: string): Promise<Authenticated> {
   if (!looksLikeRawKey(raw)) throw unauthenticated("Invalid API key");
   const match = await deps.stores.apiKeys.findByHash(await (deps.keyHasher ?? hashRawKey)(raw));
   if (!match) throw unauthenticated("Invalid API key");

@@ -1,5 +1,6 @@
+import type { Listed, Member, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
+import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Listed, Member, Workspace } from "../workspaces/mod.ts";
 import type { ApiKeyRecord } from "./api-key.ts";
 
 export interface KeyMatch {
@@ -54,3 +55,11 @@ export interface RateCounter {
   hit(key: string, windowMs: number): WindowCount | Promise<WindowCount>;
   close(): Promise<void>;
 }
+
+/** Access's stores, one bundle per adapter (adapters/<adapter>/access/). */
+export interface AccessStores {
+  apiKeys: ApiKeyStore;
+}
+
+/** What Access's use cases are given: its own stores and those of other modules it reads (ADR 019). */
+export type AccessDeps = CoreDeps<AccessStores & WorkspaceStores>;

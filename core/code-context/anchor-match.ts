@@ -1,5 +1,5 @@
 import type { ReadOptions, Topic } from "../topics/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import { AppError } from "../kernel/errors.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
 import type { PathMatcher } from "./ports.ts";
@@ -38,7 +38,7 @@ export function compiledPattern(matcher: PathMatcher, pattern: string): Test | n
   return test;
 }
 
-export function requireMatcher(deps: CoreDeps, action: string): PathMatcher {
+export function requireMatcher(deps: CodeContextDeps, action: string): PathMatcher {
   if (!deps.paths) throw new AppError("INTERNAL", `Cannot ${action}: no path matcher is configured (CoreDeps.paths)`);
   return deps.paths;
 }
@@ -61,7 +61,7 @@ export interface AnchorMatches {
 
 /** Matches `paths` against the anchors of the workspace's topics (of `repoId`, or of any repo when null). */
 export async function matchAnchors(
-  deps: CoreDeps,
+  deps: CodeContextDeps,
   matcher: PathMatcher,
   workspaceId: string,
   repoId: string | null,

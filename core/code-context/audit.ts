@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { checkAnchors } from "./anchor-validation.ts";
 import { staleBefore, type Topic, type TopicFilter } from "../topics/mod.ts";
@@ -59,7 +59,7 @@ export type AuditReport = Static<typeof AuditReport>;
 
 const offender = (t: Topic, detail?: string) => ({ id: t.id, slug: t.slug, title: t.title, ...(detail ? { detail } : {}) });
 
-export async function auditTopics(deps: CoreDeps, ws: Workspace): Promise<AuditReport> {
+export async function auditTopics(deps: CodeContextDeps, ws: Workspace): Promise<AuditReport> {
   const now = deps.clock.now();
   const stale = { is: true, before: staleBefore(ws.settings.review_interval_days, now) };
   const top = { limit: OFFENDERS_PER_KIND, offset: 0 };

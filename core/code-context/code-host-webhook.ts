@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import { unauthenticated, validationFailed } from "../kernel/errors.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { assertValid } from "../kernel/validation.ts";
@@ -74,7 +74,7 @@ function parsePayload(d: CodeHostDelivery): PushPayload {
  * every workspace that links the repository. A delivery whose processing fails is released, so
  * the provider's redelivery can try again.
  */
-export async function receiveCodeHostWebhook(deps: CoreDeps, secret: string, d: CodeHostDelivery): Promise<CodeHostWebhookResult> {
+export async function receiveCodeHostWebhook(deps: CodeContextDeps, secret: string, d: CodeHostDelivery): Promise<CodeHostWebhookResult> {
   if (!(await verifyHubSignature(secret, d.body, d.signature))) {
     throw unauthenticated("Invalid webhook signature: X-Hub-Signature-256 must be the HMAC-SHA256 of the raw body under the configured secret");
   }
@@ -100,7 +100,7 @@ export async function receiveCodeHostWebhook(deps: CoreDeps, secret: string, d: 
   }
 }
 
-async function applyPush(deps: CoreDeps, payload: PushPayload): Promise<{ repos: number; drifted: number }> {
+async function applyPush(deps: CodeContextDeps, payload: PushPayload): Promise<{ repos: number; drifted: number }> {
   if (payload.deleted) return { repos: 0, drifted: 0 };
   const changed = new Set<string>();
   for (const c of payload.commits ?? []) {

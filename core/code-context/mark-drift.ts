@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { compiledPattern, matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
@@ -33,7 +33,7 @@ export const MarkDriftResult = Type.Object({
 export type MarkDriftResult = Static<typeof MarkDriftResult>;
 
 /** `POST /topics/mark-drift`: anyone who may write. */
-export async function markDrift(deps: CoreDeps, p: Principal, ws: Workspace, dto: MarkDriftDto): Promise<MarkDriftResult> {
+export async function markDrift(deps: CodeContextDeps, p: Principal, ws: Workspace, dto: MarkDriftDto): Promise<MarkDriftResult> {
   assertCanMarkDrift(p);
   requireMatcher(deps, "mark drift");
   if (dto.repo_id) await checkRefs(deps, ws, { repo_id: dto.repo_id });
@@ -48,7 +48,7 @@ export async function markDrift(deps: CoreDeps, p: Principal, ws: Workspace, dto
  * retried when it changed meanwhile. `p` is null for the code-host webhook (the system acting).
  */
 export async function markDriftIn(
-  deps: CoreDeps,
+  deps: CodeContextDeps,
   p: Principal | null,
   workspaceId: string,
   input: { paths: readonly string[]; commit: string | null; repoId: string | null },
@@ -77,7 +77,7 @@ export async function markDriftIn(
   return { marked, count: marked.length, truncated };
 }
 
-async function driftOne(deps: CoreDeps, p: Principal | null, first: Topic, files: string[], commit: string | null): Promise<{ id: string; slug: string } | null> {
+async function driftOne(deps: CodeContextDeps, p: Principal | null, first: Topic, files: string[], commit: string | null): Promise<{ id: string; slug: string } | null> {
   let topic: Topic | null = first;
   for (let attempt = 0; attempt < WRITE_ATTEMPTS && topic; attempt++) {
     if (topic.status === "archived") return null;

@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
@@ -58,7 +58,7 @@ export function compareMatched(a: Topic, b: Topic): number {
 }
 
 /** The topics whose anchors match each file (`POST /topics/match-files`). Archived topics never match. */
-export async function matchFiles(deps: CoreDeps, ws: Workspace, dto: MatchFilesDto): Promise<MatchFilesResult> {
+export async function matchFiles(deps: CodeContextDeps, ws: Workspace, dto: MatchFilesDto): Promise<MatchFilesResult> {
   const matcher = requireMatcher(deps, "match files");
   if (dto.repo_id) await checkRefs(deps, ws, { repo_id: dto.repo_id });
   const paths = [...new Set(dto.paths.map(normalizePath))].filter((p) => p !== "");

@@ -1,4 +1,7 @@
-import type { Repo } from "../workspaces/mod.ts";
+import type { TopicStores } from "../topics/mod.ts";
+import type { WebhookStores } from "../webhooks/mod.ts";
+import type { Repo, WorkspaceStores } from "../workspaces/mod.ts";
+import type { CoreDeps } from "../deps.ts";
 
 /**
  * The file index of a linked repo: the paths of its default branch at one commit, kept so anchor
@@ -86,3 +89,12 @@ export interface RetrievalLedger {
   /** Records deliveries (replacing earlier ones of the same topic) and forgets the workspace's deliveries before `forgetBefore`. */
   record(workspaceId: string, sessionId: string, deliveries: readonly Delivery[], at: string, forgetBefore: string): Promise<void>;
 }
+
+/** Code context's stores, one bundle per adapter (adapters/<adapter>/code-context/). */
+export interface CodeContextStores {
+  repoIndex: RepoIndexStore;
+  retrievals: RetrievalLedger;
+}
+
+/** What code context's use cases are given: its own stores and those of other modules it reads (ADR 019). */
+export type CodeContextDeps = CoreDeps<CodeContextStores & TopicStores & WorkspaceStores & WebhookStores>;

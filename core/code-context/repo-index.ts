@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import type { Repo, Workspace } from "../workspaces/mod.ts";
 import { checkAnchors, RepoFileList, orphanedAnchors } from "./anchor-validation.ts";
 import { type AnchorValidation, type Topic } from "../topics/mod.ts";
@@ -26,7 +26,7 @@ interface IndexCache {
 }
 const caches = new WeakMap<object, IndexCache>();
 
-function cacheOf(deps: CoreDeps): IndexCache {
+function cacheOf(deps: CodeContextDeps): IndexCache {
   let c = caches.get(deps.stores.repoIndex);
   if (!c) {
     c = { lists: new Map(), building: new Map(), failed: new Map() };
@@ -54,7 +54,7 @@ const headOf = (i: RepoIndex): RepoIndexHead => ({
  * `repo.index` job does. Throws a `CodeHostError` when the repo cannot be read (its index is then
  * left as it was). Returns null when the repo was deleted meanwhile.
  */
-export async function refreshRepoIndex(deps: CoreDeps, repo: Repo): Promise<RepoIndexHead | null> {
+export async function refreshRepoIndex(deps: CodeContextDeps, repo: Repo): Promise<RepoIndexHead | null> {
   if (!deps.codeHost) throw new CodeHostError("not_allowed", "No code host is configured: repos cannot be indexed");
   const listed = await deps.codeHost.listFiles(repo);
   if (listed.files.length > MAX_INDEXED_FILES) {
@@ -76,7 +76,7 @@ export async function refreshRepoIndex(deps: CoreDeps, repo: Repo): Promise<Repo
 }
 
 /** Queues a refresh of the repo's index, or runs it now when no job queue is configured. */
-export async function requestRepoIndex(deps: CoreDeps, repo: Repo): Promise<"queued" | "done" | "failed"> {
+export async function requestRepoIndex(deps: CodeContextDeps, repo: Repo): Promise<"queued" | "done" | "failed"> {
   if (deps.jobs) {
     await deps.jobs.enqueue(repoIndexJob, repo.workspace_id, { repo_id: repo.id });
     return "queued";
@@ -97,7 +97,7 @@ export type LoadedIndex = { head: RepoIndexHead; list: RepoFileList } | { head: 
  * `SYNC_INDEX_TIMEOUT_MS` (concurrent requests share that build; after a failure, requests say so
  * for a minute instead of waiting again).
  */
-export async function loadFileList(deps: CoreDeps, workspaceId: string, repoId: string): Promise<LoadedIndex> {
+export async function loadFileList(deps: CodeContextDeps, workspaceId: string, repoId: string): Promise<LoadedIndex> {
   const c = cacheOf(deps);
   let head = await deps.stores.repoIndex.head(workspaceId, repoId);
   if (!head) {
@@ -116,7 +116,7 @@ export async function loadFileList(deps: CoreDeps, workspaceId: string, repoId: 
   return { head: headOf(index), list };
 }
 
-async function buildOnce(deps: CoreDeps, c: IndexCache, workspaceId: string, repoId: string): Promise<{ head: RepoIndexHead } | { warning: string }> {
+async function buildOnce(deps: CodeContextDeps, c: IndexCache, workspaceId: string, repoId: string): Promise<{ head: RepoIndexHead } | { warning: string }> {
   const failed = c.failed.get(repoId);
   if (failed && failed.until > deps.clock.now().getTime()) return { warning: `The repo has no file index yet: ${failed.message}` };
   if (!deps.codeHost) return { warning: "The repo has no file index yet and no code host is configured to read it" };
@@ -152,7 +152,7 @@ async function buildOnce(deps: CoreDeps, c: IndexCache, workspaceId: string, rep
  * `anchor_validation` of a topic: undefined when it has no repo. Advisory: every failure becomes a
  * warning, never an error, so it cannot block the write it reports on.
  */
-export async function anchorValidationFor(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<AnchorValidation | undefined> {
+export async function anchorValidationFor(deps: CodeContextDeps, ws: Workspace, topic: Topic): Promise<AnchorValidation | undefined> {
   if (!topic.repo_id) return undefined;
   const out: AnchorValidation = { repo_id: topic.repo_id, commit: null, file_count: null, refreshed_at: null, anchors: [], warnings: [] };
   try {
@@ -184,7 +184,7 @@ export async function anchorValidationFor(deps: CoreDeps, ws: Workspace, topic: 
  * A repo without an index is indexed first (once, bounded, as for validation); empty when the topic
  * has no repo or the repo cannot be read (nothing can be said then).
  */
-export async function orphanedAnchorsFor(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<string[]> {
+export async function orphanedAnchorsFor(deps: CodeContextDeps, ws: Workspace, topic: Topic): Promise<string[]> {
   if (!topic.repo_id || topic.anchors.length === 0 || !deps.paths) return [];
   const loaded = await loadFileList(deps, ws.id, topic.repo_id);
   return loaded.head ? orphanedAnchors(loaded.list, topic.anchors, deps.paths) : [];

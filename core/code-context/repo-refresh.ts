@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { getRepo, type Workspace } from "../workspaces/mod.ts";
 import { requestRepoIndex } from "./repo-index.ts";
@@ -26,7 +26,7 @@ export const RepoRefreshResult = Type.Object({
 export type RepoRefreshResult = Static<typeof RepoRefreshResult>;
 
 /** The state of a repo's file index (`GET /repos/{id}/index`). */
-export async function getRepoIndexState(deps: CoreDeps, ws: Workspace, repoId: string): Promise<RepoIndexState> {
+export async function getRepoIndexState(deps: CodeContextDeps, ws: Workspace, repoId: string): Promise<RepoIndexState> {
   const repo = await getRepo(deps, ws, repoId);
   const head = await deps.stores.repoIndex.head(ws.id, repo.id);
   return {
@@ -39,7 +39,7 @@ export async function getRepoIndexState(deps: CoreDeps, ws: Workspace, repoId: s
 }
 
 /** Queues a refresh of the repo's file index (`POST /repos/{id}/refresh`, owner/admin). */
-export async function refreshRepo(deps: CoreDeps, p: Principal, ws: Workspace, repoId: string): Promise<RepoRefreshResult> {
+export async function refreshRepo(deps: CodeContextDeps, p: Principal, ws: Workspace, repoId: string): Promise<RepoRefreshResult> {
   assertCanRefreshRepo(p);
   const repo = await getRepo(deps, ws, repoId);
   const refresh = await requestRepoIndex(deps, repo);

@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../deps.ts";
+import type { CodeContextDeps } from "./ports.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
@@ -82,7 +82,7 @@ interface Candidate {
   reasons: string[];
 }
 
-export async function retrieve(deps: CoreDeps, ws: Workspace, session: string, dto: RetrieveDto): Promise<RetrieveResult> {
+export async function retrieve(deps: CodeContextDeps, ws: Workspace, session: string, dto: RetrieveDto): Promise<RetrieveResult> {
   const paths = [...new Set((dto.paths ?? []).map(normalizePath))].filter((p) => p !== "");
   const words = dto.question ? distinctTerms(dto.question).filter((w) => !STOP_WORDS.has(w)).slice(0, MAX_QUERY_TERMS) : [];
   if (!dto.question && paths.length === 0) {

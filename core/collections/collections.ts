@@ -1,5 +1,5 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CollectionDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { isUuid, uuidv7 } from "../kernel/ids.ts";
@@ -30,32 +30,32 @@ export const COLLECTIONS_LIMIT = { default: 50, max: 200 } as const;
 
 export const collectionNotFound = () => notFound("Collection");
 
-export async function findCollection(deps: CoreDeps, ws: Workspace, id: string): Promise<Collection> {
+export async function findCollection(deps: CollectionDeps, ws: Workspace, id: string): Promise<Collection> {
   const c = await deps.stores.collections.get(ws.id, id);
   if (!c) throw collectionNotFound();
   return c;
 }
 
-async function assertMember(deps: CoreDeps, ws: Workspace, identityId: string): Promise<void> {
+async function assertMember(deps: CollectionDeps, ws: Workspace, identityId: string): Promise<void> {
   if (!(await deps.stores.members.findByIdentity(ws.id, identityId))) {
     throw validationFailed("Invalid owner_identity_id: not a member of this workspace", [{ path: "/owner_identity_id", message: "is not a member of this workspace" }]);
   }
 }
 
 /** A collection in the view asked for (`full` by default, or `summary`). */
-export async function getCollection(deps: CoreDeps, ws: Workspace, id: string, q: { view?: string } = {}): Promise<CollectionView> {
+export async function getCollection(deps: CollectionDeps, ws: Workspace, id: string, q: { view?: string } = {}): Promise<CollectionView> {
   return toCollectionView(await findCollection(deps, ws, id), parseEnum("view", q.view, COLLECTION_VIEWS) ?? "full");
 }
 
-export async function getConnectorMapping(deps: CoreDeps, ws: Workspace, id: string): Promise<ConnectorMappingView> {
+export async function getConnectorMapping(deps: CollectionDeps, ws: Workspace, id: string): Promise<ConnectorMappingView> {
   return toConnectorMappingView(await findCollection(deps, ws, id));
 }
 
-export async function getPresentation(deps: CoreDeps, ws: Workspace, id: string): Promise<PresentationView> {
+export async function getPresentation(deps: CollectionDeps, ws: Workspace, id: string): Promise<PresentationView> {
   return toPresentationView(await findCollection(deps, ws, id));
 }
 
-export async function createCollection(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateCollectionDto): Promise<FullCollectionView> {
+export async function createCollection(deps: CollectionDeps, p: Principal, ws: Workspace, dto: CreateCollectionDto): Promise<FullCollectionView> {
   assertCanWrite(p, "create a collection");
   const now = deps.clock.now();
   const at = now.toISOString();
@@ -117,7 +117,7 @@ function filterOf(statuses: CollectionStatus[], c: ReturnType<typeof parseCommon
 }
 
 /** Newest first; `status` defaults to active. Paged by `cursor` = the id of the last collection seen. */
-export async function listCollections(deps: CoreDeps, ws: Workspace, q: CollectionListQuery) {
+export async function listCollections(deps: CollectionDeps, ws: Workspace, q: CollectionListQuery) {
   const common = parseCommon(q);
   const status = parseStatus(q.status) ?? "active";
   const { items, has_more } = await deps.stores.collections.list(ws.id, filterOf([status], common), common.page);
@@ -125,7 +125,7 @@ export async function listCollections(deps: CoreDeps, ws: Workspace, q: Collecti
 }
 
 /** Collections whose name holds every word of `q`, in the summary view; archived ones only with `include_archived=true` or `status=archived`. */
-export async function searchCollections(deps: CoreDeps, ws: Workspace, q: CollectionSearchQuery) {
+export async function searchCollections(deps: CollectionDeps, ws: Workspace, q: CollectionSearchQuery) {
   const common = parseCommon(q);
   if (q.q !== undefined && q.q.length > 200) throw badQuery("q", "at most 200 characters");
   const include = parseBool("include_archived", q.include_archived) ?? false;
@@ -137,7 +137,7 @@ export async function searchCollections(deps: CoreDeps, ws: Workspace, q: Collec
 
 /** Applies `change` to the collection at the expected version: one write, checked by the store. */
 async function changeCollection(
-  deps: CoreDeps,
+  deps: CollectionDeps,
   p: Principal,
   ws: Workspace,
   id: string,
@@ -164,7 +164,7 @@ async function changeCollection(
   return next;
 }
 
-export async function updateCollection(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: UpdateCollectionDto, expected: number | undefined): Promise<FullCollectionView> {
+export async function updateCollection(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, dto: UpdateCollectionDto, expected: number | undefined): Promise<FullCollectionView> {
   const { expected_version: _v, record_schema, ...rest } = dto;
   const next = await changeCollection(deps, p, ws, id, expected, (c) => ({
     ...rest,
@@ -175,16 +175,16 @@ export async function updateCollection(deps: CoreDeps, p: Principal, ws: Workspa
 }
 
 /** Archive and restore are idempotent on the state: archiving an archived collection changes nothing. */
-export async function setCollectionStatus(deps: CoreDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined): Promise<FullCollectionView> {
+export async function setCollectionStatus(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined): Promise<FullCollectionView> {
   const event = status === "archived" ? "collection.archived" : "collection.restored";
   return toCollectionView(await changeCollection(deps, p, ws, id, expected, (c) => (c.status === status && expected === undefined ? null : { status }), event));
 }
 
-export async function setConnectorMapping(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetConnectorMappingDto, expected: number | undefined): Promise<ConnectorMappingView> {
+export async function setConnectorMapping(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, dto: SetConnectorMappingDto, expected: number | undefined): Promise<ConnectorMappingView> {
   return toConnectorMappingView(await changeCollection(deps, p, ws, id, expected, () => ({ connector_mapping: dto.mapping }), "collection.updated"));
 }
 
-export async function setPresentation(deps: CoreDeps, p: Principal, ws: Workspace, id: string, dto: SetPresentationDto, expected: number | undefined): Promise<PresentationView> {
+export async function setPresentation(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, dto: SetPresentationDto, expected: number | undefined): Promise<PresentationView> {
   const { expected_version: _v, ...presentation } = dto;
   return toPresentationView(await changeCollection(deps, p, ws, id, expected, () => ({ presentation }), "collection.updated"));
 }
@@ -195,7 +195,7 @@ export async function setPresentation(deps: CoreDeps, p: Principal, ws: Workspac
  * finished by repeating the request.
  */
 export async function purgeCollection(
-  deps: CoreDeps,
+  deps: CollectionDeps,
   p: Principal,
   ws: Workspace,
   id: string,

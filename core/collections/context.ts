@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CollectionDeps } from "./ports.ts";
 import { topicsBySlug, toTopicView } from "../topics/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
@@ -9,7 +9,7 @@ import type { Collection } from "./model.ts";
  * trust verdict, so a reader (or an agent filling the collection) knows how far to rely on it.
  * Moved and merged topics are followed; slugs that name nothing are listed as missing.
  */
-export async function resolveCriterion(deps: CoreDeps, ws: Workspace, c: Collection) {
+export async function resolveCriterion(deps: CollectionDeps, ws: Workspace, c: Collection) {
   const now = deps.clock.now();
   const topics = await topicsBySlug(deps, ws, c.criterion_rel_slugs);
   const found = c.criterion_rel_slugs.map((slug) => {
@@ -24,6 +24,6 @@ export async function resolveCriterion(deps: CoreDeps, ws: Workspace, c: Collect
 }
 
 /** GET …/collections/{id}/context: the criterion of the collection `id` names. */
-export async function getCollectionContext(deps: CoreDeps, ws: Workspace, id: string) {
+export async function getCollectionContext(deps: CollectionDeps, ws: Workspace, id: string) {
   return resolveCriterion(deps, ws, await findCollection(deps, ws, id));
 }

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CollectionDeps } from "./ports.ts";
 import type { ErrorDetail } from "../kernel/errors.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { looseKey } from "./entity-key.ts";
@@ -32,7 +32,7 @@ const add = <T>(f: Finding<T>, item: T) => {
   if (f.items.length < DOCTOR_EXAMPLES) f.items.push(item);
 };
 
-export async function runDoctor(deps: CoreDeps, ws: Workspace, full: boolean) {
+export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boolean) {
   const findings = {
     status_not_a_stage: finding<{ collection_id: string; record_id: string; status: string }>(),
     schema_mismatch: finding<{ collection_id: string; record_id: string; errors: ErrorDetail[] }>(),
@@ -106,7 +106,7 @@ export async function runDoctor(deps: CoreDeps, ws: Workspace, full: boolean) {
 }
 
 async function checkRecords(
-  deps: CoreDeps,
+  deps: CollectionDeps,
   ws: Workspace,
   c: Collection,
   records: CollectionRecord[],

@@ -1,5 +1,5 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CollectionDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { isUuid, uuidv7 } from "../kernel/ids.ts";
@@ -44,7 +44,7 @@ export interface UpsertResult {
 }
 
 /** Idempotent on (kind, dedup_key): the same call twice creates once and then reports `unchanged`. */
-export async function upsertEntity(deps: CoreDeps, p: Principal, ws: Workspace, dto: UpsertEntityDto): Promise<UpsertResult> {
+export async function upsertEntity(deps: CollectionDeps, p: Principal, ws: Workspace, dto: UpsertEntityDto): Promise<UpsertResult> {
   assertCanWrite(p, "write an entity");
   const attrs = Object.fromEntries(Object.entries(dto.attributes ?? {}).filter(([, v]) => v !== null));
   if (new TextEncoder().encode(JSON.stringify(attrs)).length > MAX_ATTRIBUTES_BYTES) {
@@ -84,13 +84,13 @@ export async function upsertEntity(deps: CoreDeps, p: Principal, ws: Workspace, 
   };
 }
 
-export async function getEntity(deps: CoreDeps, ws: Workspace, id: string): Promise<EntityView> {
+export async function getEntity(deps: CollectionDeps, ws: Workspace, id: string): Promise<EntityView> {
   const e = await deps.stores.entities.get(ws.id, id);
   if (!e) throw notFound("Entity");
   return toEntityView(e);
 }
 
-export async function listEntities(deps: CoreDeps, ws: Workspace, q: { kind?: string; limit?: QueryInt; cursor?: string }) {
+export async function listEntities(deps: CollectionDeps, ws: Workspace, q: { kind?: string; limit?: QueryInt; cursor?: string }) {
   const limit = parseBoundedInt("limit", q.limit, 1, ENTITIES_LIMIT.max) ?? ENTITIES_LIMIT.default;
   if (q.cursor !== undefined && !isUuid(q.cursor)) {
     throw validationFailed("Invalid cursor: expected the id of the last entity of the previous page", [{ path: "query.cursor", message: "expected an entity id" }]);

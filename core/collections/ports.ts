@@ -1,3 +1,6 @@
+import type { TopicStores } from "../topics/mod.ts";
+import type { WorkspaceStores } from "../workspaces/mod.ts";
+import type { CoreDeps } from "../deps.ts";
 import type { CollectionStatus } from "./archetype.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "./model.ts";
 import type { AggregateGroup, CompiledAggregate } from "./record-aggregate.ts";
@@ -113,3 +116,13 @@ export interface EntityStore {
    */
   upsert(fresh: Entity, merge: (existing: Entity) => Entity | null): Promise<{ entity: Entity; created: boolean; previous: Entity | null }>;
 }
+
+/** Collections' stores (not to be confused with `CollectionStore`, one of them), one bundle per adapter (adapters/<adapter>/collections/). */
+export interface CollectionStores {
+  collections: CollectionStore;
+  records: RecordStore;
+  entities: EntityStore;
+}
+
+/** What Collections' use cases are given: its own stores and those of other modules it reads (ADR 019). */
+export type CollectionDeps = CoreDeps<CollectionStores & TopicStores & WorkspaceStores>;

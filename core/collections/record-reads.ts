@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CollectionDeps } from "./ports.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import type { QueryInt } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/mod.ts";
@@ -24,14 +24,14 @@ export interface RecordReadQuery {
 }
 
 /** GET …/records/{id}: `select` keeps some fields, `projection` picks the view, `max_bytes` bounds it. */
-export async function getRecord(deps: CoreDeps, ws: Workspace, cid: string, rid: string, q: RecordReadQuery = {}) {
+export async function getRecord(deps: CollectionDeps, ws: Workspace, cid: string, rid: string, q: RecordReadQuery = {}) {
   await findCollection(deps, ws, cid);
   const r = await findRecord(deps, ws, cid, rid);
   return boundRecordView(toRecordView(projectFields(r, parseFieldNames("select", q.select)), parseRecordView(q.projection)), q.max_bytes);
 }
 
 /** The list parameters as a filter, newest first, by cursor; the collection comes along. */
-async function pageRecords(deps: CoreDeps, ws: Workspace, cid: string, q: RecordListQuery & { query?: string }) {
+async function pageRecords(deps: CollectionDeps, ws: Workspace, cid: string, q: RecordListQuery & { query?: string }) {
   const c = await findCollection(deps, ws, cid);
   const filter = listFilter(q);
   const plan = planQuery(c, { ...(filter ? { filter } : {}), limit: parseLimit(q.limit), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.query !== undefined ? { query: q.query } : {}) });
@@ -40,7 +40,7 @@ async function pageRecords(deps: CoreDeps, ws: Workspace, cid: string, q: Record
   return { collection: c, records: page.items, view, nextCursor: plan.next(page.items, page.has_more) };
 }
 
-export async function listRecords(deps: CoreDeps, ws: Workspace, cid: string, q: RecordListQuery) {
+export async function listRecords(deps: CollectionDeps, ws: Workspace, cid: string, q: RecordListQuery) {
   const page = await pageRecords(deps, ws, cid, q);
   return { records: page.records.map((r) => toRecordView(r, page.view)), nextCursor: page.nextCursor };
 }
@@ -55,7 +55,7 @@ export interface RecordRetrieveQuery extends RecordListQuery {
  * of their text, `fields` projecting) with the collection's criterion, so the reader knows how
  * far to rely on what the records say.
  */
-export async function retrieveRecords(deps: CoreDeps, ws: Workspace, cid: string, q: RecordRetrieveQuery) {
+export async function retrieveRecords(deps: CollectionDeps, ws: Workspace, cid: string, q: RecordRetrieveQuery) {
   const fields = parseFieldNames("fields", q.fields);
   const { fields: _f, ...listQuery } = q;
   const page = await pageRecords(deps, ws, cid, listQuery);
@@ -69,14 +69,14 @@ export async function retrieveRecords(deps: CoreDeps, ws: Workspace, cid: string
   };
 }
 
-export async function queryRecords(deps: CoreDeps, ws: Workspace, cid: string, dto: QueryRecordsDto) {
+export async function queryRecords(deps: CollectionDeps, ws: Workspace, cid: string, dto: QueryRecordsDto) {
   const c = await findCollection(deps, ws, cid);
   const plan = planQuery(c, dto);
   const page = await deps.stores.records.query(ws.id, c.id, plan.query);
   return { records: page.items.map((r) => toRecordView(r, dto.view ?? "full")), nextCursor: plan.next(page.items, page.has_more) };
 }
 
-export async function aggregateRecords(deps: CoreDeps, ws: Workspace, cid: string, dto: AggregateRecordsDto) {
+export async function aggregateRecords(deps: CollectionDeps, ws: Workspace, cid: string, dto: AggregateRecordsDto) {
   const c = await findCollection(deps, ws, cid);
   const { spec, names } = compileAggregate(c.record_schema, dto);
   const groups = (await deps.stores.records.aggregate(ws.id, c.id, spec)).sort(compareGroups);
@@ -100,7 +100,7 @@ export interface RecordHistoryQuery {
 }
 
 /** Newest first, a page of `limit`; the next page starts `before_version` the last entry's. */
-export async function recordHistory(deps: CoreDeps, ws: Workspace, cid: string, rid: string, q: RecordHistoryQuery) {
+export async function recordHistory(deps: CollectionDeps, ws: Workspace, cid: string, rid: string, q: RecordHistoryQuery) {
   const limit = parseBoundedInt("limit", q.limit, 1, RECORD_HISTORY_LIMIT.max) ?? RECORD_HISTORY_LIMIT.default;
   const before = parseBoundedInt("before_version", q.before_version, 1, MAX_HISTORY_VERSION);
   await findCollection(deps, ws, cid);

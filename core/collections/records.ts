@@ -1,5 +1,5 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CollectionDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, type ErrorDetail, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -18,21 +18,21 @@ import { toRecordView } from "./views.ts";
 export const recordNotFound = () => notFound("Record");
 
 /** Records of an archived collection are read-only until it is restored. */
-async function writableCollection(deps: CoreDeps, p: Principal, ws: Workspace, cid: string): Promise<Collection> {
+async function writableCollection(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string): Promise<Collection> {
   assertCanWrite(p, "change records");
   const c = await findCollection(deps, ws, cid);
   if (c.status === "archived") throw conflict("Cannot change records: the collection is archived (restore it first)", { current_status: "archived" });
   return c;
 }
 
-export async function findRecord(deps: CoreDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
+export async function findRecord(deps: CollectionDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
   const r = await deps.stores.records.get(ws.id, cid, rid);
   if (!r) throw recordNotFound();
   return r;
 }
 
 /** Every problem of a record's next state at once: fields, stage, and the entities it links. */
-async function assertRecordValid(deps: CoreDeps, ws: Workspace, c: Collection, v: ValidatedFields, status: string | null, entityId: string | null, fieldMeta: Record<string, unknown>): Promise<void> {
+async function assertRecordValid(deps: CollectionDeps, ws: Workspace, c: Collection, v: ValidatedFields, status: string | null, entityId: string | null, fieldMeta: Record<string, unknown>): Promise<void> {
   const errors: ErrorDetail[] = [...v.errors];
   const stage = status === null ? null : stageProblem(c.record_schema, status);
   if (stage) errors.push(stage);
@@ -69,7 +69,7 @@ function changeOf(p: Principal, before: CollectionRecord | null, after: Collecti
   };
 }
 
-export async function createRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, dto: CreateRecordDto): Promise<RecordView> {
+export async function createRecord(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string, dto: CreateRecordDto): Promise<RecordView> {
   const c = await writableCollection(deps, p, ws, cid);
   const v = validateRecordFields(c.record_schema, dto.fields);
   const status = dto.status ?? c.record_schema.stages[0]!;
@@ -101,7 +101,7 @@ export async function createRecord(deps: CoreDeps, p: Principal, ws: Workspace, 
 }
 
 /** One checked write of a record's next state; a stale version is a 409 with the current one. */
-async function writeRecord(deps: CoreDeps, p: Principal, ws: Workspace, before: CollectionRecord, next: CollectionRecord, type: RecordChangeType, outcome: RecordOutcome | null = null) {
+async function writeRecord(deps: CollectionDeps, p: Principal, ws: Workspace, before: CollectionRecord, next: CollectionRecord, type: RecordChangeType, outcome: RecordOutcome | null = null) {
   const result = await deps.stores.records.update({ record: next, change: changeOf(p, before, next, type, outcome) });
   if (result === "not_found") throw recordNotFound();
   if (result === "version_conflict") {
@@ -113,12 +113,12 @@ async function writeRecord(deps: CoreDeps, p: Principal, ws: Workspace, before: 
   return next;
 }
 
-function nextState(deps: CoreDeps, p: Principal, r: CollectionRecord, over: Partial<CollectionRecord>): CollectionRecord {
+function nextState(deps: CollectionDeps, p: Principal, r: CollectionRecord, over: Partial<CollectionRecord>): CollectionRecord {
   const fields = over.fields ?? r.fields;
   return { ...r, ...over, fields, search_text: recordSearchText(fields), version: r.version + 1, updated_at: deps.clock.now().toISOString(), updated_by: p.identityId };
 }
 
-export async function updateRecord(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: UpdateRecordDto, expected: number | undefined): Promise<RecordView> {
+export async function updateRecord(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: UpdateRecordDto, expected: number | undefined): Promise<RecordView> {
   const c = await writableCollection(deps, p, ws, cid);
   const r = await findRecord(deps, ws, cid, rid);
   if (expected !== undefined && expected !== r.version) throw versionConflict("record", r.version);
@@ -141,7 +141,7 @@ export async function updateRecord(deps: CoreDeps, p: Principal, ws: Workspace, 
   return toRecordView(await writeRecord(deps, p, ws, r, next, "record.updated"));
 }
 
-export async function recordOutcome(deps: CoreDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: RecordOutcomeDto, expected: number | undefined) {
+export async function recordOutcome(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: RecordOutcomeDto, expected: number | undefined) {
   const c = await writableCollection(deps, p, ws, cid);
   const r = await findRecord(deps, ws, cid, rid);
   if (expected !== undefined && expected !== r.version) throw versionConflict("record", r.version);
@@ -157,7 +157,7 @@ export async function recordOutcome(deps: CoreDeps, p: Principal, ws: Workspace,
 
 /** `dry_run=true`: what deleting would remove. Otherwise the deletion, at `expected` when given. */
 export async function deleteRecord(
-  deps: CoreDeps,
+  deps: CollectionDeps,
   p: Principal,
   ws: Workspace,
   cid: string,

@@ -4,7 +4,7 @@ import { workspaceEvent } from "./event.ts";
 
 /** Publishes a workspace event if the host wired an event bus. Never fails the use case. */
 export async function emit(
-  deps: CoreDeps,
+  deps: CoreDeps<unknown>,
   workspaceId: string,
   type: string,
   actor: Principal | null,

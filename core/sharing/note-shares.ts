@@ -1,5 +1,5 @@
 import type { Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { SharingDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -44,7 +44,7 @@ function inboxOwner(p: Principal): string {
  * recipient. Every id must name a member of this workspace, else a 400 naming the others, and
  * nothing is shared.
  */
-export async function shareNote(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: ShareNoteDto): Promise<NoteShareView[]> {
+export async function shareNote(deps: SharingDeps, p: Principal, ws: Workspace, slug: string, dto: ShareNoteDto): Promise<NoteShareView[]> {
   assertCanShare(p, "share a note");
   const topic = await topicBySlug(deps, ws, slug);
   const ids = [...new Set(dto.member_ids)];
@@ -88,7 +88,7 @@ export function parseInboxQuery(query: InboxQuery): { filter: InboxFilter; page:
 }
 
 /** The caller's inbox, newest first; `unread=true|false` filters. */
-export async function listInbox(deps: CoreDeps, p: Principal, ws: Workspace, query: InboxQuery): Promise<OffsetResult<NoteShareView>> {
+export async function listInbox(deps: SharingDeps, p: Principal, ws: Workspace, query: InboxQuery): Promise<OffsetResult<NoteShareView>> {
   const member = inboxOwner(p);
   const { filter, page } = parseInboxQuery(query);
   const { items, total } = await deps.stores.noteShares.inbox(ws.id, member, filter, page);
@@ -97,7 +97,7 @@ export async function listInbox(deps: CoreDeps, p: Principal, ws: Workspace, que
 }
 
 /** Marks one entry of the caller's inbox read. Another member's entry is a 404, as an unknown one. */
-export async function markShareRead(deps: CoreDeps, p: Principal, ws: Workspace, shareId: string): Promise<NoteShareView> {
+export async function markShareRead(deps: SharingDeps, p: Principal, ws: Workspace, shareId: string): Promise<NoteShareView> {
   const member = inboxOwner(p);
   const now = deps.clock.now();
   const item = await deps.stores.noteShares.markRead(ws.id, member, shareId, now.toISOString());
@@ -106,7 +106,7 @@ export async function markShareRead(deps: CoreDeps, p: Principal, ws: Workspace,
 }
 
 /** Marks the caller's whole inbox read; returns how many entries were unread. */
-export async function markAllSharesRead(deps: CoreDeps, p: Principal, ws: Workspace): Promise<{ updated: number }> {
+export async function markAllSharesRead(deps: SharingDeps, p: Principal, ws: Workspace): Promise<{ updated: number }> {
   const member = inboxOwner(p);
   return { updated: await deps.stores.noteShares.markAllRead(ws.id, member, deps.clock.now().toISOString()) };
 }

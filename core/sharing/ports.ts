@@ -1,6 +1,7 @@
+import type { Topic, TopicStores } from "../topics/mod.ts";
+import type { Listed, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
+import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Topic } from "../topics/mod.ts";
-import type { Listed, Workspace } from "../workspaces/mod.ts";
 import type { NoteShare, ShareLink, TopicBrief } from "./model.ts";
 
 /**
@@ -61,3 +62,12 @@ export interface NoteShareStore {
   /** Marks every unread share of the member's inbox read at `at`; returns how many. */
   markAllRead(workspaceId: string, recipientMemberId: string, at: string): Promise<number>;
 }
+
+/** Sharing's stores, one bundle per adapter (adapters/<adapter>/sharing/). */
+export interface SharingStores {
+  shareLinks: ShareLinkStore;
+  noteShares: NoteShareStore;
+}
+
+/** What Sharing's use cases are given: its own stores and those of other modules it reads (ADR 019). */
+export type SharingDeps = CoreDeps<SharingStores & TopicStores & WorkspaceStores>;

@@ -1,5 +1,5 @@
 import { hashRawKey, type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { SharingDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -22,7 +22,7 @@ export interface IssuedShareLink {
  * Issues a public read-only link to the topic (anyone who may write). A topic has one active link:
  * issuing a new one revokes the previous. Archived topics are not shared (409): their page is a 404.
  */
-export async function shareTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string): Promise<IssuedShareLink> {
+export async function shareTopic(deps: SharingDeps, p: Principal, ws: Workspace, slug: string): Promise<IssuedShareLink> {
   assertCanShare(p, "share a topic");
   const topic = await topicBySlug(deps, ws, slug);
   if (topic.status === "archived") throw conflict("Cannot share topic: it is archived", { current_status: topic.status });
@@ -42,7 +42,7 @@ export async function shareTopic(deps: CoreDeps, p: Principal, ws: Workspace, sl
 }
 
 /** Revokes the topic's link: the very next request for its page is a 404. No active link: 404. */
-export async function revokeShareLink(deps: CoreDeps, p: Principal, ws: Workspace, slug: string): Promise<string> {
+export async function revokeShareLink(deps: SharingDeps, p: Principal, ws: Workspace, slug: string): Promise<string> {
   assertCanShare(p, "revoke a share link");
   const topic = await topicBySlug(deps, ws, slug);
   const link = await deps.stores.shareLinks.get(ws.id, topic.id);
@@ -52,7 +52,7 @@ export async function revokeShareLink(deps: CoreDeps, p: Principal, ws: Workspac
 }
 
 /** Whether the topic has an active link (the token itself is never retrievable). */
-export async function shareLinkStatus(deps: CoreDeps, ws: Workspace, slug: string): Promise<ShareLinkStatus> {
+export async function shareLinkStatus(deps: SharingDeps, ws: Workspace, slug: string): Promise<ShareLinkStatus> {
   const topic = await topicBySlug(deps, ws, slug);
   const link = await deps.stores.shareLinks.get(ws.id, topic.id);
   return { active: link !== null, created_at: link?.created_at ?? null, created_by: link?.created_by ?? null };
@@ -62,7 +62,7 @@ export async function shareLinkStatus(deps: CoreDeps, ws: Workspace, slug: strin
  * The topic a public token opens, as it is now. Unknown, revoked and malformed tokens, and the
  * links of archived or deleted topics, are all the same 404.
  */
-export async function readSharedTopic(deps: CoreDeps, token: string): Promise<SharedTopic> {
+export async function readSharedTopic(deps: SharingDeps, token: string): Promise<SharedTopic> {
   if (!looksLikeShareToken(token)) throw shareLinkNotFound();
   const match = await deps.stores.shareLinks.findByHash(await (deps.keyHasher ?? hashRawKey)(token));
   if (!match || match.topic.status === "archived") throw shareLinkNotFound();

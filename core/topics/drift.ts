@@ -1,5 +1,5 @@
 import type { Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import type { Drift, Topic } from "./model.ts";
 import { changeTopic } from "./topic-change.ts";
@@ -11,7 +11,7 @@ import { changeTopic } from "./topic-change.ts";
  * changed meanwhile (`version_conflict`: re-read and decide again) or is gone.
  */
 export async function writeDrift(
-  deps: CoreDeps,
+  deps: TopicDeps,
   p: Principal | null,
   topic: Topic,
   drift: Drift,

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/mod.ts";
@@ -50,7 +50,7 @@ const toEdge = (r: Relation): GraphEdge => ({ id: r.id, from: r.from_topic_id, t
  * The neighbourhood of a topic: a breadth-first walk over relations in both directions, up to
  * `depth` hops, leaving out archived topics (unless the center is one), at most 500 nodes.
  */
-export async function topicGraph(deps: CoreDeps, ws: Workspace, q: { center?: string; depth?: QueryInt }): Promise<TopicGraphView> {
+export async function topicGraph(deps: TopicDeps, ws: Workspace, q: { center?: string; depth?: QueryInt }): Promise<TopicGraphView> {
   if (q.center === undefined || q.center === "") throw bad("center", "the slug of the topic to start from is required");
   const depth = parseBoundedInt("depth", q.depth, 1, GRAPH_DEPTH.max) ?? GRAPH_DEPTH.default;
   const { topic: center } = await findTopic(deps, ws, q.center);
@@ -123,7 +123,7 @@ export async function graphEtag(fp: GraphFingerprint, ws: Workspace, shape: Grap
  * its state is computed from a fingerprint first; when the caller already `holds` that state,
  * nothing else is read.
  */
-export async function fullGraph(deps: CoreDeps, ws: Workspace, q: FullGraphQuery, holds: (etag: string) => boolean = () => false): Promise<FullGraph> {
+export async function fullGraph(deps: TopicDeps, ws: Workspace, q: FullGraphQuery, holds: (etag: string) => boolean = () => false): Promise<FullGraph> {
   const shape = parseShape(q.shape);
   const includeArchived = parseBool("include_archived", q.include_archived) ?? false;
   const now = deps.clock.now();

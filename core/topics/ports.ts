@@ -1,6 +1,6 @@
+import type { Listed, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { Listed, Workspace } from "../workspaces/mod.ts";
 import type { TopicStatus } from "./governance.ts";
 import type { GraphFingerprint, GraphNodeRow, Proposal, ProposalDecision, ProposalStatus, Relation, Tag, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
 import type { AnchorValidation, TagView } from "./dto.ts";
@@ -157,6 +157,8 @@ export interface TagStore {
 /**
  * What code context adds to topic answers (`codeContextHooks` of core/code-context/mod.ts). A port,
  * so that topics need not import code-context, which reads topics: the composition plugs it in.
+ * A hook is another module's code and may read any bundle, so it gets the host's whole `CoreDeps`;
+ * the use cases that call one take `CoreDeps` too.
  */
 export interface AnchorReports {
   /** `anchor_validation` of create and update answers; undefined when the topic has no repo. */
@@ -227,3 +229,14 @@ export interface RelationStore {
   /** The graph's change fingerprint, from indexed aggregates (no topic is loaded). */
   fingerprint(workspaceId: string, staleBefore: string): Promise<GraphFingerprint>;
 }
+
+/** Topics' stores, suggested edits and relations included, one bundle per adapter (adapters/<adapter>/topics/). */
+export interface TopicStores {
+  topics: TopicStore;
+  tags: TagStore;
+  proposals: ProposalStore;
+  relations: RelationStore;
+}
+
+/** What Topics' use cases are given: its own stores and those of other modules it reads (ADR 019). */
+export type TopicDeps = CoreDeps<TopicStores & WorkspaceStores>;

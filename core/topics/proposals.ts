@@ -1,6 +1,6 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
 import { assertCanDecideProposal } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -43,12 +43,12 @@ export function toProposalView(p: Proposal, topicSlug: string | null): ProposalV
  * Proposal routes address the topic a slug names without following a merge: a merged (archived)
  * topic's own proposals stay reachable, so they can be rejected.
  */
-async function proposalTopic(deps: CoreDeps, ws: Workspace, slug: string): Promise<Topic> {
+async function proposalTopic(deps: TopicDeps, ws: Workspace, slug: string): Promise<Topic> {
   return (await findTopic(deps, ws, slug, { followMerge: false })).topic;
 }
 
 /** Opens a suggested edit on a topic. Anyone who may write; the topic itself is not touched. */
-export async function openProposal(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: OpenProposalDto): Promise<ProposalView> {
+export async function openProposal(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, dto: OpenProposalDto): Promise<ProposalView> {
   assertCanWrite(p, "open a proposal");
   const raw = assertValid(ProposalPatch, dto.patch, "patch");
   const topic = await proposalTopic(deps, ws, slug);
@@ -95,7 +95,7 @@ function parseStatus(raw: string | undefined): ProposalStatus | undefined {
 }
 
 /** A topic's proposals, newest first; `status` filters (default: all). */
-export async function listTopicProposals(deps: CoreDeps, ws: Workspace, slug: string, q: ProposalListQuery): Promise<OffsetResult<ProposalView>> {
+export async function listTopicProposals(deps: TopicDeps, ws: Workspace, slug: string, q: ProposalListQuery): Promise<OffsetResult<ProposalView>> {
   const status = parseStatus(q.status);
   const page = parseOffsetPage(q);
   const topic = await proposalTopic(deps, ws, slug);
@@ -104,7 +104,7 @@ export async function listTopicProposals(deps: CoreDeps, ws: Workspace, slug: st
 }
 
 /** The review queue: open proposals across the workspace, oldest first. */
-export async function listOpenProposals(deps: CoreDeps, ws: Workspace, q: Omit<ProposalListQuery, "status">): Promise<OffsetResult<ProposalView>> {
+export async function listOpenProposals(deps: TopicDeps, ws: Workspace, q: Omit<ProposalListQuery, "status">): Promise<OffsetResult<ProposalView>> {
   const page = parseOffsetPage(q);
   const { items, total } = await deps.stores.proposals.list(ws.id, { status: "open" }, "oldest", page);
   const nodes = items.length === 0 ? [] : await deps.stores.relations.nodes(ws.id, [...new Set(items.map((x) => x.topic_id))]);
@@ -112,7 +112,7 @@ export async function listOpenProposals(deps: CoreDeps, ws: Workspace, q: Omit<P
   return toOffsetResult(items.map((x) => toProposalView(x, slugOf.get(x.topic_id) ?? null)), total, page);
 }
 
-async function findProposal(deps: CoreDeps, ws: Workspace, slug: string, proposalId: string): Promise<{ topic: Topic; proposal: Proposal }> {
+async function findProposal(deps: TopicDeps, ws: Workspace, slug: string, proposalId: string): Promise<{ topic: Topic; proposal: Proposal }> {
   const topic = await proposalTopic(deps, ws, slug);
   const proposal = await deps.stores.proposals.get(ws.id, proposalId);
   if (!proposal || proposal.topic_id !== topic.id) throw proposalNotFound();
@@ -124,7 +124,7 @@ function assertOpen(proposal: Proposal, action: string): void {
 }
 
 /** The topic as it was at `version`, from its history; null when that revision is not kept. */
-async function snapshotAt(deps: CoreDeps, topic: Topic, version: number): Promise<Topic | null> {
+async function snapshotAt(deps: TopicDeps, topic: Topic, version: number): Promise<Topic | null> {
   if (version === topic.version) return topic;
   const distance = topic.version - version + 1;
   if (version < 1 || distance > MAX_BASE_DISTANCE) return null;
@@ -140,7 +140,7 @@ async function snapshotAt(deps: CoreDeps, topic: Topic, version: number): Promis
  * racing exactly one applies.
  */
 export async function mergeProposal(
-  deps: CoreDeps,
+  deps: TopicDeps,
   p: Principal,
   ws: Workspace,
   slug: string,
@@ -186,7 +186,7 @@ export async function mergeProposal(
 }
 
 /** Closes a suggested edit without applying it (owner/admin). */
-export async function rejectProposal(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, proposalId: string): Promise<ProposalView> {
+export async function rejectProposal(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, proposalId: string): Promise<ProposalView> {
   assertCanDecideProposal(p, "reject");
   const { topic, proposal } = await findProposal(deps, ws, slug, proposalId);
   assertOpen(proposal, "reject");

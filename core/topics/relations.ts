@@ -1,6 +1,6 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
 import { assertCanDeleteRelation, assertCanRelateTopics } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, isAppError, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -34,7 +34,7 @@ function toRelationView(r: Relation, self: string, other: Pick<GraphNodeRow, "id
 }
 
 /** The relation's target, named by slug in the body: an unknown one is a 400 about the body. */
-async function targetTopic(deps: CoreDeps, ws: Workspace, slug: string): Promise<Topic> {
+async function targetTopic(deps: TopicDeps, ws: Workspace, slug: string): Promise<Topic> {
   try {
     return (await findTopic(deps, ws, slug)).topic;
   } catch (e) {
@@ -46,7 +46,7 @@ async function targetTopic(deps: CoreDeps, ws: Workspace, slug: string): Promise
 }
 
 /** Adds a typed relation from the topic to `dto.target`. Over OAuth it takes scope `topics:write`. */
-export async function addRelation(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: CreateRelationDto): Promise<RelationView> {
+export async function addRelation(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, dto: CreateRelationDto): Promise<RelationView> {
   assertCanRelateTopics(p);
   const { topic } = await findTopic(deps, ws, slug);
   const target = await targetTopic(deps, ws, dto.target);
@@ -76,7 +76,7 @@ export async function addRelation(deps: CoreDeps, p: Principal, ws: Workspace, s
 }
 
 /** The topic's relations, both directions, oldest first, each with the topic at the other end. */
-export async function listRelations(deps: CoreDeps, ws: Workspace, slug: string): Promise<{ relations: RelationView[]; total: number; truncated: boolean }> {
+export async function listRelations(deps: TopicDeps, ws: Workspace, slug: string): Promise<{ relations: RelationView[]; total: number; truncated: boolean }> {
   const { topic } = await findTopic(deps, ws, slug);
   const rows = await deps.stores.relations.ofTopics(ws.id, [topic.id], MAX_RELATIONS_LISTED + 1);
   const truncated = rows.length > MAX_RELATIONS_LISTED;
@@ -91,7 +91,7 @@ export async function listRelations(deps: CoreDeps, ws: Workspace, slug: string)
 }
 
 /** Deletes a relation of the topic. People only: a faceless key or an OAuth client is refused. */
-export async function deleteRelation(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, relationId: string): Promise<string> {
+export async function deleteRelation(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, relationId: string): Promise<string> {
   assertCanDeleteRelation(p);
   assertCanWrite(p, "delete a relation");
   const { topic } = await findTopic(deps, ws, slug);

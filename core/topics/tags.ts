@@ -1,6 +1,6 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
 import { assertCanDeleteTag, assertCanRenameTag } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
@@ -19,14 +19,14 @@ function tagName(raw: string, path: string): string {
   return name;
 }
 
-export async function listTags(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<TagView>> {
+export async function listTags(deps: TopicDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<TagView>> {
   const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.tags.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }
 
 /** Registers a tag; an existing one takes the given description. Idempotent. */
-export async function createTag(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateTagDto): Promise<{ tag: TagView; created: boolean }> {
+export async function createTag(deps: TopicDeps, p: Principal, ws: Workspace, dto: CreateTagDto): Promise<{ tag: TagView; created: boolean }> {
   assertCanWrite(p, "create a tag");
   const at = deps.clock.now().toISOString();
   const r = await deps.stores.tags.upsert({
@@ -40,7 +40,7 @@ export async function createTag(deps: CoreDeps, p: Principal, ws: Workspace, dto
   return r;
 }
 
-function retagger(deps: CoreDeps, p: Principal, from: string, to: string | null): (t: Topic) => TopicWrite {
+function retagger(deps: TopicDeps, p: Principal, from: string, to: string | null): (t: Topic) => TopicWrite {
   return (t) => {
     const tags = sortedTags([...t.tags.filter((x) => x !== from), ...(to ? [to] : [])]);
     return changeTopic(p, t, { tags }, "topic.retagged", deps.clock.now(), { from, to });
@@ -51,7 +51,7 @@ function retagger(deps: CoreDeps, p: Principal, from: string, to: string | null)
  * Renames (owner/admin) and/or describes a tag. A rename rewrites every topic carrying the tag,
  * each as a new version of that topic; onto an existing name, the two tags become one.
  */
-export async function updateTag(deps: CoreDeps, p: Principal, ws: Workspace, rawName: string, dto: UpdateTagDto): Promise<TagView> {
+export async function updateTag(deps: TopicDeps, p: Principal, ws: Workspace, rawName: string, dto: UpdateTagDto): Promise<TagView> {
   assertCanWrite(p, "change a tag");
   let name = tagName(rawName, "path.name");
   const to = dto.name === undefined ? name : tagName(dto.name, "/name");
@@ -73,7 +73,7 @@ export async function updateTag(deps: CoreDeps, p: Principal, ws: Workspace, raw
 }
 
 /** Deletes a tag and detaches it from every topic (owner/admin). Returns how many topics lost it. */
-export async function deleteTag(deps: CoreDeps, p: Principal, ws: Workspace, rawName: string): Promise<{ name: string; topics: number }> {
+export async function deleteTag(deps: TopicDeps, p: Principal, ws: Workspace, rawName: string): Promise<{ name: string; topics: number }> {
   assertCanDeleteTag(p);
   const name = tagName(rawName, "path.name");
   const n = await deps.stores.tags.retag(ws.id, name, null, retagger(deps, p, name, null));

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { Topic } from "./model.ts";
@@ -13,7 +13,7 @@ export const topicNotFound = () => notFound("Topic");
  * another answers with the target, as its slug now redirects there.
  */
 export async function findTopic(
-  deps: CoreDeps,
+  deps: TopicDeps,
   ws: Workspace,
   slug: string,
   opts: { followMerge?: boolean } = {},
@@ -31,7 +31,7 @@ export async function findTopic(
  * The topic record a slug names, following moves and merges; NOT_FOUND otherwise. What modules that
  * act on topics (sharing) look topics up with.
  */
-export async function topicBySlug(deps: CoreDeps, ws: Workspace, slug: string): Promise<Topic> {
+export async function topicBySlug(deps: TopicDeps, ws: Workspace, slug: string): Promise<Topic> {
   return (await findTopic(deps, ws, slug)).topic;
 }
 
@@ -39,7 +39,7 @@ export async function topicBySlug(deps: CoreDeps, ws: Workspace, slug: string): 
  * `topicBySlug` for several slugs at once, in two store reads whatever their number (the slugs,
  * then the topics merged ones point at). Keyed by slug; a slug naming nothing is absent.
  */
-export async function topicsBySlug(deps: CoreDeps, ws: Workspace, slugs: readonly string[]): Promise<Map<string, Topic>> {
+export async function topicsBySlug(deps: TopicDeps, ws: Workspace, slugs: readonly string[]): Promise<Map<string, Topic>> {
   const found = await deps.stores.topics.resolveMany(ws.id, slugs);
   const targetIds = [...found.values()].flatMap((f) => (f.topic.merged_into ? [f.topic.merged_into] : []));
   const targets = targetIds.length === 0 ? [] : await deps.stores.topics.getMany(ws.id, targetIds);

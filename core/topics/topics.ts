@@ -1,6 +1,7 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
 import { assertCanDeleteTopic } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -21,7 +22,7 @@ import { bodyCharsFor, toEventView, toRevisionView, toTopicView } from "./view.t
 export const HISTORY_LIMIT = 100;
 const SLUG_ATTEMPTS = 20;
 
-async function published(deps: CoreDeps, p: Principal | null, w: TopicWrite): Promise<void> {
+async function published(deps: TopicDeps, p: Principal | null, w: TopicWrite): Promise<void> {
   await emit(deps, w.topic.workspace_id, w.event.type, p, { topic_id: w.topic.id, slug: w.topic.slug, version: w.topic.version });
 }
 
@@ -97,7 +98,7 @@ export async function getTopic(
   return view;
 }
 
-export async function listTopics(deps: CoreDeps, ws: Workspace, query: TopicListQuery): Promise<OffsetResult<TopicView>> {
+export async function listTopics(deps: TopicDeps, ws: Workspace, query: TopicListQuery): Promise<OffsetResult<TopicView>> {
   const now = deps.clock.now();
   const { filter, page, view } = parseTopicListQuery(query, ws, now);
   const { items, total } =
@@ -113,7 +114,7 @@ export async function listTopics(deps: CoreDeps, ws: Workspace, query: TopicList
 export const SEARCH_TOTAL_CAP = 1_000;
 
 export async function searchTopics(
-  deps: CoreDeps,
+  deps: TopicDeps,
   ws: Workspace,
   query: TopicSearchQuery,
 ): Promise<OffsetResult<TopicView> & { total_capped: boolean }> {
@@ -131,14 +132,14 @@ export async function searchTopics(
   return { ...toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page), total_capped: capped ?? false };
 }
 
-export async function listTopicEvents(deps: CoreDeps, ws: Workspace, query: TimelineQuery): Promise<OffsetResult<TopicEventView>> {
+export async function listTopicEvents(deps: TopicDeps, ws: Workspace, query: TimelineQuery): Promise<OffsetResult<TopicEventView>> {
   const { filter, page } = parseTimelineQuery(query);
   const { items, total } = await deps.stores.topics.timeline(ws.id, filter, page);
   return toOffsetResult(items.map(toEventView), total, page);
 }
 
 /** Writes `w` unless a concurrent change got there first; maps the store's refusals to errors. */
-export async function commit(deps: CoreDeps, p: Principal, w: TopicWrite): Promise<void> {
+export async function commit(deps: TopicDeps, p: Principal, w: TopicWrite): Promise<void> {
   const result = await deps.stores.topics.update(w);
   if (result === "version_conflict") {
     const now = await deps.stores.topics.get(w.topic.workspace_id, w.topic.id);
@@ -181,7 +182,7 @@ export async function updateTopic(
  * Deleting removes a topic and its text everywhere. Knowledge is the team's, so reviewed and
  * archived topics take owner/admin; the author may delete their own draft or proposal.
  */
-export async function deleteTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, expected: number | undefined): Promise<string> {
+export async function deleteTopic(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, expected: number | undefined): Promise<string> {
   assertCanWrite(p, "delete a topic");
   const { topic } = await findTopic(deps, ws, slug, { followMerge: false });
   assertCanDeleteTopic(p, topic);

@@ -1,6 +1,6 @@
 import { actorKind, type Principal } from "../access/mod.ts";
 import { assertCanMergeTopics, assertCanMoveTopic, governanceActor, governanceAuthority } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { conflict, forbidden, validationFailed, versionConflict } from "../kernel/errors.ts";
@@ -45,7 +45,7 @@ function effects(action: GovernanceAction, p: Principal, at: string): Partial<To
 
 /** Applies a governance action (`POST /topics/{topic}/{action}`), the state machine deciding. */
 export async function applyGovernance(
-  deps: CoreDeps,
+  deps: TopicDeps,
   p: Principal,
   ws: Workspace,
   slug: string,
@@ -73,7 +73,7 @@ export async function applyGovernance(
 }
 
 /** Changes a topic's slug and/or area; the old slug keeps answering (owner/admin). */
-export async function moveTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: MoveTopicDto): Promise<TopicView> {
+export async function moveTopic(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, dto: MoveTopicDto): Promise<TopicView> {
   assertCanMoveTopic(p);
   if (dto.slug === undefined && dto.area_id === undefined) {
     throw validationFailed("Invalid move: give slug and/or area_id", [{ path: "/", message: "slug or area_id is required" }]);
@@ -99,7 +99,7 @@ export async function moveTopic(deps: CoreDeps, p: Principal, ws: Workspace, slu
  * body under a heading and its tags, and is stamped `approved_via`; the source is archived with
  * `merged_into`, and its slug answers with the target from then on.
  */
-export async function mergeTopic(deps: CoreDeps, p: Principal, ws: Workspace, slug: string, dto: MergeTopicDto): Promise<TopicView> {
+export async function mergeTopic(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, dto: MergeTopicDto): Promise<TopicView> {
   assertCanMergeTopics(p);
   const { topic: source } = await findTopic(deps, ws, slug, { followMerge: false });
   const { topic: target } = await findTopic(deps, ws, dto.target);

@@ -15,3 +15,8 @@ export interface WebhookDeliveryStore {
   /** Forgets deliveries received before `before`; returns how many. */
   prune(before: string): Promise<number>;
 }
+
+/** Webhooks' stores, one bundle per adapter (adapters/<adapter>/webhooks/). */
+export interface WebhookStores {
+  webhookDeliveries: WebhookDeliveryStore;
+}

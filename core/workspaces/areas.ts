@@ -1,6 +1,6 @@
 import { type Principal } from "../access/mod.ts";
 import { assertCanManageWorkspace } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { WorkspaceDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -10,14 +10,14 @@ import type { CreateAreaDto, UpdateAreaDto } from "./dto.ts";
 
 const nameTaken = (name: string) => conflict(`Area name is taken: ${name}`);
 
-export async function listAreas(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<Area>> {
+export async function listAreas(deps: WorkspaceDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<Area>> {
   const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.areas.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }
 
 /** Areas shape how the whole workspace is organised, so changing them takes owner/admin. */
-export async function createArea(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateAreaDto): Promise<Area> {
+export async function createArea(deps: WorkspaceDeps, p: Principal, ws: Workspace, dto: CreateAreaDto): Promise<Area> {
   assertCanManageWorkspace(p, "create an area");
   const now = deps.clock.now().toISOString();
   const area: Area = {
@@ -34,7 +34,7 @@ export async function createArea(deps: CoreDeps, p: Principal, ws: Workspace, dt
 }
 
 export async function updateArea(
-  deps: CoreDeps,
+  deps: WorkspaceDeps,
   p: Principal,
   ws: Workspace,
   areaId: string,
@@ -56,7 +56,7 @@ export async function updateArea(
   return next;
 }
 
-export async function deleteArea(deps: CoreDeps, p: Principal, ws: Workspace, areaId: string): Promise<void> {
+export async function deleteArea(deps: WorkspaceDeps, p: Principal, ws: Workspace, areaId: string): Promise<void> {
   assertCanManageWorkspace(p, "delete an area");
   if (!(await deps.stores.areas.delete(ws.id, areaId))) throw notFound("Area");
   await emit(deps, ws.id, "area.deleted", p, { area_id: areaId });

@@ -1,5 +1,5 @@
 import { type ApiKeyView, issueKey, type Principal, toApiKeyView } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { WorkspaceDeps } from "./ports.ts";
 import { conflict, forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Identity, Member, Workspace } from "./model.ts";
@@ -20,7 +20,7 @@ export interface Bootstrapped {
  * credentials, the caller's identity owns the new workspace.
  */
 export async function bootstrapWorkspace(
-  deps: CoreDeps,
+  deps: WorkspaceDeps,
   caller: Principal | null,
   dto: CreateWorkspaceDto,
 ): Promise<Bootstrapped> {

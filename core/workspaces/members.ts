@@ -1,6 +1,6 @@
 import { assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import { assertCanAddMember, assertCanChangeRole, canRemoveMember } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { WorkspaceDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -11,19 +11,19 @@ import type { AddMemberDto, MemberView, SetRoleDto } from "./dto.ts";
 const lastOwner = () =>
   new AppError("LAST_OWNER", "Cannot remove or demote the last owner: promote another member to owner first");
 
-export async function listMembers(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<MemberView>> {
+export async function listMembers(deps: WorkspaceDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<MemberView>> {
   const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.members.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }
 
-export async function getMember(deps: CoreDeps, ws: Workspace, memberId: string): Promise<MemberView> {
+export async function getMember(deps: WorkspaceDeps, ws: Workspace, memberId: string): Promise<MemberView> {
   const m = await deps.stores.members.get(ws.id, memberId);
   if (!m) throw notFound("Member");
   return m;
 }
 
-export async function addMember(deps: CoreDeps, p: Principal, ws: Workspace, dto: AddMemberDto): Promise<MemberView> {
+export async function addMember(deps: WorkspaceDeps, p: Principal, ws: Workspace, dto: AddMemberDto): Promise<MemberView> {
   const role = dto.role ?? "member";
   assertCanAddMember(p, role);
   const now = deps.clock.now().toISOString();
@@ -37,7 +37,7 @@ export async function addMember(deps: CoreDeps, p: Principal, ws: Workspace, dto
 }
 
 export async function setMemberRole(
-  deps: CoreDeps,
+  deps: WorkspaceDeps,
   p: Principal,
   ws: Workspace,
   memberId: string,
@@ -55,7 +55,7 @@ export async function setMemberRole(
 }
 
 /** Owner/admin remove members; anyone may leave (remove their own membership). */
-export async function removeMember(deps: CoreDeps, p: Principal, ws: Workspace, memberId: string): Promise<void> {
+export async function removeMember(deps: WorkspaceDeps, p: Principal, ws: Workspace, memberId: string): Promise<void> {
   const leaving = p.memberId === memberId;
   if (!leaving) {
     assertOwnerOrAdmin(p, "remove a member");

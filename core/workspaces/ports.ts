@@ -83,6 +83,19 @@ export interface RepoStore {
 
 /**
  * What follows linking a repo (`codeContextHooks` of core/code-context/mod.ts: its first file
- * index). A port, so that workspaces need not import code-context, which reads repos.
+ * index). A port, so that workspaces need not import code-context, which reads repos. A hook is
+ * another module's code and may read any bundle, so it gets the host's whole `CoreDeps`.
  */
 export type RepoLinkedHook = (deps: CoreDeps, repo: Repo) => Promise<void>;
+
+/** Workspaces' stores, one bundle per adapter (adapters/<adapter>/workspaces/). */
+export interface WorkspaceStores {
+  workspaces: WorkspaceStore;
+  identities: IdentityStore;
+  members: MemberStore;
+  areas: AreaStore;
+  repos: RepoStore;
+}
+
+/** What Workspaces' use cases are given: its own stores and those of other modules it reads (ADR 019). */
+export type WorkspaceDeps = CoreDeps<WorkspaceStores>;

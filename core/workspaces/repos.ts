@@ -1,6 +1,7 @@
 import { type Principal } from "../access/mod.ts";
 import { assertCanManageWorkspace } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
+import type { WorkspaceDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -8,13 +9,13 @@ import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } 
 import type { Repo, Workspace } from "./model.ts";
 import type { CreateRepoDto } from "./dto.ts";
 
-export async function listRepos(deps: CoreDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<Repo>> {
+export async function listRepos(deps: WorkspaceDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<Repo>> {
   const page = parseOffsetPage(query);
   const { items, total } = await deps.stores.repos.list(ws.id, page);
   return toOffsetResult(items, total, page);
 }
 
-export async function getRepo(deps: CoreDeps, ws: Workspace, repoId: string): Promise<Repo> {
+export async function getRepo(deps: WorkspaceDeps, ws: Workspace, repoId: string): Promise<Repo> {
   const repo = await deps.stores.repos.get(ws.id, repoId);
   if (!repo) throw notFound("Repo");
   return repo;
@@ -41,7 +42,7 @@ export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dt
   return repo;
 }
 
-export async function deleteRepo(deps: CoreDeps, p: Principal, ws: Workspace, repoId: string): Promise<void> {
+export async function deleteRepo(deps: WorkspaceDeps, p: Principal, ws: Workspace, repoId: string): Promise<void> {
   assertCanManageWorkspace(p, "remove a repo");
   if (!(await deps.stores.repos.delete(ws.id, repoId))) throw notFound("Repo");
   await emit(deps, ws.id, "repo.removed", p, { repo_id: repoId });

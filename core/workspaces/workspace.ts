@@ -1,8 +1,9 @@
 import { type Principal } from "../access/mod.ts";
 import { assertCanDeleteWorkspace, assertCanManageWorkspace } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { WorkspaceDeps, WorkspaceStores } from "./ports.ts";
 import { emit } from "../events/mod.ts";
-import type { StoreStatus } from "../stores.ts";
+import type { StoreLifecycle, StoreStatus } from "../stores.ts";
+import type { CoreDeps } from "../deps.ts";
 import type { Identity, Member, Workspace, WorkspaceSettings } from "./model.ts";
 import type { SetPlanDto, UpdateWorkspaceDto, WorkspaceCounts } from "./dto.ts";
 
@@ -10,7 +11,7 @@ export const DEFAULT_SETTINGS: WorkspaceSettings = { review_interval_days: 90 };
 
 
 export async function updateWorkspace(
-  deps: CoreDeps,
+  deps: WorkspaceDeps,
   p: Principal,
   ws: Workspace,
   dto: UpdateWorkspaceDto,
@@ -27,7 +28,7 @@ export async function updateWorkspace(
   return next;
 }
 
-export async function setPlan(deps: CoreDeps, p: Principal, ws: Workspace, dto: SetPlanDto): Promise<Workspace> {
+export async function setPlan(deps: WorkspaceDeps, p: Principal, ws: Workspace, dto: SetPlanDto): Promise<Workspace> {
   assertCanManageWorkspace(p, "set the plan");
   const next: Workspace = { ...ws, plan: dto.plan, updated_at: deps.clock.now().toISOString() };
   await deps.stores.workspaces.update(next);
@@ -36,7 +37,7 @@ export async function setPlan(deps: CoreDeps, p: Principal, ws: Workspace, dto: 
 }
 
 /** Deleting a workspace destroys every team's data in it, so it takes an owner, not an admin. */
-export async function deleteWorkspace(deps: CoreDeps, p: Principal, ws: Workspace): Promise<void> {
+export async function deleteWorkspace(deps: WorkspaceDeps, p: Principal, ws: Workspace): Promise<void> {
   assertCanDeleteWorkspace(p);
   await deps.stores.workspaces.delete(ws.id);
   await emit(deps, ws.id, "workspace.deleted", p, { slug: ws.slug });
@@ -48,7 +49,8 @@ export interface WorkspaceHealth {
   store: StoreStatus;
 }
 
-export async function workspaceHealth(deps: CoreDeps, ws: Workspace): Promise<WorkspaceHealth> {
+/** Reads the store's status too: the one use case that needs the stores' lifecycle. */
+export async function workspaceHealth(deps: CoreDeps<WorkspaceStores & StoreLifecycle>, ws: Workspace): Promise<WorkspaceHealth> {
   const [counts, store] = await Promise.all([deps.stores.workspaces.counts(ws.id), deps.stores.status()]);
   return { workspace: { id: ws.id, slug: ws.slug, plan: ws.plan }, counts, store };
 }
@@ -64,7 +66,7 @@ export interface MeView {
 /** The caller, the workspace its credential is scoped to, and the person's other memberships. */
 export const MAX_MEMBERSHIPS_SHOWN = 100;
 
-export async function me(deps: CoreDeps, p: Principal, ws: Workspace): Promise<MeView> {
+export async function me(deps: WorkspaceDeps, p: Principal, ws: Workspace): Promise<MeView> {
   const identity = p.identityId ? await deps.stores.identities.getById(p.identityId) : null;
   const memberships = identity ? await deps.stores.identities.memberships(identity.id, MAX_MEMBERSHIPS_SHOWN) : [];
   return {
