@@ -1,18 +1,23 @@
 import type { Stores } from "../../core/stores.ts";
-import { MemoryApiKeyStore } from "./api-key-store.ts";
-import { MemoryAreaStore } from "./area-store.ts";
-import { MemoryIdentityStore } from "./identity-store.ts";
-import { MemoryMemberStore } from "./member-store.ts";
-import { MemoryRepoStore } from "./repo-store.ts";
-import { MemoryRepoIndexStore, MemoryWebhookDeliveryStore } from "./code-index-stores.ts";
-import { MemoryRetrievalLedger } from "./retrieval-ledger.ts";
-import { MemoryNoteShareStore, MemoryShareLinkStore } from "./share-stores.ts";
-import { MemoryProposalStore, MemoryRelationStore } from "./proposal-relation-stores.ts";
-import { MemoryTagStore } from "./tag-store.ts";
-import { MemoryCollectionStore, MemoryEntityStore, MemoryRecordStore } from "./collection-stores.ts";
-import { MemoryTopicStore } from "./topic-store.ts";
+import { MemoryApiKeyStore } from "./access/api-key-store.ts";
+import { MemoryAreaStore } from "./workspaces/area-store.ts";
+import { MemoryIdentityStore } from "./workspaces/identity-store.ts";
+import { MemoryMemberStore } from "./workspaces/member-store.ts";
+import { MemoryRepoStore } from "./workspaces/repo-store.ts";
+import { MemoryRepoIndexStore } from "./code-context/repo-index-store.ts";
+import { MemoryWebhookDeliveryStore } from "./webhooks/webhook-delivery-store.ts";
+import { MemoryRetrievalLedger } from "./code-context/retrieval-ledger.ts";
+import { MemoryNoteShareStore } from "./sharing/note-share-store.ts";
+import { MemoryShareLinkStore } from "./sharing/share-link-store.ts";
+import { MemoryProposalStore } from "./topics/proposal-store.ts";
+import { MemoryRelationStore } from "./topics/relation-store.ts";
+import { MemoryTagStore } from "./topics/tag-store.ts";
+import { MemoryCollectionStore } from "./collections/collection-store.ts";
+import { MemoryEntityStore } from "./collections/entity-store.ts";
+import { MemoryRecordStore } from "./collections/record-store.ts";
+import { MemoryTopicStore } from "./topics/topic-store.ts";
 import { MemoryTables } from "./tables.ts";
-import { MemoryWorkspaceStore } from "./workspace-store.ts";
+import { MemoryWorkspaceStore } from "./workspaces/workspace-store.ts";
 
 /**
  * The reference implementation of every store port: no database, nothing kept across restarts.

@@ -6,16 +6,17 @@
  * on them directly. Fields the models do not have are the adapter's bookkeeping for keeping the
  * ports' invariants without transactions (docs/decisions/005-mongo-without-transactions.md).
  */
-import type { DeliveryDoc } from "./retrieval-ledger.ts";
+import type { DeliveryDoc } from "./code-context/retrieval-ledger.ts";
 import type { Collection, Db } from "mongodb";
 import type { ApiKeyRecord } from "../../core/access/api-key.ts";
 import type { Area, Identity, Member, Plan, Repo, RepoProvider, Role, Workspace, WorkspaceSettings } from "../../core/workspaces/model.ts";
 import type { MemberView } from "../../core/workspaces/dto.ts";
-import type { TagDoc, TopicDoc, TopicEventDoc, TopicRedirectDoc } from "./topic-documents.ts";
-import type { RepoIndexDoc, WebhookDeliveryDoc } from "./code-index-stores.ts";
-import type { NoteShareDoc, ShareLinkDoc } from "./share-documents.ts";
-import type { ProposalDecisionDoc, ProposalDoc, RelationDoc, RelationMarkerDoc } from "./proposal-relation-documents.ts";
-import type { CollectionDoc, CollectionVersionDoc, EntityDoc, EntityVersionDoc, RecordChangesDoc, RecordDoc } from "./collection-documents.ts";
+import type { TagDoc, TopicDoc, TopicEventDoc, TopicRedirectDoc } from "./topics/documents.ts";
+import type { RepoIndexDoc } from "./code-context/repo-index-store.ts";
+import type { WebhookDeliveryDoc } from "./webhooks/webhook-delivery-store.ts";
+import type { NoteShareDoc, ShareLinkDoc } from "./sharing/documents.ts";
+import type { ProposalDecisionDoc, ProposalDoc, RelationDoc, RelationMarkerDoc } from "./topics/proposal-relation-documents.ts";
+import type { CollectionDoc, CollectionVersionDoc, EntityDoc, EntityVersionDoc, RecordChangesDoc, RecordDoc } from "./collections/documents.ts";
 
 export interface WorkspaceDoc {
   _id: string;

@@ -4,25 +4,28 @@
  * before they return.
  */
 import type { Stores, StoreStatus } from "../../core/stores.ts";
-import { PostgresApiKeyStore } from "./api-key-store.ts";
-import { PostgresCollectionStore } from "./collection-store.ts";
-import { PostgresEntityStore } from "./entity-store.ts";
-import { PostgresRecordStore } from "./record-store.ts";
-import { PostgresAreaStore } from "./area-store.ts";
+import { PostgresApiKeyStore } from "./access/api-key-store.ts";
+import { PostgresCollectionStore } from "./collections/collection-store.ts";
+import { PostgresEntityStore } from "./collections/entity-store.ts";
+import { PostgresRecordStore } from "./collections/record-store.ts";
+import { PostgresAreaStore } from "./workspaces/area-store.ts";
 import type { SqlDriver } from "./driver.ts";
-import { PostgresIdentityStore } from "./identity-store.ts";
-import { PostgresMemberStore } from "./member-store.ts";
+import { PostgresIdentityStore } from "./workspaces/identity-store.ts";
+import { PostgresMemberStore } from "./workspaces/member-store.ts";
 import { migrate } from "./migrate.ts";
 import { pgliteDriver } from "./pglite-driver.ts";
 import { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
-import { PostgresRepoStore } from "./repo-store.ts";
-import { PostgresRepoIndexStore, PostgresWebhookDeliveryStore } from "./code-index-stores.ts";
-import { PostgresRetrievalLedger } from "./retrieval-ledger.ts";
-import { PostgresProposalStore, PostgresRelationStore } from "./proposal-relation-stores.ts";
-import { PostgresNoteShareStore, PostgresShareLinkStore } from "./share-stores.ts";
-import { PostgresTagStore } from "./tag-store.ts";
-import { PostgresTopicStore } from "./topic-store.ts";
-import { PostgresWorkspaceStore } from "./workspace-store.ts";
+import { PostgresRepoStore } from "./workspaces/repo-store.ts";
+import { PostgresRepoIndexStore } from "./code-context/repo-index-store.ts";
+import { PostgresWebhookDeliveryStore } from "./webhooks/webhook-delivery-store.ts";
+import { PostgresRetrievalLedger } from "./code-context/retrieval-ledger.ts";
+import { PostgresProposalStore } from "./topics/proposal-store.ts";
+import { PostgresRelationStore } from "./topics/relation-store.ts";
+import { PostgresNoteShareStore } from "./sharing/note-share-store.ts";
+import { PostgresShareLinkStore } from "./sharing/share-link-store.ts";
+import { PostgresTagStore } from "./topics/tag-store.ts";
+import { PostgresTopicStore } from "./topics/topic-store.ts";
+import { PostgresWorkspaceStore } from "./workspaces/workspace-store.ts";
 
 export type { SqlDriver } from "./driver.ts";
 export { migrate } from "./migrate.ts";

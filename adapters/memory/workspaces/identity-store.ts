@@ -1,0 +1,22 @@
+import type { IdentityStore } from "../../../core/workspaces/ports.ts";
+import type { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
+import { byCreated, copy, type MemoryTables } from "../tables.ts";
+
+export class MemoryIdentityStore implements IdentityStore {
+  constructor(private t: MemoryTables) {}
+
+  async getById(identityId: string): Promise<Identity | null> {
+    const i = this.t.identities.get(identityId);
+    return i ? copy(i) : null;
+  }
+
+  async getByEmail(email: string): Promise<Identity | null> {
+    const id = this.t.identityIdByEmail.get(email);
+    return id ? this.getById(id) : null;
+  }
+
+  async memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>> {
+    const mine = [...this.t.members.values()].filter((m) => m.identity_id === identityId).sort(byCreated).slice(0, limit);
+    return mine.map((member) => ({ member: copy(member), workspace: copy(this.t.workspaces.get(member.workspace_id)!) }));
+  }
+}

@@ -1,0 +1,60 @@
+import type { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
+import type { IdentityStore } from "../../../core/workspaces/ports.ts";
+import { type IdentityDoc, type MongoCollections, toIdentity, toMember, toWorkspace } from "../documents.ts";
+import { isComplete, latestRoster, latestRosters } from "./roster.ts";
+
+/**
+ * Whether an identity document is visible. One inserted by a bootstrap carries `pending_ws` until
+ * that bootstrap settles: it stays hidden while that workspace is not committed, so a bootstrap
+ * is all or nothing to readers. Once the workspace is committed (or gone: a purge deletes the
+ * pending identity before the workspace, so a gone workspace was committed and later deleted) the
+ * identity is a person like any other. Costs two more lookups only for such rare leftovers.
+ */
+export async function isVisible(c: MongoCollections, d: IdentityDoc): Promise<boolean> {
+  if (d.pending_ws === undefined) return true;
+  const [ws, roster] = await Promise.all([
+    c.workspaces.findOne({ _id: d.pending_ws }, { projection: { pending_since: 1 } }),
+    latestRoster(c, d.pending_ws),
+  ]);
+  return !ws || isComplete(ws, roster);
+}
+
+export class MongoIdentityStore implements IdentityStore {
+  constructor(private readonly c: MongoCollections) {}
+
+  private async visible(d: IdentityDoc | null): Promise<Identity | null> {
+    return d && (await isVisible(this.c, d)) ? toIdentity(d) : null;
+  }
+
+  async getById(identityId: string): Promise<Identity | null> {
+    return this.visible(await this.c.identities.findOne({ _id: identityId }));
+  }
+
+  async getByEmail(email: string): Promise<Identity | null> {
+    return this.visible(await this.c.identities.findOne({ email }));
+  }
+
+  async memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>> {
+    const n = Math.trunc(limit);
+    if (n <= 0) return [];
+    // Two round trips whatever the count: the page of memberships; then its workspaces by _id
+    // and their rosters (one or two versions each at rest), at once.
+    const members = await this.c.members.find({ identity_id: identityId }).sort({ created_at: 1, _id: 1 }).limit(n).toArray();
+    if (members.length === 0) return [];
+    const ids = [...new Set(members.map((m) => m.workspace_id))];
+    const [workspaces, rosters] = await Promise.all([
+      this.c.workspaces.find({ _id: { $in: ids } }).toArray(),
+      latestRosters(this.c, ids),
+    ]);
+    const byId = new Map(workspaces.map((w) => [w._id, w]));
+    const out: Array<{ workspace: Workspace; member: Member }> = [];
+    for (const m of members) {
+      // Not a membership: of a pending workspace, of one whose deletion a crash interrupted, or one being removed.
+      const w = byId.get(m.workspace_id);
+      const roster = rosters.get(m.workspace_id);
+      if (!w || !isComplete(w, roster) || roster?.removing.includes(m._id)) continue;
+      out.push({ workspace: toWorkspace(w), member: toMember(m, roster?.owner_ids) });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,100 @@
+import { isUuid } from "../../../core/kernel/ids.ts";
+import type { Entity } from "../../../core/collections/model.ts";
+import type { EntityStore, IdPage, Slice } from "../../../core/collections/ports.ts";
+import type { SqlDriver } from "../driver.ts";
+import { beforeId } from "./collection-store.ts";
+import { json, type Row, str, strOrNull } from "../rows.ts";
+
+const COLUMNS = "workspace_id, id, kind, name, dedup_key, dedup_norm, attributes, version, created_at, updated_at";
+/** Rounds of read, merge, version-checked write an upsert tries before it gives up. */
+const MAX_UPSERT_ATTEMPTS = 20;
+
+function toEntity(r: Row): Entity {
+  return {
+    id: str(r.id),
+    workspace_id: str(r.workspace_id),
+    kind: str(r.kind),
+    name: str(r.name),
+    dedup_key: strOrNull(r.dedup_key),
+    dedup_norm: strOrNull(r.dedup_norm),
+    attributes: r.attributes as Entity["attributes"],
+    version: Number(r.version),
+    created_at: str(r.created_at),
+    updated_at: str(r.updated_at),
+  };
+}
+
+const values = (e: Entity): unknown[] => [e.workspace_id, e.id, e.kind, e.name, e.dedup_key, e.dedup_norm, json(e.attributes), e.version, e.created_at, e.updated_at];
+const INSERT = `insert into entities (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8, $9, $10)`;
+
+export class PostgresEntityStore implements EntityStore {
+  constructor(private readonly db: SqlDriver) {}
+
+  async get(workspaceId: string, id: string): Promise<Entity | null> {
+    if (!isUuid(workspaceId) || !isUuid(id)) return null;
+    const rows = await this.db.query<Row>(`select ${COLUMNS} from entities where workspace_id = $1 and id = $2`, [workspaceId, id]);
+    return rows[0] ? toEntity(rows[0]) : null;
+  }
+
+  async getMany(workspaceId: string, ids: readonly string[]): Promise<Entity[]> {
+    const wanted = [...new Set(ids)].filter(isUuid);
+    if (!isUuid(workspaceId) || wanted.length === 0) return [];
+    const rows = await this.db.query<Row>(`select ${COLUMNS} from entities where workspace_id = $1 and id = any($2::uuid[])`, [workspaceId, wanted]);
+    return rows.map(toEntity);
+  }
+
+  async list(workspaceId: string, kind: string | null, page: IdPage): Promise<Slice<Entity>> {
+    if (!isUuid(workspaceId)) return { items: [], has_more: false };
+    const params: unknown[] = [workspaceId];
+    const add = (v: unknown) => `$${params.push(v)}`;
+    const where = ["workspace_id = $1"];
+    if (kind !== null) where.push(`kind = ${add(kind)}::text`);
+    if (page.afterId !== undefined) where.push(beforeId(page.afterId, add));
+    const limit = Math.max(0, Math.trunc(page.limit));
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS} from entities where ${where.join(" and ")} order by id desc limit ${add(limit + 1)}::int`,
+      params,
+    );
+    return { items: rows.slice(0, limit).map(toEntity), has_more: rows.length > limit };
+  }
+
+  /**
+   * Insert unless the key is taken (`on conflict do nothing` waits for a concurrent insert of the
+   * same key and then skips, with no error); otherwise read the holder, merge, and write the
+   * merge only over the version read. A concurrent change of the holder makes that write miss,
+   * and the round starts again from the new state.
+   */
+  async upsert(fresh: Entity, merge: (existing: Entity) => Entity | null): Promise<{ entity: Entity; created: boolean; previous: Entity | null }> {
+    if (!isUuid(fresh.workspace_id) || !isUuid(fresh.id)) throw new TypeError("An entity's workspace_id and id must be uuids");
+    if (fresh.dedup_norm === null) {
+      await this.db.query(INSERT, values(fresh));
+      return { entity: structuredClone(fresh), created: true, previous: null };
+    }
+    for (let attempt = 1; attempt <= MAX_UPSERT_ATTEMPTS; attempt++) {
+      const inserted = await this.db.query(
+        `${INSERT} on conflict (workspace_id, kind, dedup_norm) where dedup_norm is not null do nothing returning 1`,
+        values(fresh),
+      );
+      if (inserted.length) return { entity: structuredClone(fresh), created: true, previous: null };
+      const rows = await this.db.query<Row>(
+        `select ${COLUMNS} from entities where workspace_id = $1 and kind = $2 and dedup_norm = $3 and dedup_norm is not null`,
+        [fresh.workspace_id, fresh.kind, fresh.dedup_norm],
+      );
+      // Gone between the two statements (its workspace deleted): insert again.
+      if (!rows[0]) continue;
+      const existing = toEntity(rows[0]);
+      const next = merge(structuredClone(existing));
+      if (next === null) return { entity: existing, created: false, previous: toEntity(rows[0]) };
+      const stored = { ...next, workspace_id: existing.workspace_id, id: existing.id };
+      const updated = await this.db.query(
+        `update entities set kind = $3, name = $4, dedup_key = $5, dedup_norm = $6, attributes = $7::text::jsonb, version = $8,
+           created_at = $9, updated_at = $10
+         where workspace_id = $1 and id = $2 and version = $11
+         returning 1`,
+        [...values(stored), existing.version],
+      );
+      if (updated.length) return { entity: structuredClone(stored), created: false, previous: existing };
+    }
+    throw new Error(`Entity upsert of (${fresh.kind}, ${fresh.dedup_norm}) lost ${MAX_UPSERT_ATTEMPTS} races in a row`);
+  }
+}

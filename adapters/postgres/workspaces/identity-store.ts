@@ -1,0 +1,33 @@
+import type { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
+import type { IdentityStore } from "../../../core/workspaces/ports.ts";
+import { isUuid } from "../../../core/kernel/ids.ts";
+import type { SqlDriver } from "../driver.ts";
+import { IDENTITY_COLUMNS, memberColumns, type Row, toIdentity, toMember, toWorkspace, workspaceColumns } from "../rows.ts";
+
+export class PostgresIdentityStore implements IdentityStore {
+  constructor(private readonly db: SqlDriver) {}
+
+  async getById(identityId: string): Promise<Identity | null> {
+    if (!isUuid(identityId)) return null;
+    const rows = await this.db.query<Row>(`select ${IDENTITY_COLUMNS} from identities where id = $1`, [identityId]);
+    return rows[0] ? toIdentity(rows[0]) : null;
+  }
+
+  async getByEmail(email: string): Promise<Identity | null> {
+    const rows = await this.db.query<Row>(`select ${IDENTITY_COLUMNS} from identities where email = $1`, [email]);
+    return rows[0] ? toIdentity(rows[0]) : null;
+  }
+
+  async memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>> {
+    if (!isUuid(identityId) || limit <= 0) return [];
+    const rows = await this.db.query<Row>(
+      `select ${memberColumns("m", "m_")}, ${workspaceColumns("w", "w_")}
+       from members m join workspaces w on w.id = m.workspace_id
+       where m.identity_id = $1
+       order by m.created_at, m.id
+       limit $2`,
+      [identityId, Math.trunc(limit)],
+    );
+    return rows.map((r) => ({ workspace: toWorkspace(r, "w_"), member: toMember(r, "m_") }));
+  }
+}
