@@ -1,49 +1,50 @@
 import type { Stores } from "../../core/stores.ts";
-import { MemoryApiKeyStore } from "./access/api-key-store.ts";
-import { MemoryAreaStore } from "./workspaces/area-store.ts";
-import { MemoryIdentityStore } from "./workspaces/identity-store.ts";
-import { MemoryMemberStore } from "./workspaces/member-store.ts";
-import { MemoryRepoStore } from "./workspaces/repo-store.ts";
-import { MemoryRepoIndexStore } from "./code-context/repo-index-store.ts";
-import { MemoryWebhookDeliveryStore } from "./webhooks/webhook-delivery-store.ts";
-import { MemoryRetrievalLedger } from "./code-context/retrieval-ledger.ts";
-import { MemoryNoteShareStore } from "./sharing/note-share-store.ts";
-import { MemoryShareLinkStore } from "./sharing/share-link-store.ts";
-import { MemoryProposalStore } from "./topics/proposal-store.ts";
-import { MemoryRelationStore } from "./topics/relation-store.ts";
-import { MemoryTagStore } from "./topics/tag-store.ts";
-import { MemoryCollectionStore } from "./collections/collection-store.ts";
-import { MemoryEntityStore } from "./collections/entity-store.ts";
-import { MemoryRecordStore } from "./collections/record-store.ts";
-import { MemoryTopicStore } from "./topics/topic-store.ts";
-import { MemoryTables } from "./tables.ts";
-import { MemoryWorkspaceStore } from "./workspaces/workspace-store.ts";
+import { storesOf } from "../store-bundle.ts";
+import { memoryAccessBundle } from "./access/bundle.ts";
+import { AccessTables } from "./access/tables.ts";
+import { memoryCodeContextBundle } from "./code-context/bundle.ts";
+import { CodeContextTables } from "./code-context/tables.ts";
+import { memoryCollectionBundle } from "./collections/bundle.ts";
+import { CollectionTables } from "./collections/tables.ts";
+import { memorySharingBundle } from "./sharing/bundle.ts";
+import { SharingTables } from "./sharing/tables.ts";
+import { memoryTopicBundle } from "./topics/bundle.ts";
+import { TopicTables } from "./topics/tables.ts";
+import { memoryWebhookBundle } from "./webhooks/bundle.ts";
+import { WebhookTables } from "./webhooks/tables.ts";
+import { memoryWorkspaceBundle } from "./workspaces/bundle.ts";
+import { WorkspaceTables } from "./workspaces/tables.ts";
 
 /**
  * The reference implementation of every store port: no database, nothing kept across restarts.
  * Used to embed core without infrastructure and as the baseline of the contract suites.
+ *
+ * One bundle per module (ADR 019), over one object holding every module's tables; deleting a
+ * workspace runs every bundle's purge. A new module adds its tables and its bundle here.
  */
 export function createMemoryStores(): Stores {
-  const t = new MemoryTables();
+  const t = {
+    ...new WorkspaceTables(),
+    ...new AccessTables(),
+    ...new TopicTables(),
+    ...new CodeContextTables(),
+    ...new SharingTables(),
+    ...new CollectionTables(),
+    ...new WebhookTables(),
+  };
+  const bundles = [
+    memoryWorkspaceBundle(t, (id) => {
+      for (const b of bundles) b.purgeWorkspace(id);
+    }),
+    memoryAccessBundle(t),
+    memoryTopicBundle(t),
+    memoryCodeContextBundle(t),
+    memorySharingBundle(t),
+    memoryCollectionBundle(t),
+    memoryWebhookBundle(t),
+  ] as const;
   return {
-    workspaces: new MemoryWorkspaceStore(t),
-    identities: new MemoryIdentityStore(t),
-    members: new MemoryMemberStore(t),
-    apiKeys: new MemoryApiKeyStore(t),
-    areas: new MemoryAreaStore(t),
-    repos: new MemoryRepoStore(t),
-    topics: new MemoryTopicStore(t),
-    tags: new MemoryTagStore(t),
-    proposals: new MemoryProposalStore(t),
-    relations: new MemoryRelationStore(t),
-    shareLinks: new MemoryShareLinkStore(t),
-    noteShares: new MemoryNoteShareStore(t),
-    repoIndex: new MemoryRepoIndexStore(t),
-    retrievals: new MemoryRetrievalLedger(t),
-    webhookDeliveries: new MemoryWebhookDeliveryStore(t),
-    collections: new MemoryCollectionStore(t),
-    records: new MemoryRecordStore(t),
-    entities: new MemoryEntityStore(t),
+    ...storesOf(bundles),
     status: async () => ({ kind: "memory", ok: true, latency_ms: 0 }),
     close: async () => {},
   };

@@ -1,11 +1,13 @@
+import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { AccessTables } from "./tables.ts";
 import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
 import type { ApiKeyStore, KeyMatch } from "../../../core/access/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { byCreated, copy, inWorkspace, type MemoryTables, page } from "../tables.ts";
+import { byCreated, copy, inWorkspace, page } from "../rows.ts";
 
 export class MemoryApiKeyStore implements ApiKeyStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables & AccessTables) {}
 
   async insert(key: ApiKeyRecord): Promise<void> {
     this.t.apiKeys.set(key.id, copy(key));

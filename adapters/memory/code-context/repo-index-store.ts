@@ -1,9 +1,10 @@
+import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { CodeContextTables } from "./tables.ts";
 import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../../core/code-context/ports.ts";
-import type { MemoryTables } from "../tables.ts";
 
 /** Repo file indexes, one per repo; they go with the repo (repo-store.ts) and the workspace. */
 export class MemoryRepoIndexStore implements RepoIndexStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables & CodeContextTables) {}
 
   private find(workspaceId: string, repoId: string): RepoIndex | null {
     const i = this.t.repoIndexes.get(repoId);

@@ -1,10 +1,10 @@
+import type { CodeContextTables } from "./tables.ts";
 import type { Delivery, RetrievalLedger } from "../../../core/code-context/ports.ts";
-import type { MemoryTables } from "../tables.ts";
 
 const key = (ws: string, session: string, topic: string) => `${ws}\u0000${session}\u0000${topic}`;
 
 export class MemoryRetrievalLedger implements RetrievalLedger {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: CodeContextTables) {}
 
   async delivered(workspaceId: string, sessionId: string, topicIds: readonly string[], since: string): Promise<Map<string, number>> {
     const out = new Map<string, number>();

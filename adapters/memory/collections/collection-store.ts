@@ -1,11 +1,12 @@
+import type { CollectionTables } from "./tables.ts";
 import { idSlice } from "./id-page.ts";
 import { recordsOf } from "./record-store.ts";
 import type { Collection } from "../../../core/collections/model.ts";
 import type { CollectionFilter, CollectionStore, IdPage, PurgePlan, Slice } from "../../../core/collections/ports.ts";
-import { copy, inWorkspace, type MemoryTables } from "../tables.ts";
+import { copy, inWorkspace } from "../rows.ts";
 
 export class MemoryCollectionStore implements CollectionStore {
-  constructor(private readonly t: MemoryTables) {}
+  constructor(private readonly t: CollectionTables) {}
 
   #find(ws: string, id: string): Collection | null {
     const c = this.t.collections.get(id);

@@ -1,10 +1,11 @@
+import type { CollectionTables } from "./tables.ts";
 import { idSlice } from "./id-page.ts";
 import type { Entity } from "../../../core/collections/model.ts";
 import type { EntityStore, IdPage, Slice } from "../../../core/collections/ports.ts";
-import { copy, inWorkspace, type MemoryTables } from "../tables.ts";
+import { copy, inWorkspace } from "../rows.ts";
 
 export class MemoryEntityStore implements EntityStore {
-  constructor(private readonly t: MemoryTables) {}
+  constructor(private readonly t: CollectionTables) {}
 
   async get(ws: string, id: string): Promise<Entity | null> {
     const e = this.t.entities.get(id);

@@ -1,5 +1,5 @@
 import type { IdPage, Slice } from "../../../core/collections/ports.ts";
-import { copy } from "../tables.ts";
+import { copy } from "../rows.ts";
 
 /** Newest first by id (UUIDv7: creation order), the order collections and entities list in. */
 export const newestFirst = (a: { id: string }, b: { id: string }) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

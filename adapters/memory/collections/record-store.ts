@@ -1,14 +1,15 @@
+import type { CollectionTables } from "./tables.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
 import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
 import { aggregateInMemory, type AggregateGroup, type CompiledAggregate } from "../../../core/collections/record-aggregate.ts";
 import { matches } from "../../../core/collections/record-filter.ts";
 import { compareRecords, isAfter } from "../../../core/collections/record-sort.ts";
-import { copy, inWorkspace, type MemoryTables } from "../tables.ts";
+import { copy, inWorkspace } from "../rows.ts";
 
-export const recordsOf = (t: MemoryTables, ws: string, cid: string) => inWorkspace(t.records, ws).filter((r) => r.collection_id === cid);
-export const changesOf = (t: MemoryTables, ws: string, rid: string) => inWorkspace(t.recordChanges, ws).filter((c) => c.record_id === rid);
+export const recordsOf = (t: CollectionTables, ws: string, cid: string) => inWorkspace(t.records, ws).filter((r) => r.collection_id === cid);
+export const changesOf = (t: CollectionTables, ws: string, rid: string) => inWorkspace(t.recordChanges, ws).filter((c) => c.record_id === rid);
 export class MemoryRecordStore implements RecordStore {
-  constructor(private readonly t: MemoryTables) {}
+  constructor(private readonly t: CollectionTables) {}
 
   // Lookups are synchronous so that each method checks and writes with no await between.
   #find(ws: string, cid: string, id: string): CollectionRecord | null {

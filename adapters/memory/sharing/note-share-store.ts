@@ -1,9 +1,12 @@
+import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { TopicTables } from "../topics/tables.ts";
+import type { SharingTables } from "./tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { NoteShare, TopicBrief } from "../../../core/sharing/model.ts";
 import type { InboxFilter, InboxItem, NoteShareStore } from "../../../core/sharing/ports.ts";
 import type { Topic } from "../../../core/topics/model.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { copy, inWorkspace, type MemoryTables } from "../tables.ts";
+import { copy, inWorkspace } from "../rows.ts";
 
 const newestFirst = (a: NoteShare, b: NoteShare) =>
   a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
@@ -14,7 +17,7 @@ function brief(t: Topic): TopicBrief {
 
 /** The reference NoteShareStore. */
 export class MemoryNoteShareStore implements NoteShareStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables & TopicTables & SharingTables) {}
 
   private item(share: NoteShare): InboxItem | null {
     const topic = this.t.topics.get(share.topic_id);

@@ -1,12 +1,15 @@
+import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { TopicTables } from "../topics/tables.ts";
+import type { SharingTables } from "./tables.ts";
 import type { ShareLink } from "../../../core/sharing/model.ts";
 import type { ShareLinkStore, ShareMatch } from "../../../core/sharing/ports.ts";
-import { copy, type MemoryTables } from "../tables.ts";
+import { copy } from "../rows.ts";
 
 const linkKey = (workspaceId: string, topicId: string) => `${workspaceId}:${topicId}`;
 
 /** The reference ShareLinkStore: one link per topic, found by its token's hash. */
 export class MemoryShareLinkStore implements ShareLinkStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables & TopicTables & SharingTables) {}
 
   async issue(link: ShareLink): Promise<"ok" | "not_found"> {
     const topic = this.t.topics.get(link.topic_id);
@@ -39,7 +42,7 @@ export class MemoryShareLinkStore implements ShareLinkStore {
 }
 
 /** Removes a topic's link and its hash entry; false when it had none. */
-export function dropLink(t: MemoryTables, workspaceId: string, topicId: string): boolean {
+export function dropLink(t: SharingTables, workspaceId: string, topicId: string): boolean {
   const key = linkKey(workspaceId, topicId);
   const link = t.shareLinks.get(key);
   if (!link) return false;

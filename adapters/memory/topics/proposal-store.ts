@@ -1,12 +1,13 @@
+import type { TopicTables } from "./tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { type Proposal, type ProposalDecision } from "../../../core/topics/model.ts";
 import type { ProposalFilter, ProposalStore } from "../../../core/topics/ports.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { byCreated, copy, inWorkspace, type MemoryTables, page } from "../tables.ts";
+import { byCreated, copy, inWorkspace, page } from "../rows.ts";
 
 /** The reference ProposalStore: each method runs without awaiting in between, so each is atomic. */
 export class MemoryProposalStore implements ProposalStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: TopicTables) {}
 
   async insert(p: Proposal): Promise<void> {
     this.t.proposals.set(p.id, copy(p));

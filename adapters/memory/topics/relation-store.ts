@@ -1,6 +1,7 @@
+import type { TopicTables } from "./tables.ts";
 import { type GraphFingerprint, type GraphNodeRow, type Relation, relationKey, type Topic } from "../../../core/topics/model.ts";
 import type { RelationStore } from "../../../core/topics/ports.ts";
-import { byCreated, copy, inWorkspace, type MemoryTables } from "../tables.ts";
+import { byCreated, copy, inWorkspace } from "../rows.ts";
 
 export function nodeRow(t: Topic): GraphNodeRow {
   return { id: t.id, slug: t.slug, title: t.title, status: t.status, approved_at: t.governance.approved_at, drifted: t.drift !== null };
@@ -10,7 +11,7 @@ const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id 
 
 /** The reference RelationStore. The relation marker is a counter per workspace. */
 export class MemoryRelationStore implements RelationStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: TopicTables) {}
 
   private keyed(workspaceId: string, key: string): Relation | undefined {
     return inWorkspace(this.t.relations, workspaceId).find((r) => relationKey(r.from_topic_id, r.to_topic_id, r.type) === key);

@@ -1,13 +1,14 @@
+import type { TopicTables } from "./tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Tag, Topic } from "../../../core/topics/model.ts";
 import type { TagView } from "../../../core/topics/dto.ts";
 import type { TagStore, TopicWrite } from "../../../core/topics/ports.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { inWorkspace, type MemoryTables, page } from "../tables.ts";
+import { inWorkspace, page } from "../rows.ts";
 import { registerTags } from "./topic-store.ts";
 
 export class MemoryTagStore implements TagStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: TopicTables) {}
 
   private counts(workspaceId: string): Map<string, number> {
     const n = new Map<string, number>();

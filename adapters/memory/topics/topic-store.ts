@@ -1,3 +1,5 @@
+import type { SharingTables } from "../sharing/tables.ts";
+import type { TopicTables } from "./tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { anchorBases } from "../../../core/code-context/anchor-base.ts";
 import type { Topic, TopicEvent } from "../../../core/topics/model.ts";
@@ -5,7 +7,7 @@ import type { Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, 
 import { compareListed, compareRanked, scoreTopic } from "../../../core/topics/search-rank.ts";
 import { topicTerms } from "../../../core/topics/search-terms.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { copy, inWorkspace, type MemoryTables, page } from "../tables.ts";
+import { copy, inWorkspace, page } from "../rows.ts";
 import { dropTopicShares } from "../sharing/cascades.ts";
 
 /** Whether a topic is stale as of `f.before`, the rule of core/topics/staleness.ts as a filter. */
@@ -30,7 +32,7 @@ function matchesFilter(t: Topic, f: TopicFilter): boolean {
 
 /** The reference TopicStore: each method runs without awaiting in between, so each is atomic. */
 export class MemoryTopicStore implements TopicStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: TopicTables & SharingTables) {}
 
   async get(workspaceId: string, topicId: string): Promise<Topic | null> {
     const topic = this.t.topics.get(topicId);
@@ -173,7 +175,7 @@ export class MemoryTopicStore implements TopicStore {
 }
 
 /** Attaching an unregistered tag registers it (no description). */
-export function registerTags(t: MemoryTables, workspaceId: string, names: readonly string[], at: string): void {
+export function registerTags(t: TopicTables, workspaceId: string, names: readonly string[], at: string): void {
   for (const name of names) {
     const key = `${workspaceId}:${name}`;
     if (!t.tags.has(key)) t.tags.set(key, { workspace_id: workspaceId, name, description: null, created_at: at, updated_at: at });

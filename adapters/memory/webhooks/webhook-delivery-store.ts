@@ -1,8 +1,8 @@
+import type { WebhookTables } from "./tables.ts";
 import type { WebhookDeliveryStore } from "../../../core/webhooks/ports.ts";
-import type { MemoryTables } from "../tables.ts";
 
 export class MemoryWebhookDeliveryStore implements WebhookDeliveryStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WebhookTables) {}
 
   async claim(source: string, deliveryId: string, at: string): Promise<boolean> {
     const key = `${source}:${deliveryId}`;

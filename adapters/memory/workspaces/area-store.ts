@@ -1,10 +1,11 @@
+import type { WorkspaceTables } from "./tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { AreaStore, Listed } from "../../../core/workspaces/ports.ts";
 import type { Area } from "../../../core/workspaces/model.ts";
-import { byCreated, copy, inWorkspace, type MemoryTables, page } from "../tables.ts";
+import { byCreated, copy, inWorkspace, page } from "../rows.ts";
 
 export class MemoryAreaStore implements AreaStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables) {}
 
   async list(workspaceId: string, p: OffsetPage): Promise<Listed<Area>> {
     return page(inWorkspace(this.t.areas, workspaceId).sort(byCreated), p.offset, p.limit);

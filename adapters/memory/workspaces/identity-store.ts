@@ -1,9 +1,10 @@
+import type { WorkspaceTables } from "./tables.ts";
 import type { IdentityStore } from "../../../core/workspaces/ports.ts";
 import type { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
-import { byCreated, copy, type MemoryTables } from "../tables.ts";
+import { byCreated, copy } from "../rows.ts";
 
 export class MemoryIdentityStore implements IdentityStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables) {}
 
   async getById(identityId: string): Promise<Identity | null> {
     const i = this.t.identities.get(identityId);

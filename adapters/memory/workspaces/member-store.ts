@@ -1,12 +1,15 @@
+import type { SharingTables } from "../sharing/tables.ts";
+import type { WorkspaceTables } from "./tables.ts";
+import type { AccessTables } from "../access/tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed, MemberStore } from "../../../core/workspaces/ports.ts";
 import type { Identity, Member, Role } from "../../../core/workspaces/model.ts";
 import type { MemberView } from "../../../core/workspaces/dto.ts";
-import { byCreated, copy, inWorkspace, type MemoryTables, page } from "../tables.ts";
+import { byCreated, copy, inWorkspace, page } from "../rows.ts";
 import { dropMemberInbox } from "../sharing/cascades.ts";
 
 export class MemoryMemberStore implements MemberStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables & AccessTables & SharingTables) {}
 
   private view(m: Member): MemberView {
     const i = this.t.identities.get(m.identity_id)!;

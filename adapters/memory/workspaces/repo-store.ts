@@ -1,10 +1,12 @@
+import type { WorkspaceTables } from "./tables.ts";
+import type { CodeContextTables } from "../code-context/tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed, RepoStore } from "../../../core/workspaces/ports.ts";
 import type { Repo } from "../../../core/workspaces/model.ts";
-import { byCreated, copy, inWorkspace, type MemoryTables, page } from "../tables.ts";
+import { byCreated, copy, inWorkspace, page } from "../rows.ts";
 
 export class MemoryRepoStore implements RepoStore {
-  constructor(private t: MemoryTables) {}
+  constructor(private t: WorkspaceTables & CodeContextTables) {}
 
   async list(workspaceId: string, p: OffsetPage): Promise<Listed<Repo>> {
     return page(inWorkspace(this.t.repos, workspaceId).sort(byCreated), p.offset, p.limit);

@@ -1,11 +1,16 @@
+import type { WorkspaceTables } from "./tables.ts";
+import type { AccessTables } from "../access/tables.ts";
 import type { BootstrapBundle, WorkspaceStore } from "../../../core/workspaces/ports.ts";
 import type { Workspace } from "../../../core/workspaces/model.ts";
 import type { WorkspaceCounts } from "../../../core/workspaces/dto.ts";
-import { copy, inWorkspace, type MemoryTables } from "../tables.ts";
-import { dropWorkspaceShares } from "../sharing/cascades.ts";
+import { copy, inWorkspace } from "../rows.ts";
 
 export class MemoryWorkspaceStore implements WorkspaceStore {
-  constructor(private t: MemoryTables) {}
+  constructor(
+    private t: WorkspaceTables & AccessTables,
+    /** Every bundle's purge of a workspace's rows (mod.ts), this module's members, areas and repos included. */
+    private purgeTenant: (workspaceId: string) => void,
+  ) {}
 
   async bootstrap(b: BootstrapBundle): Promise<"ok" | "slug_taken" | "email_taken"> {
     const t = this.t;
@@ -36,30 +41,11 @@ export class MemoryWorkspaceStore implements WorkspaceStore {
   }
 
   async delete(workspaceId: string): Promise<boolean> {
-    const t = this.t;
-    const ws = t.workspaces.get(workspaceId);
+    const ws = this.t.workspaces.get(workspaceId);
     if (!ws) return false;
-    for (const k of inWorkspace(t.apiKeys, workspaceId)) {
-      t.apiKeys.delete(k.id);
-      t.apiKeyIdByHash.delete(k.key_hash);
-    }
-    for (const table of [t.members, t.areas, t.repos] as Map<string, { id: string; workspace_id: string }>[]) {
-      for (const row of inWorkspace(table, workspaceId)) table.delete(row.id);
-    }
-    for (const index of inWorkspace(t.repoIndexes, workspaceId)) t.repoIndexes.delete(index.repo_id);
-    dropWorkspaceShares(t, workspaceId);
-    for (const table of [t.proposals, t.relations, t.collections, t.records, t.recordChanges, t.entities] as Map<string, { id: string; workspace_id: string }>[]) {
-      for (const row of inWorkspace(table, workspaceId)) table.delete(row.id);
-    }
-    t.relationMarkers.delete(workspaceId);
-    for (const [k, d] of t.deliveries) if (d.workspace_id === workspaceId) t.deliveries.delete(k);
-    for (const e of inWorkspace(t.topicEvents, workspaceId)) t.topicEvents.delete(e.id);
-    for (const topic of inWorkspace(t.topics, workspaceId)) t.topics.delete(topic.id);
-    for (const table of [t.topicRedirects, t.tags, t.entityIdByKey] as Map<string, unknown>[]) {
-      for (const key of table.keys()) if (key.startsWith(`${workspaceId}:`)) table.delete(key);
-    }
-    t.workspaces.delete(workspaceId);
-    t.workspaceIdBySlug.delete(ws.slug);
+    this.purgeTenant(workspaceId);
+    this.t.workspaces.delete(workspaceId);
+    this.t.workspaceIdBySlug.delete(ws.slug);
     return true;
   }
 

@@ -1,0 +1,15 @@
+import type { SharingStores } from "../../../core/sharing/ports.ts";
+import type { TopicTables } from "../topics/tables.ts";
+import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { MemoryBundle } from "../bundle.ts";
+import { dropWorkspaceShares } from "./cascades.ts";
+import { MemoryNoteShareStore } from "./note-share-store.ts";
+import { MemoryShareLinkStore } from "./share-link-store.ts";
+import type { SharingTables } from "./tables.ts";
+
+export function memorySharingBundle(t: SharingTables & TopicTables & WorkspaceTables): MemoryBundle<SharingStores> {
+  return {
+    stores: { shareLinks: new MemoryShareLinkStore(t), noteShares: new MemoryNoteShareStore(t) },
+    purgeWorkspace: (id) => dropWorkspaceShares(t, id),
+  };
+}
