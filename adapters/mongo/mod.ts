@@ -9,29 +9,46 @@
  */
 import { type Db, MongoClient, type MongoClientOptions } from "mongodb";
 import type { Stores, StoreStatus } from "../../core/stores.ts";
-import { MongoApiKeyStore } from "./access/api-key-store.ts";
-import { MongoAreaStore } from "./workspaces/area-store.ts";
-import { collections, DEFAULT_OPTIONS, type MongoStoreOptions } from "./documents.ts";
-import { MongoIdentityStore } from "./workspaces/identity-store.ts";
-import { ensureIndexes } from "./indexes.ts";
-import { MongoMemberStore } from "./workspaces/member-store.ts";
-import { MongoRepoStore } from "./workspaces/repo-store.ts";
-import { MongoRepoIndexStore } from "./code-context/repo-index-store.ts";
-import { MongoWebhookDeliveryStore } from "./webhooks/webhook-delivery-store.ts";
-import { MongoRetrievalLedger } from "./code-context/retrieval-ledger.ts";
-import { MongoNoteShareStore } from "./sharing/note-share-store.ts";
-import { MongoShareLinkStore } from "./sharing/share-link-store.ts";
-import { MongoProposalStore } from "./topics/proposal-store.ts";
-import { MongoRelationStore } from "./topics/relation-store.ts";
-import { MongoTagStore } from "./topics/tag-store.ts";
-import { MongoTopicStore } from "./topics/topic-store.ts";
-import { MongoWorkspaceStore } from "./workspaces/workspace-store.ts";
-import { MongoCollectionStore } from "./collections/collection-store.ts";
-import { MongoEntityStore } from "./collections/entity-store.ts";
-import { MongoRecordStore } from "./collections/record-store.ts";
+import { storesOf } from "../store-bundle.ts";
+import { createIndexes, type MongoSchema } from "./indexes.ts";
+import { DEFAULT_OPTIONS, type MongoStoreOptions } from "./options.ts";
+import { mongoAccessBundle } from "./access/bundle.ts";
+import { ACCESS_COLLECTION_NAMES, accessCollections } from "./access/collections.ts";
+import { ACCESS_INDEXES } from "./access/indexes.ts";
+import { mongoCodeContextBundle } from "./code-context/bundle.ts";
+import { CODE_CONTEXT_COLLECTION_NAMES, codeContextCollections } from "./code-context/collections.ts";
+import { CODE_CONTEXT_INDEXES } from "./code-context/indexes.ts";
+import { mongoCollectionBundle } from "./collections/bundle.ts";
+import { COLLECTION_COLLECTION_NAMES, collectionCollections } from "./collections/collections.ts";
+import { COLLECTION_INDEXES } from "./collections/indexes.ts";
+import { mongoSharingBundle } from "./sharing/bundle.ts";
+import { SHARING_COLLECTION_NAMES, sharingCollections } from "./sharing/collections.ts";
+import { SHARING_INDEXES } from "./sharing/indexes.ts";
+import { mongoTopicBundle } from "./topics/bundle.ts";
+import { TOPIC_COLLECTION_NAMES, topicCollections } from "./topics/collections.ts";
+import { TOPIC_INDEXES } from "./topics/indexes.ts";
+import { mongoWebhookBundle } from "./webhooks/bundle.ts";
+import { WEBHOOK_COLLECTION_NAMES, webhookCollections } from "./webhooks/collections.ts";
+import { WEBHOOK_INDEXES } from "./webhooks/indexes.ts";
+import { mongoWorkspaceBundle } from "./workspaces/bundle.ts";
+import { WORKSPACE_COLLECTION_NAMES, workspaceCollections } from "./workspaces/collections.ts";
+import { WORKSPACE_INDEXES } from "./workspaces/indexes.ts";
 
-export { ensureIndexes, INDEXES } from "./indexes.ts";
-export type { MongoStoreOptions } from "./documents.ts";
+export type { MongoStoreOptions } from "./options.ts";
+
+/** Every module's collections and indexes; a new module adds its own here. */
+export const SCHEMAS: readonly MongoSchema[] = [
+  { names: WORKSPACE_COLLECTION_NAMES, indexes: WORKSPACE_INDEXES },
+  { names: ACCESS_COLLECTION_NAMES, indexes: ACCESS_INDEXES },
+  { names: TOPIC_COLLECTION_NAMES, indexes: TOPIC_INDEXES },
+  { names: CODE_CONTEXT_COLLECTION_NAMES, indexes: CODE_CONTEXT_INDEXES },
+  { names: SHARING_COLLECTION_NAMES, indexes: SHARING_INDEXES },
+  { names: COLLECTION_COLLECTION_NAMES, indexes: COLLECTION_INDEXES },
+  { names: WEBHOOK_COLLECTION_NAMES, indexes: WEBHOOK_INDEXES },
+];
+
+/** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
+export const ensureIndexes = (db: Db): Promise<void> => createIndexes(db, SCHEMAS);
 
 export interface OpenMongoOptions {
   /** The database; else the URL's path; else `wks`. */
@@ -44,30 +61,35 @@ const DEFAULT_DB = "wks";
 /** How long `status()` waits for the server before reporting it down. */
 const STATUS_TIMEOUT_MS = 2_000;
 
-/** Every store over one database. The indexes must exist already (see `ensureIndexes`). */
+/**
+ * Every store over one database, one bundle per module (ADR 019). The indexes must exist already
+ * (see `ensureIndexes`). Deleting a workspace runs every bundle's purge; a new module adds its
+ * collections and its bundle here.
+ */
 export function createMongoStores(client: MongoClient, db: Db, options: Partial<MongoStoreOptions> = {}): Stores {
   const o: MongoStoreOptions = { ...DEFAULT_OPTIONS, ...options };
-  const c = collections(db);
-  const topics = new MongoTopicStore(c);
+  const c = {
+    ...workspaceCollections(db),
+    ...accessCollections(db),
+    ...topicCollections(db),
+    ...codeContextCollections(db),
+    ...sharingCollections(db),
+    ...collectionCollections(db),
+    ...webhookCollections(db),
+  };
+  const bundles = [
+    mongoWorkspaceBundle(c, o, async (id) => {
+      await Promise.all(bundles.map((b) => b.purgeWorkspace(id)));
+    }),
+    mongoAccessBundle(c),
+    mongoTopicBundle(c, o),
+    mongoCodeContextBundle(c),
+    mongoSharingBundle(c),
+    mongoCollectionBundle(c),
+    mongoWebhookBundle(c),
+  ] as const;
   return {
-    workspaces: new MongoWorkspaceStore(c, o),
-    identities: new MongoIdentityStore(c),
-    members: new MongoMemberStore(c, o),
-    apiKeys: new MongoApiKeyStore(c),
-    areas: new MongoAreaStore(c),
-    repos: new MongoRepoStore(c),
-    topics,
-    tags: new MongoTagStore(c, topics, o),
-    proposals: new MongoProposalStore(c),
-    relations: new MongoRelationStore(c),
-    shareLinks: new MongoShareLinkStore(c),
-    noteShares: new MongoNoteShareStore(c),
-    repoIndex: new MongoRepoIndexStore(c),
-    retrievals: new MongoRetrievalLedger(c),
-    webhookDeliveries: new MongoWebhookDeliveryStore(c),
-    collections: new MongoCollectionStore(c),
-    records: new MongoRecordStore(c),
-    entities: new MongoEntityStore(c),
+    ...storesOf(bundles),
     status: () => status(db),
     close: () => client.close(),
   };

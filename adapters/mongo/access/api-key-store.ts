@@ -1,12 +1,16 @@
+import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { AccessCollections } from "./collections.ts";
 import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
 import type { ApiKeyStore, KeyMatch } from "../../../core/access/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { apiKeyDoc, listPage, type MongoCollections, toApiKey, toMember, toWorkspace } from "../documents.ts";
+import { apiKeyDoc, toApiKey } from "./documents.ts";
+import { listPage } from "../list-page.ts";
+import { toMember, toWorkspace } from "../workspaces/documents.ts";
 import { isComplete, latestRoster } from "../workspaces/roster.ts";
 
 export class MongoApiKeyStore implements ApiKeyStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: WorkspaceCollections & AccessCollections) {}
 
   async insert(key: ApiKeyRecord): Promise<void> {
     await this.c.apiKeys.insertOne(apiKeyDoc(key));

@@ -1,5 +1,6 @@
+import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { CodeContextCollections } from "./collections.ts";
 import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../../core/code-context/ports.ts";
-import { type MongoCollections } from "../documents.ts";
 
 /** A repo's file index: `_id` is the repo id; the list is one array field, replaced whole. */
 export interface RepoIndexDoc {
@@ -20,7 +21,7 @@ const toHead = (d: Omit<RepoIndexDoc, "files">): RepoIndexHead => ({
 });
 
 export class MongoRepoIndexStore implements RepoIndexStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: WorkspaceCollections & CodeContextCollections) {}
 
   async get(workspaceId: string, repoId: string): Promise<RepoIndex | null> {
     const d = await this.c.repoIndexes.findOne({ _id: repoId, workspace_id: workspaceId });

@@ -1,5 +1,5 @@
+import type { CodeContextCollections } from "./collections.ts";
 import type { Delivery, RetrievalLedger } from "../../../core/code-context/ports.ts";
-import type { MongoCollections } from "../documents.ts";
 
 export interface DeliveryDoc {
   /** `${workspace_id}:${session_id}:${topic_id}`: one delivery per topic and session. */
@@ -15,7 +15,7 @@ const id = (ws: string, session: string, topic: string) => `${ws}:${session}:${t
 
 /** Last writer wins per (session, topic): the ledger only decides what to leave out of a bundle. */
 export class MongoRetrievalLedger implements RetrievalLedger {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: CodeContextCollections) {}
 
   async delivered(workspaceId: string, sessionId: string, topicIds: readonly string[], since: string): Promise<Map<string, number>> {
     if (topicIds.length === 0) return new Map();

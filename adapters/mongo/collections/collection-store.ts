@@ -22,10 +22,11 @@
  * replace delayed across a whole later write could move the document back one version; the newest
  * version keeps its snapshot, so the next write of the collection rolls it forward again.
  */
+import type { CollectionCollections } from "./collections.ts";
 import { uuidv7 } from "../../../core/kernel/ids.ts";
 import type { Collection } from "../../../core/collections/model.ts";
 import type { CollectionFilter, CollectionStore, IdPage, PurgePlan, Slice } from "../../../core/collections/ports.ts";
-import { isDuplicateKey, type MongoCollections } from "../documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
 import { type CollectionDoc, type CollectionVersionDoc, collectionDoc, toCollection, WRITE_OPTIONS } from "./documents.ts";
 import { escapeRegex } from "./record-query.ts";
 
@@ -37,7 +38,7 @@ const VERSION_ONLY = { projection: { version: 1, purging: 1 } } as const;
 type Healed = "rolled" | "current" | "purging" | "gone";
 
 export class MongoCollectionStore implements CollectionStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: CollectionCollections) {}
 
   async get(workspaceId: string, id: string): Promise<Collection | null> {
     const d = await this.c.collections.findOne({ _id: id, workspace_id: workspaceId, purging: { $exists: false } });

@@ -13,17 +13,19 @@
  * - **Healing**: a merge cut short after its version leaves a version newer than the entity; the
  *   next upsert of the pair collides with it and rolls the entity forward first. Reads do not heal.
  */
+import type { CollectionCollections } from "./collections.ts";
 import { uuidv7 } from "../../../core/kernel/ids.ts";
 import type { Entity } from "../../../core/collections/model.ts";
 import type { EntityStore, IdPage, Slice } from "../../../core/collections/ports.ts";
-import { backoff, isDuplicateKey, type MongoCollections } from "../documents.ts";
+import { backoff } from "../retry.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
 import { dedupSlot, type EntityDoc, entityDoc, toEntity, WRITE_OPTIONS } from "./documents.ts";
 
 /** Rounds of "re-read and merge again" inside one upsert. */
 const MAX_ROUNDS = 10;
 
 export class MongoEntityStore implements EntityStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: CollectionCollections) {}
 
   async get(workspaceId: string, id: string): Promise<Entity | null> {
     const d = await this.c.entities.findOne({ _id: id, workspace_id: workspaceId });

@@ -24,11 +24,13 @@
  * Reads check nothing more (the routes look the collection up first). `get` does not heal: a
  * record whose write was cut short shows its previous version until the next write or `history`.
  */
+import type { CollectionCollections } from "./collections.ts";
 import { uuidv7 } from "../../../core/kernel/ids.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
 import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
 import type { AggregateGroup, CompiledAggregate } from "../../../core/collections/record-aggregate.ts";
-import { backoff, isDuplicateKey, type MongoCollections } from "../documents.ts";
+import { backoff } from "../retry.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
 import {
   CHANGE_FIELDS_ONLY,
   type RecordChangeDoc,
@@ -53,7 +55,7 @@ type Healed = "rolled" | "current" | "deleted" | "gone";
 const isLock = (d: RecordChangesDoc): boolean => "deleting" in d && d.deleting === true;
 
 export class MongoRecordStore implements RecordStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: CollectionCollections) {}
 
   // ---- reads ----
 

@@ -1,8 +1,9 @@
+import type { TopicCollections } from "../topics/collections.ts";
+import type { SharingCollections } from "./collections.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { NoteShare, TopicBrief } from "../../../core/sharing/model.ts";
 import type { InboxFilter, InboxItem, NoteShareStore } from "../../../core/sharing/ports.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { type MongoCollections } from "../documents.ts";
 import { type NoteShareDoc, noteShareDoc, toNoteShare } from "./documents.ts";
 
 const BRIEF_FIELDS = { _id: 1, slug: 1, title: 1, status: 1, "governance.approved_at": 1, drift: 1 } as const;
@@ -26,7 +27,7 @@ const toBrief = (d: BriefDoc): TopicBrief => ({
 });
 
 export class MongoNoteShareStore implements NoteShareStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: TopicCollections & SharingCollections) {}
 
   /** The topics of some shares, by id. */
   private async briefs(workspaceId: string, shares: NoteShareDoc[]): Promise<Map<string, TopicBrief>> {

@@ -1,6 +1,11 @@
+import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { TopicCollections } from "../topics/collections.ts";
+import type { SharingCollections } from "./collections.ts";
 import type { ShareLink } from "../../../core/sharing/model.ts";
 import type { ShareLinkStore, ShareMatch } from "../../../core/sharing/ports.ts";
-import { type MongoCollections, backoff, isDuplicateKey, toWorkspace } from "../documents.ts";
+import { backoff } from "../retry.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { toWorkspace } from "../workspaces/documents.ts";
 import { shareLinkDoc, shareLinkKey, toShareLink } from "./documents.ts";
 import { TOPIC_FIELDS_ONLY, toTopic } from "../topics/documents.ts";
 
@@ -15,7 +20,7 @@ import { TOPIC_FIELDS_ONLY, toTopic } from "../topics/documents.ts";
 const MAX_ATTEMPTS = 8;
 
 export class MongoShareLinkStore implements ShareLinkStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: WorkspaceCollections & TopicCollections & SharingCollections) {}
 
   async issue(link: ShareLink): Promise<"ok" | "not_found"> {
     const doc = shareLinkDoc(link);

@@ -16,16 +16,17 @@
  * - Both ends of a relation are checked before its insert; a topic deleted in that instant leaves
  *   a relation to nothing, which readers skip (a relation's node is simply missing).
  */
+import type { TopicCollections } from "./collections.ts";
 import type { Filter } from "mongodb";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Proposal, ProposalDecision } from "../../../core/topics/model.ts";
 import type { ProposalFilter, ProposalStore } from "../../../core/topics/ports.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { isDuplicateKey, type MongoCollections } from "../documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
 import { decisionOf, type ProposalDoc, proposalDoc, toProposal } from "./proposal-relation-documents.ts";
 
 export class MongoProposalStore implements ProposalStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: TopicCollections) {}
 
   async insert(p: Proposal): Promise<void> {
     await this.c.topicProposals.insertOne(proposalDoc(p));

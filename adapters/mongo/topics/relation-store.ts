@@ -1,8 +1,9 @@
 /** Relations without transactions: see proposal-store.ts and ADRs 005 and 009. */
+import type { TopicCollections } from "./collections.ts";
 import type { Filter } from "mongodb";
 import type { GraphFingerprint, GraphNodeRow, Relation } from "../../../core/topics/model.ts";
 import type { RelationStore } from "../../../core/topics/ports.ts";
-import { isDuplicateKey, type MongoCollections } from "../documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
 import { type RelationDoc, relationDoc, toRelation } from "./proposal-relation-documents.ts";
 import type { TopicDoc } from "./documents.ts";
 
@@ -22,7 +23,7 @@ function toNode(d: Pick<TopicDoc, "_id" | "slug" | "title" | "status" | "governa
 const OLDEST_FIRST = { created_at: 1, _id: 1 } as const;
 
 export class MongoRelationStore implements RelationStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: TopicCollections) {}
 
   /** Replaces the workspace's marker with a fresh value (last writer wins: any new value is a change). */
   private async bump(workspaceId: string): Promise<void> {

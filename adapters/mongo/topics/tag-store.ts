@@ -11,12 +11,15 @@
  * memory store does), the old name is deleted last. Interrupted, the old name is still
  * registered and still carried by the topics not yet rewritten: calling it again completes it.
  */
+import type { TopicCollections } from "./collections.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Tag, Topic } from "../../../core/topics/model.ts";
 import type { TagView } from "../../../core/topics/dto.ts";
 import type { TagStore, TopicWrite } from "../../../core/topics/ports.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { backoff, isDuplicateKey, isoAt, type MongoCollections, type MongoStoreOptions } from "../documents.ts";
+import { backoff } from "../retry.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { isoAt, type MongoStoreOptions } from "../options.ts";
 import { type TagDoc, tagDoc, tagKey, TOPIC_FIELDS_ONLY, toTagView, toTopic } from "./documents.ts";
 import type { MongoTopicStore } from "./topic-store.ts";
 
@@ -27,7 +30,7 @@ const RETAG_ATTEMPTS = 20;
 
 export class MongoTagStore implements TagStore {
   constructor(
-    private readonly c: MongoCollections,
+    private readonly c: TopicCollections,
     private readonly topics: MongoTopicStore,
     private readonly o: Pick<MongoStoreOptions, "now">,
   ) {}

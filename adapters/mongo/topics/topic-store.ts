@@ -39,13 +39,17 @@
  * writer whose event was taken back by a healer because its slug was taken, while the slug's
  * holder moved away in the same milliseconds, could still replace the document.
  */
+import type { TopicCollections } from "./collections.ts";
+import type { SharingCollections } from "../sharing/collections.ts";
 import type { Filter } from "mongodb";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Topic, TopicEvent } from "../../../core/topics/model.ts";
 import type { Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../../core/topics/ports.ts";
 import { compareRanked, type Ranked, scoreTopic } from "../../../core/topics/search-rank.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
-import { backoff, isDuplicateKey, listPage, type MongoCollections } from "../documents.ts";
+import { backoff } from "../retry.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { listPage } from "../list-page.ts";
 import {
   redirectKey,
   type TagDoc,
@@ -71,7 +75,7 @@ const MAX_ROUNDS = 5;
 const VERSION_ONLY = { projection: { slug: 1, version: 1 } } as const;
 
 export class MongoTopicStore implements TopicStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: TopicCollections & SharingCollections) {}
 
   // ---- reads ----
 

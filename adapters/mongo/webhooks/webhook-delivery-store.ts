@@ -1,5 +1,6 @@
+import type { WebhookCollections } from "./collections.ts";
 import type { WebhookDeliveryStore } from "../../../core/webhooks/ports.ts";
-import { isDuplicateKey, type MongoCollections } from "../documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
 
 /** A webhook delivery seen: `_id` is `<source>:<delivery_id>`, so its insert is the claim. */
 export interface WebhookDeliveryDoc {
@@ -11,7 +12,7 @@ export interface WebhookDeliveryDoc {
 
 /** The unique `_id` decides: of concurrent claims, exactly one insert succeeds (ADR 005). */
 export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: WebhookCollections) {}
 
   async claim(source: string, deliveryId: string, at: string): Promise<boolean> {
     try {

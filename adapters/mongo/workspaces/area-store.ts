@@ -1,10 +1,13 @@
+import type { WorkspaceCollections } from "./collections.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Area } from "../../../core/workspaces/model.ts";
 import type { AreaStore, Listed } from "../../../core/workspaces/ports.ts";
-import { areaDoc, isDuplicateKey, listPage, type MongoCollections, toArea } from "../documents.ts";
+import { areaDoc, toArea } from "./documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { listPage } from "../list-page.ts";
 
 export class MongoAreaStore implements AreaStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: WorkspaceCollections) {}
 
   list(workspaceId: string, page: OffsetPage): Promise<Listed<Area>> {
     return listPage(this.c.areas, { workspace_id: workspaceId }, { created_at: 1, _id: 1 }, page, toArea);

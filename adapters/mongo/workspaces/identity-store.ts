@@ -1,6 +1,7 @@
+import type { WorkspaceCollections } from "./collections.ts";
 import type { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
 import type { IdentityStore } from "../../../core/workspaces/ports.ts";
-import { type IdentityDoc, type MongoCollections, toIdentity, toMember, toWorkspace } from "../documents.ts";
+import { type IdentityDoc, toIdentity, toMember, toWorkspace } from "./documents.ts";
 import { isComplete, latestRoster, latestRosters } from "./roster.ts";
 
 /**
@@ -10,7 +11,7 @@ import { isComplete, latestRoster, latestRosters } from "./roster.ts";
  * pending identity before the workspace, so a gone workspace was committed and later deleted) the
  * identity is a person like any other. Costs two more lookups only for such rare leftovers.
  */
-export async function isVisible(c: MongoCollections, d: IdentityDoc): Promise<boolean> {
+export async function isVisible(c: WorkspaceCollections, d: IdentityDoc): Promise<boolean> {
   if (d.pending_ws === undefined) return true;
   const [ws, roster] = await Promise.all([
     c.workspaces.findOne({ _id: d.pending_ws }, { projection: { pending_since: 1 } }),
@@ -20,7 +21,7 @@ export async function isVisible(c: MongoCollections, d: IdentityDoc): Promise<bo
 }
 
 export class MongoIdentityStore implements IdentityStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: WorkspaceCollections) {}
 
   private async visible(d: IdentityDoc | null): Promise<Identity | null> {
     return d && (await isVisible(this.c, d)) ? toIdentity(d) : null;

@@ -24,11 +24,18 @@
  *   removal short, the member stays listed until removing it again (or the workspace's next
  *   roster change, or adding the person again) finishes it.
  */
+import type { WorkspaceCollections } from "./collections.ts";
+import type { AccessCollections } from "../access/collections.ts";
+import type { SharingCollections } from "../sharing/collections.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Identity, Member, Role } from "../../../core/workspaces/model.ts";
 import type { MemberView } from "../../../core/workspaces/dto.ts";
 import type { Listed, MemberStore } from "../../../core/workspaces/ports.ts";
-import { backoff, type IdentityDoc, identityDoc, isDuplicateKey, listPage, type MemberDoc, type MongoCollections, type MongoStoreOptions, type RosterDoc, toMember, toMemberView } from "../documents.ts";
+import { backoff } from "../retry.ts";
+import { type IdentityDoc, identityDoc, type MemberDoc, type RosterDoc, toMember, toMemberView } from "./documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { listPage } from "../list-page.ts";
+import { type MongoStoreOptions } from "../options.ts";
 import { commitRoster, latestRoster, type RosterState } from "./roster.ts";
 
 type SetRoleResult = MemberView | "last_owner" | null;
@@ -39,7 +46,7 @@ const MAX_ATTEMPTS = 200;
 
 export class MongoMemberStore implements MemberStore {
   constructor(
-    private readonly c: MongoCollections,
+    private readonly c: WorkspaceCollections & AccessCollections & SharingCollections,
     private readonly o: MongoStoreOptions,
   ) {}
 

@@ -1,10 +1,14 @@
+import type { WorkspaceCollections } from "./collections.ts";
+import type { CodeContextCollections } from "../code-context/collections.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Repo } from "../../../core/workspaces/model.ts";
 import type { Listed, RepoStore } from "../../../core/workspaces/ports.ts";
-import { isDuplicateKey, listPage, type MongoCollections, repoDoc, toRepo } from "../documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { listPage } from "../list-page.ts";
+import { repoDoc, toRepo } from "./documents.ts";
 
 export class MongoRepoStore implements RepoStore {
-  constructor(private readonly c: MongoCollections) {}
+  constructor(private readonly c: WorkspaceCollections & CodeContextCollections) {}
 
   list(workspaceId: string, page: OffsetPage): Promise<Listed<Repo>> {
     return listPage(this.c.repos, { workspace_id: workspaceId }, { created_at: 1, _id: 1 }, page, toRepo);

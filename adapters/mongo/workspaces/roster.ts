@@ -20,7 +20,10 @@
  * The first version is the commit point of a bootstrap: a workspace exists once it has a roster
  * version that is not `purged` (see workspace-store.ts).
  */
-import { isDuplicateKey, isoAt, type MongoCollections, type RosterDoc, type WorkspaceDoc } from "../documents.ts";
+import type { WorkspaceCollections } from "./collections.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { isoAt } from "../options.ts";
+import { type RosterDoc, type WorkspaceDoc } from "./documents.ts";
 
 export interface RosterState {
   owner_ids: string[];
@@ -29,12 +32,12 @@ export interface RosterState {
 }
 
 /** The newest roster version of a workspace; null before its bootstrap commits. */
-export function latestRoster(c: MongoCollections, workspaceId: string): Promise<RosterDoc | null> {
+export function latestRoster(c: WorkspaceCollections, workspaceId: string): Promise<RosterDoc | null> {
   return c.rosters.find({ workspace_id: workspaceId }).sort({ v: -1 }).limit(1).next();
 }
 
 /** The newest roster version of each workspace, in one query (a workspace has one or two at rest). */
-export async function latestRosters(c: MongoCollections, workspaceIds: string[]): Promise<Map<string, RosterDoc>> {
+export async function latestRosters(c: WorkspaceCollections, workspaceIds: string[]): Promise<Map<string, RosterDoc>> {
   const out = new Map<string, RosterDoc>();
   if (workspaceIds.length === 0) return out;
   for (const d of await c.rosters.find({ workspace_id: { $in: workspaceIds } }).toArray()) {
@@ -50,7 +53,7 @@ export async function latestRosters(c: MongoCollections, workspaceIds: string[])
  * again). One insert, one indexed check, one clean-up delete.
  */
 export async function commitRoster(
-  c: MongoCollections,
+  c: WorkspaceCollections,
   workspaceId: string,
   after: number,
   next: RosterState,

@@ -19,24 +19,19 @@
  * PostgreSQL's `on conflict` waits for the other transaction.
  *
  * `delete` removes the workspace document first (readers stop seeing the workspace at once), then
- * every tenant document with its `workspace_id` (topics, their events, redirects and tags too).
- * Re-running it after a crash completes it.
+ * runs every module's bundle purge (each deletes its documents by `workspace_id`, mod.ts lists the
+ * bundles), then the roster. Re-running it after a crash completes it.
  */
+import type { WorkspaceCollections } from "./collections.ts";
+import type { AccessCollections } from "../access/collections.ts";
 import type { Workspace } from "../../../core/workspaces/model.ts";
 import type { WorkspaceCounts } from "../../../core/workspaces/dto.ts";
 import type { BootstrapBundle, WorkspaceStore } from "../../../core/workspaces/ports.ts";
-import {
-  apiKeyDoc,
-  identityDoc,
-  isDuplicateKey,
-  isoAt,
-  memberDoc,
-  type MongoCollections,
-  type MongoStoreOptions,
-  sleep,
-  toWorkspace,
-  type WorkspaceDoc,
-} from "../documents.ts";
+import { apiKeyDoc } from "../access/documents.ts";
+import { identityDoc, memberDoc, toWorkspace, type WorkspaceDoc } from "./documents.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import { isoAt, type MongoStoreOptions } from "../options.ts";
+import { sleep } from "../retry.ts";
 import { commitRoster, isComplete, latestRoster } from "./roster.ts";
 
 type BootstrapResult = "ok" | "slug_taken" | "email_taken";
@@ -46,8 +41,10 @@ const MAX_ROUNDS = 50;
 
 export class MongoWorkspaceStore implements WorkspaceStore {
   constructor(
-    private readonly c: MongoCollections,
+    private readonly c: WorkspaceCollections & AccessCollections,
     private readonly o: MongoStoreOptions,
+    /** Every bundle's purge of a workspace's documents (mod.ts), this module's members, areas and repos included. */
+    private readonly purgeTenant: (workspaceId: string) => Promise<void>,
   ) {}
 
   // ---- bootstrap ----
@@ -217,7 +214,7 @@ export class MongoWorkspaceStore implements WorkspaceStore {
       if (!roster) return; // another purge finished meanwhile
       // else: a purge is recorded (another purger's, maybe crashed): carry it out, again.
     }
-    await this.deleteTenantData(wsId);
+    await this.purgeTenant(wsId);
     const identityId = ws?.pending_identity ?? (own?.owner.isNew ? own.owner.identity.id : undefined);
     if (identityId !== undefined) await this.c.identities.deleteOne({ _id: identityId, pending_ws: wsId });
     await this.c.workspaces.deleteOne({ _id: wsId, pending_since: { $exists: true } });
@@ -226,34 +223,6 @@ export class MongoWorkspaceStore implements WorkspaceStore {
 
   private abandoned(pendingSince: string): boolean {
     return pendingSince < isoAt(this.o.now() - this.o.abandonedAfterMs);
-  }
-
-  private async deleteTenantData(workspaceId: string): Promise<void> {
-    const byWorkspace = { workspace_id: workspaceId };
-    await Promise.all([
-      this.c.apiKeys.deleteMany(byWorkspace),
-      this.c.members.deleteMany(byWorkspace),
-      this.c.areas.deleteMany(byWorkspace),
-      this.c.repos.deleteMany(byWorkspace),
-      this.c.topics.deleteMany(byWorkspace),
-      this.c.topicEvents.deleteMany(byWorkspace),
-      this.c.topicRedirects.deleteMany(byWorkspace),
-      this.c.repoIndexes.deleteMany(byWorkspace),
-      this.c.tags.deleteMany(byWorkspace),
-      this.c.shareLinks.deleteMany(byWorkspace),
-      this.c.noteShares.deleteMany(byWorkspace),
-      this.c.topicProposals.deleteMany(byWorkspace),
-      this.c.topicProposalDecisions.deleteMany(byWorkspace),
-      this.c.topicRelations.deleteMany(byWorkspace),
-      this.c.topicRelationMarkers.deleteMany(byWorkspace),
-      this.c.retrievalDeliveries.deleteMany(byWorkspace),
-      this.c.collections.deleteMany(byWorkspace),
-      this.c.collectionVersions.deleteMany(byWorkspace),
-      this.c.records.deleteMany(byWorkspace),
-      this.c.recordChanges.deleteMany(byWorkspace),
-      this.c.entities.deleteMany(byWorkspace),
-      this.c.entityVersions.deleteMany(byWorkspace),
-    ]);
   }
 
   // ---- the rest ----
@@ -281,7 +250,7 @@ export class MongoWorkspaceStore implements WorkspaceStore {
     if (d && d.pending_since !== undefined && !isComplete(d, await latestRoster(this.c, workspaceId))) return false;
     // Not there: maybe a crashed deletion left tenant data behind, which this call finishes.
     const gone = d ? (await this.c.workspaces.deleteOne({ _id: workspaceId })).deletedCount === 1 : false;
-    await this.deleteTenantData(workspaceId);
+    await this.purgeTenant(workspaceId);
     await this.c.rosters.deleteMany({ workspace_id: workspaceId });
     return gone;
   }

@@ -1,0 +1,14 @@
+import type { AccessStores } from "../../../core/access/ports.ts";
+import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { AccessCollections } from "./collections.ts";
+import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
+import { MongoApiKeyStore } from "./api-key-store.ts";
+
+export function mongoAccessBundle(c: WorkspaceCollections & AccessCollections): MongoBundle<AccessStores> {
+  return {
+    stores: {
+      apiKeys: new MongoApiKeyStore(c),
+    },
+    purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.apiKeys),
+  };
+}

@@ -1,0 +1,17 @@
+import type { SharingStores } from "../../../core/sharing/ports.ts";
+import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { TopicCollections } from "../topics/collections.ts";
+import type { SharingCollections } from "./collections.ts";
+import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
+import { MongoShareLinkStore } from "./share-link-store.ts";
+import { MongoNoteShareStore } from "./note-share-store.ts";
+
+export function mongoSharingBundle(c: WorkspaceCollections & TopicCollections & SharingCollections): MongoBundle<SharingStores> {
+  return {
+    stores: {
+      shareLinks: new MongoShareLinkStore(c),
+      noteShares: new MongoNoteShareStore(c),
+    },
+    purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.shareLinks, c.noteShares),
+  };
+}
