@@ -1,7 +1,7 @@
 import type { OffsetPage } from "../../core/kernel/paging.ts";
 import type { Listed } from "../../core/workspaces/ports.ts";
 import type { QueryOptions, SqlDriver } from "./driver.ts";
-import type { Row } from "./rows.ts";
+import type { Row } from "./row-values.ts";
 
 /**
  * One page of a list and the list's total in a single statement (one round trip, one snapshot):

@@ -4,28 +4,18 @@
  * before they return.
  */
 import type { Stores, StoreStatus } from "../../core/stores.ts";
-import { PostgresApiKeyStore } from "./access/api-key-store.ts";
-import { PostgresCollectionStore } from "./collections/collection-store.ts";
-import { PostgresEntityStore } from "./collections/entity-store.ts";
-import { PostgresRecordStore } from "./collections/record-store.ts";
-import { PostgresAreaStore } from "./workspaces/area-store.ts";
+import { storesOf } from "../store-bundle.ts";
+import { sqlAccessBundle } from "./access/bundle.ts";
+import { sqlCodeContextBundle } from "./code-context/bundle.ts";
+import { sqlCollectionBundle } from "./collections/bundle.ts";
 import type { SqlDriver } from "./driver.ts";
-import { PostgresIdentityStore } from "./workspaces/identity-store.ts";
-import { PostgresMemberStore } from "./workspaces/member-store.ts";
 import { migrate } from "./migrate.ts";
 import { pgliteDriver } from "./pglite-driver.ts";
 import { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
-import { PostgresRepoStore } from "./workspaces/repo-store.ts";
-import { PostgresRepoIndexStore } from "./code-context/repo-index-store.ts";
-import { PostgresWebhookDeliveryStore } from "./webhooks/webhook-delivery-store.ts";
-import { PostgresRetrievalLedger } from "./code-context/retrieval-ledger.ts";
-import { PostgresProposalStore } from "./topics/proposal-store.ts";
-import { PostgresRelationStore } from "./topics/relation-store.ts";
-import { PostgresNoteShareStore } from "./sharing/note-share-store.ts";
-import { PostgresShareLinkStore } from "./sharing/share-link-store.ts";
-import { PostgresTagStore } from "./topics/tag-store.ts";
-import { PostgresTopicStore } from "./topics/topic-store.ts";
-import { PostgresWorkspaceStore } from "./workspaces/workspace-store.ts";
+import { sqlSharingBundle } from "./sharing/bundle.ts";
+import { sqlTopicBundle } from "./topics/bundle.ts";
+import { sqlWebhookBundle } from "./webhooks/bundle.ts";
+import { sqlWorkspaceBundle } from "./workspaces/bundle.ts";
 
 export type { SqlDriver } from "./driver.ts";
 export { migrate } from "./migrate.ts";
@@ -33,27 +23,22 @@ export { MIGRATIONS, type Migration } from "./migrations/mod.ts";
 export { pgliteDriver } from "./pglite-driver.ts";
 export { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
 
-/** Every store over one driver. The schema must be migrated already (see `migrate`). */
+/**
+ * Every store over one driver, one bundle per module (ADR 019). The schema must be migrated
+ * already (see `migrate`). A new module adds its migration (migrations/mod.ts) and its bundle here.
+ */
 export function createSqlStores(driver: SqlDriver): Stores {
+  const bundles = [
+    sqlWorkspaceBundle(driver),
+    sqlAccessBundle(driver),
+    sqlTopicBundle(driver),
+    sqlCodeContextBundle(driver),
+    sqlSharingBundle(driver),
+    sqlCollectionBundle(driver),
+    sqlWebhookBundle(driver),
+  ] as const;
   return {
-    workspaces: new PostgresWorkspaceStore(driver),
-    identities: new PostgresIdentityStore(driver),
-    members: new PostgresMemberStore(driver),
-    apiKeys: new PostgresApiKeyStore(driver),
-    areas: new PostgresAreaStore(driver),
-    repos: new PostgresRepoStore(driver),
-    topics: new PostgresTopicStore(driver),
-    tags: new PostgresTagStore(driver),
-    proposals: new PostgresProposalStore(driver),
-    relations: new PostgresRelationStore(driver),
-    shareLinks: new PostgresShareLinkStore(driver),
-    noteShares: new PostgresNoteShareStore(driver),
-    repoIndex: new PostgresRepoIndexStore(driver),
-    retrievals: new PostgresRetrievalLedger(driver),
-    webhookDeliveries: new PostgresWebhookDeliveryStore(driver),
-    collections: new PostgresCollectionStore(driver),
-    records: new PostgresRecordStore(driver),
-    entities: new PostgresEntityStore(driver),
+    ...storesOf(bundles),
     status: () => status(driver),
     close: () => driver.close(),
   };

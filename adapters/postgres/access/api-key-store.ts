@@ -5,7 +5,9 @@ import type { Listed } from "../../../core/workspaces/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import { apiKeyColumns, memberColumns, type Row, toApiKey, toMember, toWorkspace, workspaceColumns } from "../rows.ts";
+import { apiKeyColumns, toApiKey } from "./rows.ts";
+import { memberColumns, toMember, toWorkspace, workspaceColumns } from "../workspaces/rows.ts";
+import { type Row } from "../row-values.ts";
 
 /** Inserts a key; shared with the workspace bootstrap, which runs it in its transaction. */
 export async function insertApiKey(db: SqlDriver, k: ApiKeyRecord): Promise<void> {

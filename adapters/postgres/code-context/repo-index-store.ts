@@ -1,7 +1,7 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../../core/code-context/ports.ts";
 import { FOREIGN_KEY_VIOLATION, iso, type SqlDriver, sqlState } from "../driver.ts";
-import type { Row } from "../rows.ts";
+import type { Row } from "../row-values.ts";
 
 const HEAD_COLUMNS = "workspace_id, repo_id, commit_sha, file_count, refreshed_at";
 

@@ -2,7 +2,7 @@ import { isUuid } from "../../../core/kernel/ids.ts";
 import type { Collection } from "../../../core/collections/model.ts";
 import type { CollectionFilter, CollectionStore, IdPage, PurgePlan, Slice } from "../../../core/collections/ports.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
-import { json, type Row, str, strOrNull } from "../rows.ts";
+import { json, type Row, str, strOrNull } from "../row-values.ts";
 
 const COLUMNS =
   "workspace_id, id, name, archetype, status, record_schema, views, criterion_rel_slugs, distill_policy, connector_mapping, presentation, owner_identity_id, created_by, version, created_at, updated_at";

@@ -3,7 +3,7 @@ import type { Entity } from "../../../core/collections/model.ts";
 import type { EntityStore, IdPage, Slice } from "../../../core/collections/ports.ts";
 import type { SqlDriver } from "../driver.ts";
 import { beforeId } from "./collection-store.ts";
-import { json, type Row, str, strOrNull } from "../rows.ts";
+import { json, type Row, str, strOrNull } from "../row-values.ts";
 
 const COLUMNS = "workspace_id, id, kind, name, dedup_key, dedup_norm, attributes, version, created_at, updated_at";
 /** Rounds of read, merge, version-checked write an upsert tries before it gives up. */

@@ -5,7 +5,7 @@ import type { AggregateGroup, CompiledAggregate } from "../../../core/collection
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, type SqlDriver, sqlState } from "../driver.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, type SqlDialect } from "./record-sql.ts";
-import { json, type Row, str, strOrNull } from "../rows.ts";
+import { json, type Row, str, strOrNull } from "../row-values.ts";
 
 const RECORD_COLUMNS =
   "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, version, created_at, updated_at";

@@ -6,7 +6,7 @@ import type { TopicStatus } from "../../../core/topics/governance.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { iso, isoOrNull, type SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import { type Row, strOrNull } from "../rows.ts";
+import { type Row, strOrNull } from "../row-values.ts";
 
 function toItem(r: Row): InboxItem {
   return {

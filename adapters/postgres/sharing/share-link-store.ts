@@ -2,7 +2,8 @@ import { isUuid } from "../../../core/kernel/ids.ts";
 import type { ShareLink } from "../../../core/sharing/model.ts";
 import type { ShareLinkStore, ShareMatch } from "../../../core/sharing/ports.ts";
 import { FOREIGN_KEY_VIOLATION, iso, type SqlDriver, sqlState } from "../driver.ts";
-import { type Row, strOrNull, toWorkspace, workspaceColumns } from "../rows.ts";
+import { type Row, strOrNull } from "../row-values.ts";
+import { toWorkspace, workspaceColumns } from "../workspaces/rows.ts";
 import { toTopic, topicColumns } from "../topics/topic-rows.ts";
 
 const LINK_COLUMNS = ["id", "workspace_id", "topic_id", "token_hash", "created_by", "created_at"];

@@ -6,7 +6,7 @@ import type { ProposalFilter, ProposalStore } from "../../../core/topics/ports.t
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { iso, isoOrNull, type SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import { type Row, strOrNull } from "../rows.ts";
+import { type Row, strOrNull } from "../row-values.ts";
 
 /**
  * Proposals and relations on PostgreSQL (migrations/004-proposals-relations.ts). Each port method

@@ -3,7 +3,7 @@ import type { TopicStatus } from "../../../core/topics/governance.ts";
 import { type GraphFingerprint, type GraphNodeRow, type Relation, relationKey, type RelationType } from "../../../core/topics/model.ts";
 import type { RelationStore } from "../../../core/topics/ports.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, iso, isoOrNull, type SqlDriver, sqlState } from "../driver.ts";
-import { type Row, strOrNull } from "../rows.ts";
+import { type Row, strOrNull } from "../row-values.ts";
 
 const RELATION_COLUMNS = "workspace_id, id, from_topic_id, to_topic_id, type, created_at, created_by";
 const NODE_COLUMNS = "id, slug, title, status, approved_at, drifted";

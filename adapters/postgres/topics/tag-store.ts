@@ -6,7 +6,7 @@ import type { TagStore, TopicWrite } from "../../../core/topics/ports.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import type { Row } from "../rows.ts";
+import type { Row } from "../row-values.ts";
 import { applyTagDeltas, TAG_COLUMNS, type TagDeltas, toTagView, toTopic, topicColumns, writeVersion } from "./topic-rows.ts";
 
 /** Attempts of a retag before it gives up on topics that keep gaining the tag meanwhile. */

@@ -11,7 +11,7 @@ import type { TopicWrite } from "../../../core/topics/ports.ts";
 import { trustRank } from "../../../core/topics/search-rank.ts";
 import { topicTerms } from "../../../core/topics/search-terms.ts";
 import { iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
-import { type Row, str, strOrNull } from "../rows.ts";
+import { type Row, str, strOrNull } from "../row-values.ts";
 
 
 /** The stored fields of a topic (not the derived ones), in the order writes bind them. */

@@ -6,7 +6,7 @@ import { FIELD_WEIGHT } from "../../../core/topics/search-rank.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { inTransaction, PLAN_EACH, type SqlDriver, sqlState } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import type { Row } from "../rows.ts";
+import type { Row } from "../row-values.ts";
 import {
   addTagDeltas,
   applyTagDeltas,

@@ -4,7 +4,8 @@ import type { AreaStore, Listed } from "../../../core/workspaces/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import { type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import { AREA_COLUMNS, type Row, toArea } from "../rows.ts";
+import { AREA_COLUMNS, toArea } from "./rows.ts";
+import { type Row } from "../row-values.ts";
 
 export class PostgresAreaStore implements AreaStore {
   constructor(private readonly db: SqlDriver) {}

@@ -2,7 +2,8 @@ import type { Identity, Member, Workspace } from "../../../core/workspaces/model
 import type { IdentityStore } from "../../../core/workspaces/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { SqlDriver } from "../driver.ts";
-import { IDENTITY_COLUMNS, memberColumns, type Row, toIdentity, toMember, toWorkspace, workspaceColumns } from "../rows.ts";
+import { IDENTITY_COLUMNS, memberColumns, toIdentity, toMember, toWorkspace, workspaceColumns } from "./rows.ts";
+import { type Row } from "../row-values.ts";
 
 export class PostgresIdentityStore implements IdentityStore {
   constructor(private readonly db: SqlDriver) {}

@@ -5,7 +5,8 @@ import type { Listed, MemberStore } from "../../../core/workspaces/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import { MEMBER_VIEW_COLUMNS, memberColumns, type Row, toMember, toMemberView } from "../rows.ts";
+import { MEMBER_VIEW_COLUMNS, memberColumns, toMember, toMemberView } from "./rows.ts";
+import { type Row } from "../row-values.ts";
 
 type SetRoleResult = MemberView | "last_owner" | null;
 type RemoveResult = "ok" | "last_owner" | "not_found";

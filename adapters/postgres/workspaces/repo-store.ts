@@ -4,7 +4,8 @@ import type { Listed, RepoStore } from "../../../core/workspaces/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
-import { REPO_COLUMNS, type Row, toRepo } from "../rows.ts";
+import { REPO_COLUMNS, toRepo } from "./rows.ts";
+import { type Row } from "../row-values.ts";
 
 export class PostgresRepoStore implements RepoStore {
   constructor(private readonly db: SqlDriver) {}

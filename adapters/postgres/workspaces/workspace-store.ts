@@ -4,7 +4,8 @@ import type { BootstrapBundle, WorkspaceStore } from "../../../core/workspaces/p
 import { isUuid } from "../../../core/kernel/ids.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
 import { insertApiKey } from "../access/api-key-store.ts";
-import { type Row, toWorkspace, workspaceColumns } from "../rows.ts";
+import { type Row } from "../row-values.ts";
+import { toWorkspace, workspaceColumns } from "./rows.ts";
 
 type BootstrapResult = "ok" | "slug_taken" | "email_taken";
 
@@ -60,7 +61,8 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
 
   async delete(workspaceId: string): Promise<boolean> {
     if (!isUuid(workspaceId)) return false;
-    // Members, API keys, areas and repos go with it: their foreign keys cascade.
+    // Every module's rows go with it in this one statement: each tenant table's foreign key to
+    // workspaces cascades (bundle.ts).
     const rows = await this.db.query(`delete from workspaces where id = $1 returning id`, [workspaceId]);
     return rows.length > 0;
   }

@@ -1,0 +1,14 @@
+import type { CodeContextStores } from "../../../core/code-context/ports.ts";
+import type { SqlBundle } from "../bundle.ts";
+import type { SqlDriver } from "../driver.ts";
+import { PostgresRepoIndexStore } from "./repo-index-store.ts";
+import { PostgresRetrievalLedger } from "./retrieval-ledger.ts";
+
+export function sqlCodeContextBundle(driver: SqlDriver): SqlBundle<CodeContextStores> {
+  return {
+    stores: {
+      repoIndex: new PostgresRepoIndexStore(driver),
+      retrievals: new PostgresRetrievalLedger(driver),
+    },
+  };
+}

@@ -1,0 +1,12 @@
+import type { WebhookStores } from "../../../core/webhooks/ports.ts";
+import type { SqlBundle } from "../bundle.ts";
+import type { SqlDriver } from "../driver.ts";
+import { PostgresWebhookDeliveryStore } from "./webhook-delivery-store.ts";
+
+export function sqlWebhookBundle(driver: SqlDriver): SqlBundle<WebhookStores> {
+  return {
+    stores: {
+      webhookDeliveries: new PostgresWebhookDeliveryStore(driver),
+    },
+  };
+}
