@@ -1,5 +1,5 @@
 import * as bunTest from "bun:test";
-import { openPgliteStores } from "../../adapters/postgres/mod.ts";
+import { migrate, openPgliteStores, pgliteDriver } from "../../adapters/postgres/mod.ts";
 import type { Stores } from "../../core/stores.ts";
 import { runStoreContracts, type StoreSuite, storeSuiteIds } from "./kit/mod.ts";
 
@@ -10,3 +10,30 @@ const stores = new Map<StoreSuite, Stores>();
 for (const suite of storeSuiteIds) stores.set(suite, await openPgliteStores());
 
 runStoreContracts("pglite", async (suite) => stores.get(suite)!, { api: bunTest });
+
+// Deleting a workspace is one statement whose foreign keys take every module's rows with it
+// (adapters/postgres/bundle.ts): a table of tenant data without that cascade would keep them. Each
+// table cascades from workspaces or from a table that is itself checked here (repo_indexes: repos).
+bunTest.test("pglite: every table with a workspace_id goes with its workspace (a cascading foreign key)", async () => {
+  const driver = await pgliteDriver();
+  try {
+    await migrate(driver);
+    const orphans = await driver.query<{ table_name: string }>(
+      `select c.table_name from information_schema.columns c
+       where c.table_schema = 'public' and c.column_name = 'workspace_id'
+         and not exists (
+           select 1 from pg_constraint k
+           where k.conrelid = c.table_name::regclass and k.contype = 'f'
+             and k.confdeltype = 'c'
+             and exists (
+               select 1 from pg_class p where p.oid = k.confrelid
+                 and (p.relname = 'workspaces' or exists (
+                   select 1 from information_schema.columns pc
+                   where pc.table_schema = 'public' and pc.table_name = p.relname and pc.column_name = 'workspace_id'))))
+       order by 1`,
+    );
+    bunTest.expect(orphans).toEqual([]);
+  } finally {
+    await driver.close();
+  }
+});

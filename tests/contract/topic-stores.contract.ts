@@ -420,6 +420,15 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect(await s.retrievals.delivered(ws, "run-1", [a, b], "2000-01-01T00:00:00.000Z")).toEqual(new Map([[a, 2]]));
     });
 
+    test("WorkspaceStore.delete() removes the workspace's retrieval deliveries", async () => {
+      const ws = await workspace();
+      const a = uuidv7();
+      const t0 = "2026-01-01T00:00:00.000Z";
+      await s.retrievals.record(ws, "run-1", [{ topic_id: a, version: 1 }], t0, "2025-12-01T00:00:00.000Z");
+      expect(await s.workspaces.delete(ws)).toBe(true);
+      expect((await s.retrievals.delivered(ws, "run-1", [a], "2000-01-01T00:00:00.000Z")).size).toBe(0);
+    });
+
     test("WorkspaceStore.delete() removes the workspace's topics, events and tags", async () => {
       const b = await bootstrapped(s);
       const t = await add(b.workspace.id, { tags: ["gone"] });
