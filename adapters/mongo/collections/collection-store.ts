@@ -1,6 +1,6 @@
 /**
  * Collections without multi-document transactions (docs/decisions/005-mongo-without-transactions.md;
- * documents in collection-documents.ts).
+ * documents in documents.ts).
  *
  * - **Insert**: the collection document; its `_id` decides (a repeated call is a no-op).
  * - **Update: the version is the lock.** `collection_versions` is unique (workspace_id,

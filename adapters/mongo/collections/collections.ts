@@ -1,7 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import type { CollectionDoc, CollectionVersionDoc, EntityDoc, EntityVersionDoc, RecordChangesDoc, RecordDoc } from "./documents.ts";
 
-/** Collection's collections of one database (their indexes: indexes.ts). */
+/** Collections' collections of one database (their indexes: indexes.ts). */
 export interface CollectionCollections {
   collections: Collection<CollectionDoc>;
   collectionVersions: Collection<CollectionVersionDoc>;

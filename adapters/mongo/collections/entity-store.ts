@@ -1,6 +1,6 @@
 /**
  * Entities without multi-document transactions (docs/decisions/005-mongo-without-transactions.md;
- * documents in collection-documents.ts).
+ * documents in documents.ts).
  *
  * - **Upsert: the key is the lock.** `entities` is unique (workspace_id, kind, dedup_slot), the
  *   slot being `k:<dedup_norm>` (or `id:<id>` for an entity without a key, which therefore never

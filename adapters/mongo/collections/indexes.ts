@@ -1,7 +1,7 @@
 import type { IndexDescription } from "mongodb";
 import type { COLLECTION_COLLECTION_NAMES } from "./collections.ts";
 
-/** Collection's indexes, by collection (the tenancy rule and its exceptions: ../indexes.ts). */
+/** Collections' indexes, by collection (the tenancy rule and its exceptions: ../indexes.ts). */
 export const COLLECTION_INDEXES: Record<keyof typeof COLLECTION_COLLECTION_NAMES, IndexDescription[]> = {
   // Collections, newest first (lookups go by _id); `purging` is a marker read with them.
   collections: [{ key: { workspace_id: 1, _id: -1 }, name: "workspace_id" }],

@@ -1,6 +1,6 @@
 /**
  * Records without multi-document transactions (docs/decisions/005-mongo-without-transactions.md;
- * documents in collection-documents.ts, queries in record-query.ts).
+ * documents in documents.ts, queries in record-query.ts).
  *
  * - **Insert**: the collection must exist and not be purging; the record document (its `_id`
  *   decides; a repeated call goes on), then its `record.created` entry. Then the collection is

@@ -2,7 +2,7 @@ import type { Collection, Db } from "mongodb";
 import type { TagDoc, TopicDoc, TopicEventDoc, TopicRedirectDoc } from "./documents.ts";
 import type { ProposalDecisionDoc, ProposalDoc, RelationDoc, RelationMarkerDoc } from "./proposal-relation-documents.ts";
 
-/** Topic's collections of one database (their indexes: indexes.ts). */
+/** Topics' collections of one database (their indexes: indexes.ts). */
 export interface TopicCollections {
   topics: Collection<TopicDoc>;
   topicEvents: Collection<TopicEventDoc>;

@@ -1,7 +1,7 @@
 import type { IndexDescription } from "mongodb";
 import type { TOPIC_COLLECTION_NAMES } from "./collections.ts";
 
-/** Topic's indexes, by collection (the tenancy rule and its exceptions: ../indexes.ts). */
+/** Topics' indexes, by collection (the tenancy rule and its exceptions: ../indexes.ts). */
 export const TOPIC_INDEXES: Record<keyof typeof TOPIC_COLLECTION_NAMES, IndexDescription[]> = {
   topics: [
     // Slugs are unique per workspace among live topics (redirects live apart, topic_redirects).

@@ -1,6 +1,6 @@
 /**
- * Documents of proposals and relations in the MongoDB adapter (proposal-relation-stores.ts keeps
- * them consistent without transactions).
+ * Documents of proposals and relations in the MongoDB adapter (proposal-store.ts and
+ * relation-store.ts keep them consistent without transactions).
  *
  * - `topic_proposals`: the proposal, `_id` = its id.
  * - `topic_proposal_decisions`: `_id` = the proposal's id. Inserting it is the decision (the

@@ -1,7 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import type { WebhookDeliveryDoc } from "./webhook-delivery-store.ts";
 
-/** Webhook's collections of one database (their indexes: indexes.ts). */
+/** Webhooks' collections of one database (their indexes: indexes.ts). */
 export interface WebhookCollections {
   webhookDeliveries: Collection<WebhookDeliveryDoc>;
 }

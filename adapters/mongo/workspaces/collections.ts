@@ -1,7 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import type { AreaDoc, IdentityDoc, MemberDoc, RepoDoc, RosterDoc, WorkspaceDoc } from "./documents.ts";
 
-/** Workspace's collections of one database (their indexes: indexes.ts). */
+/** Workspaces' collections of one database (their indexes: indexes.ts). */
 export interface WorkspaceCollections {
   workspaces: Collection<WorkspaceDoc>;
   identities: Collection<IdentityDoc>;

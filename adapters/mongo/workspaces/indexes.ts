@@ -1,7 +1,7 @@
 import type { IndexDescription } from "mongodb";
 import type { WORKSPACE_COLLECTION_NAMES } from "./collections.ts";
 
-/** Workspace's indexes, by collection (the tenancy rule and its exceptions: ../indexes.ts). */
+/** Workspaces' indexes, by collection (the tenancy rule and its exceptions: ../indexes.ts). */
 export const WORKSPACE_INDEXES: Record<keyof typeof WORKSPACE_COLLECTION_NAMES, IndexDescription[]> = {
   workspaces: [{ key: { slug: 1 }, name: "slug_unique", unique: true }],
   identities: [{ key: { email: 1 }, name: "email_unique", unique: true }],
