@@ -41,6 +41,8 @@ async function step(name: string, cmd: string[], env: Record<string, string>, co
   };
   await Promise.all([pump(child.stdout, process.stdout), pump(child.stderr, process.stderr)]);
   const exitCode = await child.exited;
+  // Colour codes (ESC [ … m) stripped before counting.
+  // deno-lint-ignore no-control-regex
   const [passed, failed, skipped = 0] = count(out.replace(/\x1b\[[0-9;]*m/g, ""));
   return { name, passed, failed, skipped, exitCode };
 }
@@ -67,6 +69,11 @@ try {
   results.push(
     await step("typecheck", [bin("tsc"), "--noEmit", "-p", "tsconfig.json"], {}, (o) => (/error TS\d+/.test(o) ? [0, 1] : [1, 0])),
   );
+  // The formatter and the linter (deno.json; tests are linted with tests/deno.lint.json, which allows `any` for HTTP bodies).
+  const clean = (bad: RegExp) => (o: string): [number, number] => (bad.test(o) ? [0, 1] : [1, 0]);
+  results.push(await step("fmt", [bin("deno"), "fmt", "--check"], {}, clean(/not formatted|error:/)));
+  results.push(await step("lint", [bin("deno"), "lint"], {}, clean(/Found \d+ problems?|error:/)));
+  results.push(await step("lint tests", [bin("deno"), "lint", "--config", "tests/deno.lint.json"], {}, clean(/Found \d+ problems?|error:/)));
   results.push(
     await step("openapi lint", [bin("bun"), "tests/openapi/lint.ts"], {}, (o) => [
       lastNumber(o, /^openapi lint: (\d+) passed/gm),

@@ -153,6 +153,8 @@ function seconds(since: number): string {
   return ((performance.now() - since) / 1000).toFixed(1);
 }
 
+// Answers of the API under load, read loosely: the scenario checks status and a few fields.
+// deno-lint-ignore no-explicit-any
 async function call(app: App, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
   const response = await fetch(`${app.origin}/api/v1/workspaces/${app.slug}${path}`, {
     method,
@@ -161,10 +163,13 @@ async function call(app: App, method: string, path: string, body?: unknown, head
     signal: AbortSignal.timeout(60_000),
   });
   const text = await response.text();
+  // deno-lint-ignore no-explicit-any
   let json: any = null;
   try {
     json = JSON.parse(text);
-  } catch {}
+  } catch {
+    // Not JSON: `text` carries what came back.
+  }
   return { status: response.status, text, json };
 }
 

@@ -43,7 +43,8 @@ export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boole
   let complete = true;
 
   const collections: Collection[] = [];
-  for (let afterId: string | undefined; ; ) {
+  let afterId: string | undefined;
+  for (;;) {
     const page = await deps.stores.collections.list(ws.id, { statuses: ["active", "archived"] }, { limit: PAGE, ...(afterId ? { afterId } : {}) });
     collections.push(...page.items);
     if (!page.has_more) break;
@@ -76,8 +77,9 @@ export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boole
 
   const groups = new Map<string, Entity[]>();
   let entityBudget = full ? Infinity : DOCTOR_SAMPLE.entities;
-  for (let afterId: string | undefined; entityBudget > 0; ) {
-    const page = await deps.stores.entities.list(ws.id, null, { limit: Math.min(PAGE, entityBudget), ...(afterId ? { afterId } : {}) });
+  let afterEntity: string | undefined;
+  while (entityBudget > 0) {
+    const page = await deps.stores.entities.list(ws.id, null, { limit: Math.min(PAGE, entityBudget), ...(afterEntity ? { afterId: afterEntity } : {}) });
     entityBudget -= page.items.length;
     scanned.entities += page.items.length;
     for (const e of page.items) {
@@ -88,7 +90,7 @@ export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boole
     }
     if (!page.has_more) break;
     if (entityBudget <= 0) complete = false;
-    afterId = page.items.at(-1)!.id;
+    afterEntity = page.items.at(-1)!.id;
   }
   for (const [k, es] of groups) {
     if (es.length > 1) add(findings.duplicate_entities, { kind: es[0]!.kind, key: k.split("\u0000")[1]!, entity_ids: es.map((e) => e.id).sort() });

@@ -204,7 +204,7 @@ export function afterSql(s: CompiledSort, pos: KeysetPosition, p: Params): strin
   const key = typed(s.operand, t, p);
   const v = pos.v ?? null;
   if (v === null) return nullable(s.operand) ? `(${key} is null and ${idCol} ${cmp} ${idParam})` : "false";
-  if (typeof v !== (t === "number" ? "number" : "string")) throw new TypeError(`A ${t} sort cannot continue after ${typeof v} ${String(v)}`);
+  if (t === "number" ? typeof v !== "number" : typeof v !== "string") throw new TypeError(`A ${t} sort cannot continue after ${typeof v} ${String(v)}`);
   // A row comparison: with an index on (key, id), an index range.
   const rest = `(${key}, ${idCol}) ${cmp} (${p.add(v, CAST[t])}, ${idParam})`;
   return nullable(s.operand) ? `(${key} is null or ${rest})` : rest;
