@@ -94,7 +94,9 @@ export function comparisonsReport(rows: Row[], comparisons: readonly Comparison[
     }
     const value = (result: WrkResult) => (comparison.metric === "p50" ? result.p50Ms : result.requestsPerSecond);
     const format = (result: WrkResult) =>
-      comparison.metric === "p50" ? `${result.p50Ms.toFixed(2)} ms` : `${Math.round(result.requestsPerSecond).toLocaleString("en-US")} req/s`;
+      comparison.metric === "p50"
+        ? `${result.p50Ms.toFixed(2)} ms`
+        : `${Math.round(result.requestsPerSecond).toLocaleString("en-US")} req/s`;
     const ratio = value(top.result) / value(bottom.result);
     const targets: string[] = [];
     let met = true;

@@ -38,7 +38,15 @@ import {
   recordsLabel,
 } from "./targets/collections.ts";
 import { POCKETBASE_FILTER, pocketbaseDeals, pocketbaseLabel, pocketbaseRecordCount } from "./targets/pocketbase.ts";
-import { topicConnections, topicCount, topicDataset, topicsApp, topicsLabel, type TopicsApp, type TopicsBackend } from "./targets/topics.ts";
+import {
+  topicConnections,
+  topicCount,
+  topicDataset,
+  type TopicsApp,
+  topicsApp,
+  type TopicsBackend,
+  topicsLabel,
+} from "./targets/topics.ts";
 
 /**
  * The topic scenarios of one backend (their names contain "topics": `BENCH_ONLY=topics`): search
@@ -51,13 +59,12 @@ function topicScenarios(backend: TopicsBackend): Scenario[] {
   const { queries } = topicDataset(backend);
   const label = topicsLabel(backend);
   const at100k = topicCount(backend) === 100_000 ? "" : ` (this run: ${topicCount(backend)} topics)`;
-  const goals: { search?: Goal; list?: Goal } =
-    backend === "postgres"
-      ? {
-          search: { text: `search p99 ≤ 25 ms on PostgreSQL at 100k topics${at100k}`, maxP99Ms: 25 },
-          list: { text: `list ≥ 2,000 req/s on PostgreSQL at 100k topics${at100k}`, minRequestsPerSecond: 2_000 },
-        }
-      : {};
+  const goals: { search?: Goal; list?: Goal } = backend === "postgres"
+    ? {
+      search: { text: `search p99 ≤ 25 ms on PostgreSQL at 100k topics${at100k}`, maxP99Ms: 25 },
+      list: { text: `list ≥ 2,000 req/s on PostgreSQL at 100k topics${at100k}`, minRequestsPerSecond: 2_000 },
+    }
+    : {};
   const request = (app: TopicsApp, path: string) => ({
     url: `${app.origin}/api/v1/workspaces/${app.slug}${path}`,
     headers: { "x-api-key": app.apiKey },
@@ -94,8 +101,9 @@ function codeContextScenarios(backend: TopicsBackend): Scenario[] {
   const connections = codeContextConnections(backend);
   const label = codeContextLabel(backend, connections);
   const at100k = anchoredTopicCount(backend) === 100_000 ? "" : ` (this run: ${anchoredTopicCount(backend)} topics)`;
-  const goal: Goal | undefined =
-    backend === "postgres" ? { text: `match-files p99 ≤ 30 ms on PostgreSQL at 100k topics${at100k}`, maxP99Ms: 30 } : undefined;
+  const goal: Goal | undefined = backend === "postgres"
+    ? { text: `match-files p99 ≤ 30 ms on PostgreSQL at 100k topics${at100k}`, maxP99Ms: 30 }
+    : undefined;
   const path = (slug: string, action: string) => `/api/v1/workspaces/${slug}/topics/${action}`;
   const matchFiles: Scenario = {
     name: `POST /api/v1/workspaces/{slug}/topics/match-files [50 paths] ${label}`,
@@ -163,7 +171,10 @@ function ourRecordScenario(backend: CollectionsBackend, operation: RecordsOperat
         case "first":
           return { url: `${url}?limit=50`, headers: { "x-api-key": app.apiKey } };
         case "deep":
-          return { url: `${url}?limit=50&cursor=${encodeURIComponent(await deepCursor(ctx, backend))}`, headers: { "x-api-key": app.apiKey } };
+          return {
+            url: `${url}?limit=50&cursor=${encodeURIComponent(await deepCursor(ctx, backend))}`,
+            headers: { "x-api-key": app.apiKey },
+          };
         case "filter":
           return { url: `${url}/query`, method: "POST", headers: jsonHeaders(app), body: QUERY_BODY };
         case "aggregate":
@@ -199,7 +210,12 @@ function pocketbaseScenario(operation: Exclude<RecordsOperation, "aggregate">): 
       const pb = await pocketbaseDeals(ctx);
       const url = `${pb.origin}${pb.recordsPath}`;
       if (operation === "create") {
-        return { url, method: "POST", headers: { authorization: pb.token, "content-type": "application/json" }, body: JSON.stringify(CREATE_DEAL) };
+        return {
+          url,
+          method: "POST",
+          headers: { authorization: pb.token, "content-type": "application/json" },
+          body: JSON.stringify(CREATE_DEAL),
+        };
       }
       return { url: `${url}?${queries[operation]}`, headers: { authorization: pb.token } };
     },
@@ -220,7 +236,22 @@ const records = {
 
 function recordsScenarios(): Scenario[] {
   const { postgres: pg, mongo, pocketbase: pb } = records;
-  return [pg.first, mongo.first, pb.first, pg.deep, mongo.deep, pb.deep, pg.filter, mongo.filter, pb.filter, pg.aggregate, mongo.aggregate, pg.create, mongo.create, pb.create];
+  return [
+    pg.first,
+    mongo.first,
+    pb.first,
+    pg.deep,
+    mongo.deep,
+    pb.deep,
+    pg.filter,
+    mongo.filter,
+    pb.filter,
+    pg.aggregate,
+    mongo.aggregate,
+    pg.create,
+    mongo.create,
+    pb.create,
+  ];
 }
 
 /** The ratios printed after the table (targets of the collections issue: printed, never asserted). */

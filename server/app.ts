@@ -90,7 +90,11 @@ export function buildApp(deps: ServerDeps) {
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
   if (config.corsOrigins.length > 0) {
     root.use(
-      cors({ origin: corsOrigin, exposeHeaders: ["x-request-id"], allowedHeaders: ["content-type", "x-api-key", "if-match", "x-request-id"] }),
+      cors({
+        origin: corsOrigin,
+        exposeHeaders: ["x-request-id"],
+        allowedHeaders: ["content-type", "x-api-key", "if-match", "x-request-id"],
+      }),
     );
   }
   root
@@ -98,10 +102,16 @@ export function buildApp(deps: ServerDeps) {
       const facts = beginRequest(request, set);
       // No store takes a NUL character in text (PostgreSQL refuses it), and no URL needs 8 KB.
       if (request.url.length > MAX_URL_LENGTH) {
-        return errorResponse(validationFailed(`Invalid request: the URL is longer than ${MAX_URL_LENGTH} characters`, [{ path: "url", message: "too long" }]), facts.id);
+        return errorResponse(
+          validationFailed(`Invalid request: the URL is longer than ${MAX_URL_LENGTH} characters`, [{ path: "url", message: "too long" }]),
+          facts.id,
+        );
       }
       if (/%00/.test(request.url)) {
-        return errorResponse(validationFailed("Invalid request: the URL holds a NUL character (%00)", [{ path: "url", message: "holds %00" }]), facts.id);
+        return errorResponse(
+          validationFailed("Invalid request: the URL holds a NUL character (%00)", [{ path: "url", message: "holds %00" }]),
+          facts.id,
+        );
       }
       if (request.method === "GET" || request.method === "HEAD") return;
       const length = Number(request.headers.get("content-length") ?? 0);
@@ -122,7 +132,10 @@ export function buildApp(deps: ServerDeps) {
       if (code === "NOT_FOUND" || code === "VALIDATION" || code === "PARSE") {
         const allowed = allowedMethods(new URL(request.url).pathname);
         if (allowed && !allowed.includes(request.method)) {
-          const refusal = new AppError("METHOD_NOT_ALLOWED", `Method not allowed: ${request.method} is not an operation of this path, which answers ${allowed.join(", ")}`);
+          const refusal = new AppError(
+            "METHOD_NOT_ALLOWED",
+            `Method not allowed: ${request.method} is not an operation of this path, which answers ${allowed.join(", ")}`,
+          );
           return errorResponse(refusal, facts.id, { allow: allowed.join(", ") });
         }
       }
@@ -137,7 +150,9 @@ export function buildApp(deps: ServerDeps) {
       }
       // RateLimit-* (and an alias's Deprecation/Link) headers set before the failure still belong on the error response.
       const carried: Record<string, string> = {};
-      for (const [name, value] of Object.entries(set.headers)) if (name.startsWith("ratelimit-") || name === "deprecation" || name === "link") carried[name] = String(value);
+      for (const [name, value] of Object.entries(set.headers)) {
+        if (name.startsWith("ratelimit-") || name === "deprecation" || name === "link") carried[name] = String(value);
+      }
       return errorResponse(appError, facts.id, carried);
     });
   // Elysia schedules after-response hooks on every request; only register one when it logs.

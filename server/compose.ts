@@ -74,16 +74,22 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   const bus = buses.length === 0 ? createLocalInvalidationBus() : buses.length === 1 ? buses[0]! : fanoutBus(buses);
   if (config.mongoUrl && !config.redisUrl && config.authCacheTtlMs > 0) {
     // MongoDB offers no notification channel we can rely on (FerretDB has no change streams).
-    logger.log("warn", "MONGO_URL without REDIS_URL: a key revoked through another instance is honoured here only after AUTH_CACHE_TTL_MS; run several instances with REDIS_URL", {
-      auth_cache_ttl_ms: config.authCacheTtlMs,
-    });
+    logger.log(
+      "warn",
+      "MONGO_URL without REDIS_URL: a key revoked through another instance is honoured here only after AUTH_CACHE_TTL_MS; run several instances with REDIS_URL",
+      {
+        auth_cache_ttl_ms: config.authCacheTtlMs,
+      },
+    );
   }
 
-  const stores =
-    config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
+  const stores = config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
   // Code context: repos read with git, anchors matched with picomatch, file indexes refreshed by
   // background jobs.
-  const codeHost = createGitCodeHost({ cacheDir: config.gitCacheDir ?? join(resolve(config.dataDir), "git-cache"), allowLocalPaths: config.codeHostLocalPaths });
+  const codeHost = createGitCodeHost({
+    cacheDir: config.gitCacheDir ?? join(resolve(config.dataDir), "git-cache"),
+    allowLocalPaths: config.codeHostLocalPaths,
+  });
   // The in-process queue: only this server can run its jobs, so it always consumes them
   // (readConfig refuses WORKERS=off until a shared queue exists; ADR 015).
   const jobs = createMemoryJobQueue((level, msg, fields) => logger.log(level, msg, fields));
@@ -94,7 +100,17 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
 
   const windowMs = config.rateLimitWindowMs;
   const deps: ServerDeps = {
-    core: { stores, clock: systemClock, secretBox: await createSecretBox(secret), keyHasher: bunKeyHasher, events, codeHost, paths: picomatchMatcher, jobs, ...codeContextHooks },
+    core: {
+      stores,
+      clock: systemClock,
+      secretBox: await createSecretBox(secret),
+      keyHasher: bunKeyHasher,
+      events,
+      codeHost,
+      paths: picomatchMatcher,
+      jobs,
+      ...codeContextHooks,
+    },
     logger,
     config: { bodyLimitBytes: config.bodyLimitBytes, corsOrigins: config.corsOrigins, codeHostWebhookSecret: config.codeHostWebhookSecret },
     build: readBuildInfo(),

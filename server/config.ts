@@ -35,7 +35,9 @@ function int(env: Record<string, string | undefined>, name: string, fallback: nu
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`Invalid ${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`Invalid ${name}: expected an integer from ${min} to ${max}, got "${raw}"`);
+  }
   return n;
 }
 
@@ -55,7 +57,9 @@ function bool(env: Record<string, string | undefined>, name: string): boolean | 
 function checkWorkers(raw: string | undefined): void {
   if (raw === undefined || raw === "" || raw === "on") return;
   if (raw !== "off") throw new Error(`Invalid WORKERS: expected on or off, got "${raw}"`);
-  throw new Error("WORKERS=off is not possible yet: the job queue is in-process, so no other process could run this server's jobs; leave WORKERS unset (a shared queue, BullMQ, comes next)");
+  throw new Error(
+    "WORKERS=off is not possible yet: the job queue is in-process, so no other process could run this server's jobs; leave WORKERS unset (a shared queue, BullMQ, comes next)",
+  );
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {

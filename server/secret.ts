@@ -6,7 +6,9 @@ import { join } from "node:path";
  * generates one into its data dir on first start; a database server (PostgreSQL or MongoDB) shared
  * by several instances needs them all to agree, so there SECRET_KEY is required.
  */
-export function resolveSecret(opts: { secretKey: string | null; dataDir: string; databaseUrl: string | null; mongoUrl: string | null }): string {
+export function resolveSecret(
+  opts: { secretKey: string | null; dataDir: string; databaseUrl: string | null; mongoUrl: string | null },
+): string {
   if (opts.secretKey) {
     if (opts.secretKey.length < 32) throw new Error("Invalid SECRET_KEY: it must be at least 32 characters");
     return opts.secretKey;

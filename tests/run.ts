@@ -27,7 +27,12 @@ interface StepResult {
 const root = new URL("..", import.meta.url).pathname;
 const bin = (name: string) => `${root}node_modules/.bin/${name}`;
 
-async function step(name: string, cmd: string[], env: Record<string, string>, count: (out: string) => [number, number, number?]): Promise<StepResult> {
+async function step(
+  name: string,
+  cmd: string[],
+  env: Record<string, string>,
+  count: (out: string) => [number, number, number?],
+): Promise<StepResult> {
   console.log(`\n=== ${name}: ${cmd.join(" ")}`);
   const child = Bun.spawn(cmd, { cwd: root, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   let out = "";
@@ -62,7 +67,11 @@ if (failedToStart.length > 0) {
   console.log("0 passed, 1 failed");
   process.exit(1);
 }
-const [pg, redis, mongo] = stoppers as [Awaited<ReturnType<typeof startPostgres>>, Awaited<ReturnType<typeof startRedis>>, Awaited<ReturnType<typeof startMongo>>];
+const [pg, redis, mongo] = stoppers as [
+  Awaited<ReturnType<typeof startPostgres>>,
+  Awaited<ReturnType<typeof startRedis>>,
+  Awaited<ReturnType<typeof startMongo>>,
+];
 const results: StepResult[] = [];
 try {
   const env = { TEST_DATABASE_URL: pg.url, TEST_REDIS_URL: redis.url, TEST_MONGO_URL: mongo.url };
@@ -73,7 +82,9 @@ try {
   const clean = (bad: RegExp) => (o: string): [number, number] => (bad.test(o) ? [0, 1] : [1, 0]);
   results.push(await step("fmt", [bin("deno"), "fmt", "--check"], {}, clean(/not formatted|error:/)));
   results.push(await step("lint", [bin("deno"), "lint"], {}, clean(/Found \d+ problems?|error:/)));
-  results.push(await step("lint tests", [bin("deno"), "lint", "--config", "tests/deno.lint.json"], {}, clean(/Found \d+ problems?|error:/)));
+  results.push(
+    await step("lint tests", [bin("deno"), "lint", "--config", "tests/deno.lint.json"], {}, clean(/Found \d+ problems?|error:/)),
+  );
   results.push(
     await step("openapi lint", [bin("bun"), "tests/openapi/lint.ts"], {}, (o) => [
       lastNumber(o, /^openapi lint: (\d+) passed/gm),
@@ -89,11 +100,16 @@ try {
   );
   results.push(
     // Deno's summary: "ok | N passed | M failed", then "| K ignored" when tests were skipped.
-    await step("deno", [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts", "tests/deno/contracts-on-deno.ts"], {}, (o) => [
-      lastNumber(o, /(\d+) passed/g),
-      lastNumber(o, /(\d+) failed/g),
-      lastNumber(o, /(\d+) ignored/g),
-    ]),
+    await step(
+      "deno",
+      [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts", "tests/deno/contracts-on-deno.ts"],
+      {},
+      (o) => [
+        lastNumber(o, /(\d+) passed/g),
+        lastNumber(o, /(\d+) failed/g),
+        lastNumber(o, /(\d+) ignored/g),
+      ],
+    ),
   );
   results.push(
     await step("fuzz", [bin("bun"), "tests/fuzz/schemathesis.ts"], {}, (o) => [

@@ -70,7 +70,9 @@ export function createGitCodeHost(opts: GitCodeHostOptions): CodeHost {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         proc.kill("SIGKILL");
-        reject(new CodeHostError("timeout", `git ${args[0] === "-C" ? args[2] : args[0]} took longer than ${Math.round(timeoutMs / 1000)} s`));
+        reject(
+          new CodeHostError("timeout", `git ${args[0] === "-C" ? args[2] : args[0]} took longer than ${Math.round(timeoutMs / 1000)} s`),
+        );
       }, timeoutMs);
     });
     const done = Promise.all([readAll(proc.stdout, () => proc.kill("SIGKILL")), new Response(proc.stderr).text(), proc.exited]);
@@ -101,7 +103,12 @@ export function createGitCodeHost(opts: GitCodeHostOptions): CodeHost {
       throw new CodeHostError("no_branch", `Cannot read repo: it has no branch ${branch}`);
     }
     const commit = new TextDecoder().decode(head.stdout).trim();
-    const out = await checked(["-C", gitDir, "ls-tree", "-r", "-z", "--full-tree", "--name-only", commit], localMs, "unreachable", "Cannot list files");
+    const out = await checked(
+      ["-C", gitDir, "ls-tree", "-r", "-z", "--full-tree", "--name-only", commit],
+      localMs,
+      "unreachable",
+      "Cannot list files",
+    );
     const files = new TextDecoder().decode(out).split("\0").filter((f) => f !== "");
     return { commit, files };
   }
@@ -112,7 +119,17 @@ export function createGitCodeHost(opts: GitCodeHostOptions): CodeHost {
     const mine = previous.catch(() => {}).then(async () => {
       if (await exists(dir)) {
         await checked(
-          ["-C", dir, "fetch", "--quiet", "--no-tags", "--prune", "--filter=blob:none", "origin", `+refs/heads/${branch}:refs/heads/${branch}`],
+          [
+            "-C",
+            dir,
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--prune",
+            "--filter=blob:none",
+            "origin",
+            `+refs/heads/${branch}:refs/heads/${branch}`,
+          ],
           networkMs,
           "unreachable",
           "Cannot fetch repo",
@@ -156,7 +173,12 @@ export function createGitCodeHost(opts: GitCodeHostOptions): CodeHost {
         if (!opts.allowLocalPaths) throw new CodeHostError("not_allowed", "Cannot read repo: this server does not read file:// URLs");
         return list(await cloneOrFetch(url, branch), branch);
       }
-      if (!REMOTE.test(url)) throw new CodeHostError("invalid_url", "Cannot read repo: clone_url must be https://, ssh://, git@host:path, file:/// or an absolute path");
+      if (!REMOTE.test(url)) {
+        throw new CodeHostError(
+          "invalid_url",
+          "Cannot read repo: clone_url must be https://, ssh://, git@host:path, file:/// or an absolute path",
+        );
+      }
       return list(await cloneOrFetch(url, branch), branch);
     },
   };

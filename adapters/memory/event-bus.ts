@@ -16,7 +16,7 @@ export function createMemoryEventBus(): EventBus {
     },
     subscribe(workspaceId, listener): Unsubscribe {
       let set = subs.get(workspaceId);
-      if (!set) subs.set(workspaceId, (set = new Set()));
+      if (!set) subs.set(workspaceId, set = new Set());
       set.add(listener);
       return () => {
         set.delete(listener);

@@ -1,4 +1,4 @@
-import { type Job, type JobKind, type JobPayload, jobOf } from "../../core/jobs/kind.ts";
+import { type Job, type JobKind, jobOf, type JobPayload } from "../../core/jobs/kind.ts";
 import type { ConsumableJobQueue, JobLog, RunJob } from "../../core/jobs/ports.ts";
 
 /**

@@ -12,7 +12,7 @@ export function createMemoryRateCounter(now: () => number = Date.now): RateCount
         nextSweep = t + 10_000;
       }
       let w = windows.get(key);
-      if (!w || w.ends <= t) windows.set(key, (w = { count: 0, ends: t + windowMs }));
+      if (!w || w.ends <= t) windows.set(key, w = { count: 0, ends: t + windowMs });
       w.count++;
       return { count: w.count, resetMs: w.ends - t };
     },

@@ -12,7 +12,9 @@ export async function listPage<D extends { _id: string }, T>(
   const limit = Math.max(0, Math.trunc(page.limit));
   const offset = Math.max(0, Math.trunc(page.offset));
   const [docs, total] = await Promise.all([
-    limit === 0 ? Promise.resolve([] as D[]) : (coll.find(filter as never, projection ? { projection } : {}).sort(sort).skip(offset).limit(limit).toArray() as Promise<D[]>),
+    limit === 0
+      ? Promise.resolve([] as D[])
+      : (coll.find(filter as never, projection ? { projection } : {}).sort(sort).skip(offset).limit(limit).toArray() as Promise<D[]>),
     coll.countDocuments(filter as never),
   ]);
   return { items: docs.map(map), total };

@@ -11,7 +11,7 @@ import { sqlCollectionBundle } from "./collections/bundle.ts";
 import type { SqlDriver } from "./driver.ts";
 import { migrate } from "./migrate.ts";
 import { pgliteDriver } from "./pglite-driver.ts";
-import { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
+import { postgresJsDriver, type PostgresJsOptions } from "./postgres-js-driver.ts";
 import { sqlSharingBundle } from "./sharing/bundle.ts";
 import { sqlTopicBundle } from "./topics/bundle.ts";
 import { sqlWebhookBundle } from "./webhooks/bundle.ts";
@@ -19,9 +19,9 @@ import { sqlWorkspaceBundle } from "./workspaces/bundle.ts";
 
 export type { SqlDriver } from "./driver.ts";
 export { migrate } from "./migrate.ts";
-export { MIGRATIONS, type Migration } from "./migrations/mod.ts";
+export { type Migration, MIGRATIONS } from "./migrations/mod.ts";
 export { pgliteDriver } from "./pglite-driver.ts";
-export { type PostgresJsOptions, postgresJsDriver } from "./postgres-js-driver.ts";
+export { postgresJsDriver, type PostgresJsOptions } from "./postgres-js-driver.ts";
 
 /**
  * Every store over one driver, one bundle per module (ADR 019). The schema must be migrated

@@ -72,8 +72,9 @@ export function createRedisAuthCacheL2(conn: RedisConnection, opts: RedisAuthCac
   const pending = new Set<string>();
 
   async function invalidate(workspaceId: string): Promise<void> {
-    const hashes = (await conn.run("auth L2 invalidate", (c) =>
-      TAKE.run(c, [authIndexKey(workspaceId), authGuardKey(workspaceId)], [guardMs]),
+    const hashes = (await conn.run(
+      "auth L2 invalidate",
+      (c) => TAKE.run(c, [authIndexKey(workspaceId), authGuardKey(workspaceId)], [guardMs]),
     )) as string[];
     // One key per command: the entries live on as many slots as there are hashes.
     await Promise.all(hashes.map((h) => conn.run("auth L2 unlink", (c) => c.unlink(authEntryKey(h)))));

@@ -61,7 +61,10 @@ const consoleLogger: RedisLogger = {
 /** Rejects with `RedisUnavailableError` when `work` has not settled within `ms`. */
 export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new RedisUnavailableError(`Redis did not answer in time: ${what} took over ${ms} ms`, { timedOut: true })), ms);
+    const timer = setTimeout(
+      () => reject(new RedisUnavailableError(`Redis did not answer in time: ${what} took over ${ms} ms`, { timedOut: true })),
+      ms,
+    );
     work.then(
       (v) => {
         clearTimeout(timer);
@@ -223,7 +226,7 @@ export class RedisConnection {
    */
   subscribe(channel: string, handler: MessageHandler): Promise<void> {
     let set = this.wanted.get(channel);
-    if (!set) this.wanted.set(channel, (set = new Set()));
+    if (!set) this.wanted.set(channel, set = new Set());
     set.add(handler);
     return this.enqueue(channel, () => this.sync(channel, handler));
   }
@@ -356,7 +359,7 @@ export class RedisConnection {
     this.openUntil = 0;
     if (this.everReady && !wasUp) this.logger.log("info", "Redis is reachable again");
     this.everReady = true;
-    if (!wasUp) for (const hook of this.readyHooks) safely(hook);
+    if (!wasUp) { for (const hook of this.readyHooks) safely(hook); }
   }
 
   private wentDown(error: unknown): void {

@@ -72,7 +72,7 @@ export function createRedisEventBus(conn: RedisConnection): RedisEventBus {
     subscribe(workspaceId, listener): Unsubscribe {
       let set = subs.get(workspaceId);
       if (!set) {
-        subs.set(workspaceId, (set = new Set()));
+        subs.set(workspaceId, set = new Set());
         void conn.subscribe(eventChannel(workspaceId), onMessage);
       }
       set.add(listener);

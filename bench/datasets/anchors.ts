@@ -102,7 +102,7 @@ export class AnchoredTopics {
     const weights = units.map((u, i) => u.files.length / (order[i]! + 1) ** POPULARITY_EXPONENT);
     const cdf: number[] = [];
     let sum = 0;
-    for (const w of weights) cdf.push((sum += w));
+    for (const w of weights) cdf.push(sum += w);
     const pickUnit = (): RepoUnit => {
       const u = random.next() * sum;
       let lo = 0;
@@ -175,7 +175,9 @@ export class AnchoredTopics {
         case "prefix":
           return { pattern: `${parent}/${stem.split("-")[0]}*`, kind: "narrow" };
         case "pair": {
-          const sibling = unit.files.find((f) => f !== file && f.startsWith(`${parent}/`) && f.endsWith(ext) && !f.slice(parent.length + 1).includes("/"));
+          const sibling = unit.files.find((f) =>
+            f !== file && f.startsWith(`${parent}/`) && f.endsWith(ext) && !f.slice(parent.length + 1).includes("/")
+          );
           if (!sibling) return { pattern: file, kind: "narrow" };
           return { pattern: `${parent}/{${stem},${sibling.slice(parent.length + 1, sibling.length - ext.length)}}${ext}`, kind: "narrow" };
         }
@@ -212,8 +214,10 @@ export class AnchoredTopics {
     /** `n` files of one module drawn between quantiles `from` and `to` of the ranking (then the next modules while short). */
     const cluster = (from: number, to: number, n: number): string[] => {
       let at: number;
-      do at = random.int(Math.floor(from * ranked.length), Math.max(Math.floor(from * ranked.length), Math.ceil(to * ranked.length) - 1));
-      while (usedModules.has(at));
+      do at = random.int(
+        Math.floor(from * ranked.length),
+        Math.max(Math.floor(from * ranked.length), Math.ceil(to * ranked.length) - 1),
+      ); while (usedModules.has(at));
       const out: string[] = [];
       while (out.length < n) {
         usedModules.add(at);
@@ -279,7 +283,7 @@ export class AnchoredTopics {
     const compiled = new Map<string, (path: string) => boolean>();
     const test = (pattern: string, path: string) => {
       let t = compiled.get(pattern);
-      if (!t) compiled.set(pattern, (t = compile(pattern)));
+      if (!t) compiled.set(pattern, t = compile(pattern));
       return t(path);
     };
     const candidates = new Set<number>();
@@ -305,13 +309,17 @@ export class AnchoredTopics {
     const pct = (n: number) => `${((100 * n) / total).toFixed(2)}%`;
     const bases = [...this.#byBase].sort((a, b) => b[1].length - a[1].length);
     return [
-      `${total.toLocaleString("en-US")} anchors on ${this.count.toLocaleString("en-US")} topics (${(total / this.count).toFixed(2)} per topic): ` +
-        `narrow ${this.kinds.narrow.toLocaleString("en-US")} (${pct(this.kinds.narrow)}), medium ${this.kinds.medium.toLocaleString("en-US")} (${pct(this.kinds.medium)}), ` +
-        `broad ${this.kinds.broad} (${pct(this.kinds.broad)}); ${this.#byBase.size.toLocaleString("en-US")} distinct bases, the largest: ` +
-        bases
-          .slice(0, 3)
-          .map(([b, t]) => `"${b}" ${t.length}`)
-          .join(", "),
+      `${total.toLocaleString("en-US")} anchors on ${this.count.toLocaleString("en-US")} topics (${
+        (total / this.count).toFixed(2)
+      } per topic): ` +
+      `narrow ${this.kinds.narrow.toLocaleString("en-US")} (${pct(this.kinds.narrow)}), medium ${
+        this.kinds.medium.toLocaleString("en-US")
+      } (${pct(this.kinds.medium)}), ` +
+      `broad ${this.kinds.broad} (${pct(this.kinds.broad)}); ${this.#byBase.size.toLocaleString("en-US")} distinct bases, the largest: ` +
+      bases
+        .slice(0, 3)
+        .map(([b, t]) => `"${b}" ${t.length}`)
+        .join(", "),
     ];
   }
 }
@@ -328,7 +336,9 @@ if (import.meta.main) {
   for (let i = 0; i < 8; i++) console.log(`  topic ${i}: ${anchored.anchors[i]!.join("  ")}`);
   started = performance.now();
   const match = anchored.expect(anchored.queries.matchPaths, picomatchMatcher.compile);
-  console.log(`match-files (statuses unknown here, archived included), computed in ${((performance.now() - started) / 1000).toFixed(2)} s:`);
+  console.log(
+    `match-files (statuses unknown here, archived included), computed in ${((performance.now() - started) / 1000).toFixed(2)} s:`,
+  );
   console.log(`  ${match.candidates} candidates, ${match.topics} topics match, ${match.pairs} (path, topic) pairs`);
   anchored.queries.matchPaths.forEach((p, i) => console.log(`  ${String(match.perPath[i]).padStart(5)}  ${p}`));
   const r = anchored.expect(anchored.queries.retrievePaths, picomatchMatcher.compile);

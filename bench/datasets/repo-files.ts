@@ -82,7 +82,7 @@ class Names {
         return name;
       }
     }
-    for (let n = 2; ; n++) {
+    for (let n = 2;; n++) {
       const name = `${this.random.pick(WORDS)}-${n}${ext}`;
       if (!this.#used.has(name)) {
         this.#used.add(name);
@@ -135,7 +135,9 @@ function draw(scale: number, seed: number): RepoUnit[] {
       files.push(test);
     }
     const migrations = scaled(random, 5, 60, scale);
-    for (let i = 1; i <= migrations; i++) files.push(`${root}/migrations/${String(i).padStart(4, "0")}_${random.pick(WORDS)}_${random.pick(WORDS)}.sql`);
+    for (let i = 1; i <= migrations; i++) {
+      files.push(`${root}/migrations/${String(i).padStart(4, "0")}_${random.pick(WORDS)}_${random.pick(WORDS)}.sql`);
+    }
     const docNames = new Names(random);
     const docs = scaled(random, 1, 8, scale);
     for (let i = 0; i < docs; i++) files.push(`${root}/docs/${docNames.next(".md")}`);
@@ -262,7 +264,18 @@ function contentFor(path: string): string {
 }
 
 async function git(dir: string, args: string[], stdin?: string): Promise<string> {
-  const proc = Bun.spawn(["git", "-C", dir, "-c", "user.name=Bench", "-c", "user.email=bench@example.com", "-c", "commit.gpgsign=false", ...args], {
+  const proc = Bun.spawn([
+    "git",
+    "-C",
+    dir,
+    "-c",
+    "user.name=Bench",
+    "-c",
+    "user.email=bench@example.com",
+    "-c",
+    "commit.gpgsign=false",
+    ...args,
+  ], {
     stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
     stdout: "pipe",
     stderr: "pipe",
@@ -301,7 +314,9 @@ export async function createGitRepo(files: readonly string[], parent = tmpdir())
       chunks.push(`blob\nmark :${mark}\ndata ${Buffer.byteLength(content)}\n${content}\n`);
     }
     const message = `Synthetic monorepo of ${files.length} files\n`;
-    chunks.push(`commit refs/heads/main\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata ${Buffer.byteLength(message)}\n${message}`);
+    chunks.push(
+      `commit refs/heads/main\ncommitter Bench <bench@example.com> 1700000000 +0000\ndata ${Buffer.byteLength(message)}\n${message}`,
+    );
     for (const path of files) chunks.push(`M 100644 :${blobs.get(contentFor(path))} ${path}\n`);
     chunks.push("\n");
     await git(dir, ["fast-import", "--quiet"], chunks.join(""));
@@ -353,7 +368,11 @@ if (import.meta.main) {
     started = performance.now();
     const listed = await listCommittedFiles(repo);
     const same = listed.length === layout.files.length && listed.every((f, i) => f === layout.files[i]);
-    console.log(`  ls-tree: ${listed.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s (${same ? "same as the layout" : "DIFFERENT from the layout"})`);
+    console.log(
+      `  ls-tree: ${listed.length} files in ${((performance.now() - started) / 1000).toFixed(2)} s (${
+        same ? "same as the layout" : "DIFFERENT from the layout"
+      })`,
+    );
   } finally {
     await repo.remove();
   }

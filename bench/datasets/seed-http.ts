@@ -28,7 +28,9 @@ export function httpSeedConcurrency(): number {
   const raw = process.env.BENCH_RECORDS_SEED_CONCURRENCY;
   if (raw === undefined || raw === "") return 32;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`Invalid BENCH_RECORDS_SEED_CONCURRENCY: expected an integer >= 1, got ${raw}`);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`Invalid BENCH_RECORDS_SEED_CONCURRENCY: expected an integer >= 1, got ${raw}`);
+  }
   return value;
 }
 

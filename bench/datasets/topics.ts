@@ -329,7 +329,10 @@ function calibrate(): { common: number[]; tailMean: number } {
 }
 
 /** The queries for a dataset of `count` topics, and what they were chosen for. */
-function chooseQueries(count: number, tags: readonly string[]): { queries: TopicQueries; expected: { commonShare: number; rareTopics: number } } {
+function chooseQueries(
+  count: number,
+  tags: readonly string[],
+): { queries: TopicQueries; expected: { commonShare: number; rareTopics: number } } {
   const cal = calibrate();
   // Common: the content word (5+ letters, in no tag) whose expected share is nearest the target.
   let best = { id: -1, share: 0 };
@@ -517,9 +520,13 @@ export class TopicDataset {
     const { commonTerm, rareTerm, popularTag, midTag } = this.queries;
     const h = s.hits;
     return [
-      `common term "${commonTerm}": in ${h.commonTerm.all} topics (${pct(h.commonTerm.all)}), ${h.commonTerm.returned} searchable (proposed or reviewed)`,
+      `common term "${commonTerm}": in ${h.commonTerm.all} topics (${
+        pct(h.commonTerm.all)
+      }), ${h.commonTerm.returned} searchable (proposed or reviewed)`,
       `rare term "${rareTerm}": in ${h.rareTerm.all} topics, ${h.rareTerm.returned} searchable`,
-      `popular tag "${popularTag}": on ${h.popularTag.all} topics (${pct(h.popularTag.all)}), ${h.popularTag.returned} listed (not archived)`,
+      `popular tag "${popularTag}": on ${h.popularTag.all} topics (${
+        pct(h.popularTag.all)
+      }), ${h.popularTag.returned} listed (not archived)`,
       `mid tag "${midTag}": on ${h.midTag.all} topics (${pct(h.midTag.all)}), ${h.midTag.returned} listed`,
     ];
   }
@@ -529,9 +536,11 @@ export class TopicDataset {
     if (!s) return [];
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
     return [
-      `${s.topics} topics, bodies ${kb(s.bodyBytes.min)}-${kb(s.bodyBytes.max)} (mean ${kb(s.bodyBytes.total / s.topics)}, ${(s.bodyBytes.total / 1_048_576).toFixed(0)} MB in all), ` +
-        `${s.tagsPerTopic.toFixed(2)} tags per topic, ${s.distinctTags} of ${this.tags.length} tags used; ` +
-        `draft ${s.byStatus.draft}, proposed ${s.byStatus.proposed}, reviewed ${s.byStatus.reviewed}, archived ${s.byStatus.archived}`,
+      `${s.topics} topics, bodies ${kb(s.bodyBytes.min)}-${kb(s.bodyBytes.max)} (mean ${kb(s.bodyBytes.total / s.topics)}, ${
+        (s.bodyBytes.total / 1_048_576).toFixed(0)
+      } MB in all), ` +
+      `${s.tagsPerTopic.toFixed(2)} tags per topic, ${s.distinctTags} of ${this.tags.length} tags used; ` +
+      `draft ${s.byStatus.draft}, proposed ${s.byStatus.proposed}, reviewed ${s.byStatus.reviewed}, archived ${s.byStatus.archived}`,
       ...this.describeHits(),
     ];
   }

@@ -68,7 +68,7 @@ export function anchoredDataset(backend: TopicsBackend): AnchoredTopics {
   const files = repoFileCount();
   const key = `${count}/${files}`;
   let anchored = anchoredSets.get(key);
-  if (!anchored) anchoredSets.set(key, (anchored = new AnchoredTopics(new TopicDataset({ count }), repoLayout(files))));
+  if (!anchored) anchoredSets.set(key, anchored = new AnchoredTopics(new TopicDataset({ count }), repoLayout(files)));
   return anchored;
 }
 
@@ -86,7 +86,9 @@ export function codeContextConnections(backend: TopicsBackend): number {
 
 /** "(postgres, 100k anchored topics, 50k-file repo, 8 connections)": the suffix of a scenario name. */
 export function codeContextLabel(backend: TopicsBackend, connections: number): string {
-  return `(${backend}, ${countLabel(anchoredTopicCount(backend))} anchored topics, ${countLabel(repoFileCount())}-file repo, ${connections} connection${connections === 1 ? "" : "s"})`;
+  return `(${backend}, ${countLabel(anchoredTopicCount(backend))} anchored topics, ${
+    countLabel(repoFileCount())
+  }-file repo, ${connections} connection${connections === 1 ? "" : "s"})`;
 }
 
 /** The match-files request: the dataset's 50 paths, on the linked repo. */
@@ -126,7 +128,11 @@ export function codeContextApp(ctx: BenchContext, backend: TopicsBackend): Promi
       try {
         started = performance.now();
         const repoId = await linkRepo(app.value, repo.dir, anchored.layout.files.length);
-        console.log(`  ${backend}: repo linked and its ${anchored.layout.files.length.toLocaleString("en-US")} files indexed by the server in ${seconds(started)} s`);
+        console.log(
+          `  ${backend}: repo linked and its ${anchored.layout.files.length.toLocaleString("en-US")} files indexed by the server in ${
+            seconds(started)
+          } s`,
+        );
         anchored.repoId = repoId;
         await seed(backend, databaseUrl, app.value.slug, anchored, () => anchored.dataset.describe().slice(0, 1));
         const value: CodeContextApp = { ...app.value, backend, anchored, repoId };
@@ -155,7 +161,13 @@ function seconds(since: number): string {
 
 // Answers of the API under load, read loosely: the scenario checks status and a few fields.
 // deno-lint-ignore no-explicit-any
-async function call(app: App, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string; json: any }> {
+async function call(
+  app: App,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string; json: any }> {
   const response = await fetch(`${app.origin}/api/v1/workspaces/${app.slug}${path}`, {
     method,
     headers: { "x-api-key": app.apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
@@ -227,7 +239,9 @@ async function showWork(app: CodeContextApp): Promise<void> {
   if (retrieved.status !== 201) throw new Error(`POST /topics/retrieve answered ${retrieved.status}: ${retrieved.text.slice(0, 500)}`);
   const r = retrieved.json as { topics: { reasons: string[]; text: string }[]; omitted: number; used_tokens: number };
   const reasons = { file: 0, text: 0, relation: 0 };
-  for (const t of r.topics) for (const k of ["file", "text", "relation"] as const) if (t.reasons.some((x) => x.startsWith(`${k}:`))) reasons[k]++;
+  for (const t of r.topics) {
+    for (const k of ["file", "text", "relation"] as const) if (t.reasons.some((x) => x.startsWith(`${k}:`))) reasons[k]++;
+  }
   const byFile = anchored.expect(q.retrievePaths, compile, ["proposed", "reviewed"] satisfies Topic["status"][]);
   console.log(
     `  ${backend}: retrieve "${q.question}" + ${q.retrievePaths.length} paths -> ${r.topics.length} topics in ${r.used_tokens} tokens ` +

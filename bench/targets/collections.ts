@@ -109,7 +109,9 @@ async function api<T>(app: App, method: string, path: string, body?: string): Pr
   });
   const text = await response.text();
   if (response.status < 200 || response.status > 299) {
-    throw new Error(`${method} ${path}${body === undefined ? "" : ` ${body.slice(0, 300)}`} answered ${response.status}: ${text.slice(0, 800)}`);
+    throw new Error(
+      `${method} ${path}${body === undefined ? "" : ` ${body.slice(0, 300)}`} answered ${response.status}: ${text.slice(0, 800)}`,
+    );
   }
   return JSON.parse(text) as T;
 }
@@ -120,14 +122,15 @@ export function collectionsApp(ctx: BenchContext, backend: CollectionsBackend): 
     const count = recordCount(backend);
     const databaseUrl = backend === "postgres" ? await freshPostgres(ctx) : await freshMongo(ctx);
     const name = `server (${backend}, records)`;
-    const app =
-      backend === "postgres"
-        ? await startApp(name, databaseUrl, {}, RECORDS_SLUG)
-        : await startApp(name, undefined, { MONGO_URL: databaseUrl }, RECORDS_SLUG);
+    const app = backend === "postgres"
+      ? await startApp(name, databaseUrl, {}, RECORDS_SLUG)
+      : await startApp(name, undefined, { MONGO_URL: databaseUrl }, RECORDS_SLUG);
     try {
       const base = `/api/v1/workspaces/${app.value.slug}`;
       const collection = await api<{ id?: string }>(app.value, "POST", `${base}/collections`, JSON.stringify(COLLECTION_BODY));
-      if (typeof collection.id !== "string") throw new Error(`POST ${base}/collections answered no id: ${JSON.stringify(collection).slice(0, 500)}`);
+      if (typeof collection.id !== "string") {
+        throw new Error(`POST ${base}/collections answered no id: ${JSON.stringify(collection).slice(0, 500)}`);
+      }
       const recordsPath = `${base}/collections/${collection.id}/records`;
       const headers = jsonHeaders(app.value);
       await seedOverHttp({
@@ -181,12 +184,16 @@ async function checkCounts(app: CollectionsApp): Promise<void> {
   for (const group of groups) {
     const values = flatten(group);
     const status = values.find(([, v]) => typeof v === "string" && (STAGES as readonly string[]).includes(v))?.[1] as string | undefined;
-    const count = (values.find(([k]) => /(^|\.)count$/.test(k))?.[1] ?? values.find(([, v]) => Number.isInteger(v))?.[1]) as number | undefined;
+    const count = (values.find(([k]) => /(^|\.)count$/.test(k))?.[1] ?? values.find(([, v]) => Number.isInteger(v))?.[1]) as
+      | number
+      | undefined;
     if (status !== undefined && typeof count === "number") found[status] = count;
   }
   const mismatches = STAGES.filter((stage) => (found[stage] ?? 0) !== expected[stage]);
   const summary = STAGES.map((stage) => `${stage} ${found[stage] ?? 0}`).join(", ");
-  const verdict = mismatches.length === 0 ? "as generated" : `WARNING: the dataset has ${STAGES.map((s) => `${s} ${expected[s]}`).join(", ")}`;
+  const verdict = mismatches.length === 0
+    ? "as generated"
+    : `WARNING: the dataset has ${STAGES.map((s) => `${s} ${expected[s]}`).join(", ")}`;
   console.log(`  ours (${app.backend}): aggregate count by status -> ${summary} (${verdict})`);
 }
 
@@ -217,7 +224,9 @@ export function deepCursor(ctx: BenchContext, backend: CollectionsBackend): Prom
       requests++;
       walked += page.records.length;
       if (page.records.length !== limit && walked < target) {
-        throw new Error(`Walking the cursor chain: GET ${app.recordsPath}?${query} answered ${page.records.length} records, not ${limit}, after ${walked}`);
+        throw new Error(
+          `Walking the cursor chain: GET ${app.recordsPath}?${query} answered ${page.records.length} records, not ${limit}, after ${walked}`,
+        );
       }
       cursor = page.nextCursor;
       if (cursor === null) throw new Error(`Walking the cursor chain: no nextCursor after ${walked} of ${app.count} records`);

@@ -31,7 +31,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { BenchContext, Resource } from "../scenario.ts";
 import { runCommand } from "../../tests/support/command.ts";
-import { spawnChild, type Child } from "../../tests/support/child-process.ts";
+import { type Child, spawnChild } from "../../tests/support/child-process.ts";
 import { freePort } from "../../tests/support/net.ts";
 import { startWatchdog, stopPidShell } from "../../tests/support/service-lifetime.ts";
 import { dealAt, dealStats, deepOffset, FILTER, STAGES } from "../datasets/deals.ts";
@@ -72,7 +72,9 @@ async function buildPocketbase(target: string): Promise<string> {
   }
   const started = Date.now();
   const pkg = `${POCKETBASE_MODULE}/examples/base`;
-  console.log(`  Building PocketBase ${POCKETBASE_VERSION} into ${target} (go install ${pkg}@${POCKETBASE_VERSION}; first run only, about a minute)...`);
+  console.log(
+    `  Building PocketBase ${POCKETBASE_VERSION} into ${target} (go install ${pkg}@${POCKETBASE_VERSION}; first run only, about a minute)...`,
+  );
   const dir = mkdtempSync(join(tmpdir(), "pbbench-build-"));
   // GOWORK=off: no go.work of an enclosing directory. CGO off: modernc.org/sqlite is pure Go.
   const env = { GOWORK: "off", CGO_ENABLED: "0" };
@@ -86,7 +88,9 @@ async function buildPocketbase(target: string): Promise<string> {
     } catch (installError) {
       // The proxy refusing the module's version list (or `go install pkg@version` refusing the
       // module for another reason): build from a throwaway module that requires the version.
-      console.log(`  go install failed (${(installError as Error).message.split("\n").slice(-1)[0]}); building from a throwaway module instead...`);
+      console.log(
+        `  go install failed (${(installError as Error).message.split("\n").slice(-1)[0]}); building from a throwaway module instead...`,
+      );
       const mod = join(dir, "mod");
       mkdirSync(mod);
       writeFileSync(join(mod, "go.mod"), `module pbbenchbuild\n\ngo 1.25\n`);
@@ -215,7 +219,9 @@ async function waitForHealth(origin: string, child: Child): Promise<void> {
     }
     await Bun.sleep(100);
   }
-  throw new Error(`Cannot start PocketBase on ${origin}: /api/health not answering 200 after ${START_TIMEOUT_MS} ms (${last})\n${child.tail()}`);
+  throw new Error(
+    `Cannot start PocketBase on ${origin}: /api/health not answering 200 after ${START_TIMEOUT_MS} ms (${last})\n${child.tail()}`,
+  );
 }
 
 /** One JSON request to PocketBase; the parsed body of a 2xx answer, else an error saying what it answered. */
@@ -230,12 +236,17 @@ async function pb<T = unknown>(origin: string, token: string | null, method: str
     signal: AbortSignal.timeout(60_000),
   });
   const text = await response.text();
-  if (response.status < 200 || response.status > 299) throw new Error(`PocketBase: ${method} ${path} answered ${response.status}: ${text.slice(0, 800)}`);
+  if (response.status < 200 || response.status > 299) {
+    throw new Error(`PocketBase: ${method} ${path} answered ${response.status}: ${text.slice(0, 800)}`);
+  }
   return (text === "" ? null : JSON.parse(text)) as T;
 }
 
 async function authenticate(origin: string, identity: string, password: string): Promise<string> {
-  const auth = await pb<{ token?: string }>(origin, null, "POST", "/api/collections/_superusers/auth-with-password", { identity, password });
+  const auth = await pb<{ token?: string }>(origin, null, "POST", "/api/collections/_superusers/auth-with-password", {
+    identity,
+    password,
+  });
   if (!auth?.token) throw new Error("PocketBase: auth-with-password answered no token");
   return auth.token;
 }
@@ -261,7 +272,10 @@ async function createDealsCollection(origin: string, token: string): Promise<voi
       { name: "created", type: "autodate", onCreate: true, onUpdate: false },
       { name: "updated", type: "autodate", onCreate: true, onUpdate: true },
     ],
-    indexes: [`CREATE INDEX idx_${DEALS}_status_created ON ${DEALS} (status, created)`, `CREATE INDEX idx_${DEALS}_created ON ${DEALS} (created)`],
+    indexes: [
+      `CREATE INDEX idx_${DEALS}_status_created ON ${DEALS} (status, created)`,
+      `CREATE INDEX idx_${DEALS}_created ON ${DEALS} (created)`,
+    ],
   });
 }
 

@@ -54,7 +54,7 @@ const datasets = new Map<number, TopicDataset>();
 export function topicDataset(backend: TopicsBackend): TopicDataset {
   const count = topicCount(backend);
   let dataset = datasets.get(count);
-  if (!dataset) datasets.set(count, (dataset = new TopicDataset({ count })));
+  if (!dataset) datasets.set(count, dataset = new TopicDataset({ count }));
   return dataset;
 }
 
@@ -82,8 +82,9 @@ export function topicsApp(ctx: BenchContext, backend: TopicsBackend): Promise<To
     const dataset = topicDataset(backend);
     const databaseUrl = backend === "postgres" ? await freshPostgres(ctx) : await freshMongo(ctx);
     const name = `server (${backend}, topics)`;
-    const app =
-      backend === "postgres" ? await startApp(name, databaseUrl, {}, TOPICS_SLUG) : await startApp(name, undefined, { MONGO_URL: databaseUrl }, TOPICS_SLUG);
+    const app = backend === "postgres"
+      ? await startApp(name, databaseUrl, {}, TOPICS_SLUG)
+      : await startApp(name, undefined, { MONGO_URL: databaseUrl }, TOPICS_SLUG);
     try {
       await seed(backend, databaseUrl, app.value.slug, dataset, () => dataset.describe());
       await checkCounts(backend, app.value, dataset);
@@ -124,7 +125,13 @@ async function openStores(backend: TopicsBackend, url: string, pool: number): Pr
  * Writes `dataset` into workspace `slug` through stores of our own on `databaseUrl`, then (on
  * PostgreSQL) `VACUUM ANALYZE`, then prints `describe()`.
  */
-export async function seed(backend: TopicsBackend, databaseUrl: string, slug: string, dataset: SeedSource, describe: () => string[]): Promise<void> {
+export async function seed(
+  backend: TopicsBackend,
+  databaseUrl: string,
+  slug: string,
+  dataset: SeedSource,
+  describe: () => string[],
+): Promise<void> {
   const concurrency = positiveInt("BENCH_SEED_CONCURRENCY", 24);
   console.log(`  seeding ${dataset.count.toLocaleString("en-US")} topics on ${backend} (${concurrency} inserts in flight)...`);
   const stores = await openStores(backend, databaseUrl, concurrency);

@@ -93,7 +93,7 @@ export async function matchAnchors(
       for (const { topic, pattern, test } of byBase.get(base) ?? []) {
         if (!test(path)) continue;
         let mine = hits.get(topic.id);
-        if (!mine) hits.set(topic.id, (mine = new Map()));
+        if (!mine) hits.set(topic.id, mine = new Map());
         const anchors = mine.get(path) ?? [];
         anchors.push(pattern);
         mine.set(path, anchors);
@@ -103,7 +103,7 @@ export async function matchAnchors(
   // Anchors in the topic's own order, whatever order the bases were visited in.
   for (const topic of topics) {
     const mine = hits.get(topic.id);
-    if (mine) for (const [path, anchors] of mine) mine.set(path, topic.anchors.filter((a) => anchors.includes(a)));
+    if (mine) { for (const [path, anchors] of mine) mine.set(path, topic.anchors.filter((a) => anchors.includes(a))); }
   }
   return { topics, hits, truncated };
 }

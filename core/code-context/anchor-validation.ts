@@ -27,7 +27,6 @@ export function rateAnchor(matches: number, fileCount: number): AnchorRating {
   return matches > overbroadThreshold(fileCount) ? "overbroad" : "ok";
 }
 
-
 /**
  * A repo's file list prepared for matching: sorted, so the files under an anchor's literal base
  * (`anchorBase`) are one contiguous run found by binary search, and a pattern is only tested
@@ -113,7 +112,9 @@ export function checkAnchor(list: RepoFileList, pattern: string, matcher: PathMa
   const rating = rateAnchor(matches, list.size);
   const warnings: string[] = [];
   if (rating === "overbroad") {
-    warnings.push(`Matches ${matches} of ${list.size} files (more than ${overbroadThreshold(list.size)}): narrow it to the code the topic is about`);
+    warnings.push(
+      `Matches ${matches} of ${list.size} files (more than ${overbroadThreshold(list.size)}): narrow it to the code the topic is about`,
+    );
   }
   if (matches > 1 && matches === list.size) warnings.push("Matches every file of the repo");
   if (rating === "zero") {

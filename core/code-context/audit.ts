@@ -34,7 +34,9 @@ export const AuditReport = Type.Object(
     }),
     anchors: Type.Object({
       topics_checked: Type.Integer(),
-      sampled: Type.Boolean({ description: `True when more than ${MAX_ANCHORED_CHECKED} topics have anchors and only the first were checked.` }),
+      sampled: Type.Boolean({
+        description: `True when more than ${MAX_ANCHORED_CHECKED} topics have anchors and only the first were checked.`,
+      }),
       zero: Type.Integer({ description: "Anchors matching no file of their repo's default branch." }),
       overbroad: Type.Integer(),
       orphaned: Type.Integer({ description: "Anchors whose topic has no repo (unlinked, or the repo was removed): nothing to match." }),
@@ -50,10 +52,15 @@ export const AuditReport = Type.Object(
       overbroad_anchors: Type.Array(Offender),
       orphaned_anchors: Type.Array(Offender),
       no_owner: Type.Array(Offender),
-      old_proposals: Type.Array(Type.Object({ id: Type.String(), topic_id: Type.String(), summary: Type.String(), created_at: Type.String() })),
+      old_proposals: Type.Array(
+        Type.Object({ id: Type.String(), topic_id: Type.String(), summary: Type.String(), created_at: Type.String() }),
+      ),
     }),
   },
-  { description: "Context health: what makes the workspace's knowledge less trustworthy, with the worst offenders (at most 10 of each kind)." },
+  {
+    description:
+      "Context health: what makes the workspace's knowledge less trustworthy, with the worst offenders (at most 10 of each kind).",
+  },
 );
 export type AuditReport = Static<typeof AuditReport>;
 
@@ -74,7 +81,13 @@ export async function auditTopics(deps: CodeContextDeps, ws: Workspace): Promise
     deps.stores.proposals.list(ws.id, { status: "open" }, "oldest", { limit: PROPOSAL_PAGE, offset: 0 }),
   ]);
 
-  const anchors = { topics_checked: anchored.items.length, sampled: anchored.total > anchored.items.length, zero: 0, overbroad: 0, orphaned: 0 };
+  const anchors = {
+    topics_checked: anchored.items.length,
+    sampled: anchored.total > anchored.items.length,
+    zero: 0,
+    overbroad: 0,
+    orphaned: 0,
+  };
   const zeroTopics: ReturnType<typeof offender>[] = [];
   const broadTopics: ReturnType<typeof offender>[] = [];
   const orphanTopics: ReturnType<typeof offender>[] = [];
@@ -100,15 +113,16 @@ export async function auditTopics(deps: CodeContextDeps, ws: Workspace): Promise
     anchors.overbroad += broad.length;
     if (zero.length + broad.length > 0) anchorProblemTopics++;
     if (zero.length > 0 && zeroTopics.length < OFFENDERS_PER_KIND) zeroTopics.push(offender(t, zero.map((c) => c.pattern).join(", ")));
-    if (broad.length > 0 && broadTopics.length < OFFENDERS_PER_KIND) broadTopics.push(offender(t, broad.map((c) => `${c.pattern} (${c.matches})`).join(", ")));
+    if (broad.length > 0 && broadTopics.length < OFFENDERS_PER_KIND) {
+      broadTopics.push(offender(t, broad.map((c) => `${c.pattern} (${c.matches})`).join(", ")));
+    }
   }
 
   const weekAgo = new Date(now.getTime() - OLD_PROPOSAL_DAYS * DAY_MS).toISOString();
   const old = proposals.items.filter((x) => x.created_at < weekAgo);
   const total = all.total;
   const share = (n: number) => (total === 0 ? 0 : Math.min(1, n / total));
-  const penalty =
-    AUDIT_WEIGHTS.drifted * share(drifted.total) +
+  const penalty = AUDIT_WEIGHTS.drifted * share(drifted.total) +
     AUDIT_WEIGHTS.stale * share(staleOnes.total) +
     AUDIT_WEIGHTS.anchors * share(anchorProblemTopics) +
     AUDIT_WEIGHTS.no_owner * share(ownerless.total) +
@@ -128,7 +142,12 @@ export async function auditTopics(deps: CodeContextDeps, ws: Workspace): Promise
       overbroad_anchors: broadTopics,
       orphaned_anchors: orphanTopics,
       no_owner: ownerless.items.map((t) => offender(t)),
-      old_proposals: old.slice(0, OFFENDERS_PER_KIND).map((x) => ({ id: x.id, topic_id: x.topic_id, summary: x.summary, created_at: x.created_at })),
+      old_proposals: old.slice(0, OFFENDERS_PER_KIND).map((x) => ({
+        id: x.id,
+        topic_id: x.topic_id,
+        summary: x.summary,
+        created_at: x.created_at,
+      })),
     },
   };
 }

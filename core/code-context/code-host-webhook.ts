@@ -36,9 +36,12 @@ export const CodeHostWebhookResult = Type.Object({
   received: Type.Literal(true),
   event: Type.String(),
   outcome: literalUnion(["pong", "processed", "ignored", "duplicate"] as const, {
-    description: "`pong` for a ping; `processed` for a push; `duplicate` for a delivery id seen before (nothing done again); `ignored` for other events.",
+    description:
+      "`pong` for a ping; `processed` for a push; `duplicate` for a delivery id seen before (nothing done again); `ignored` for other events.",
   }),
-  repos: Type.Integer({ description: "Linked repos (in any workspace) whose default branch the push updated: their file index is refreshed." }),
+  repos: Type.Integer({
+    description: "Linked repos (in any workspace) whose default branch the push updated: their file index is refreshed.",
+  }),
   drifted: Type.Integer({ description: "Topics marked drifted." }),
 });
 export type CodeHostWebhookResult = Static<typeof CodeHostWebhookResult>;
@@ -76,10 +79,18 @@ function parsePayload(d: CodeHostDelivery): PushPayload {
  */
 export async function receiveCodeHostWebhook(deps: CodeContextDeps, secret: string, d: CodeHostDelivery): Promise<CodeHostWebhookResult> {
   if (!(await verifyHubSignature(secret, d.body, d.signature))) {
-    throw unauthenticated("Invalid webhook signature: X-Hub-Signature-256 must be the HMAC-SHA256 of the raw body under the configured secret");
+    throw unauthenticated(
+      "Invalid webhook signature: X-Hub-Signature-256 must be the HMAC-SHA256 of the raw body under the configured secret",
+    );
   }
   const event = d.event ?? "";
-  const answer = (outcome: CodeHostWebhookResult["outcome"], repos = 0, drifted = 0): CodeHostWebhookResult => ({ received: true, event, outcome, repos, drifted });
+  const answer = (outcome: CodeHostWebhookResult["outcome"], repos = 0, drifted = 0): CodeHostWebhookResult => ({
+    received: true,
+    event,
+    outcome,
+    repos,
+    drifted,
+  });
   if (event === "ping") return answer("pong");
   if (event !== "push") return answer("ignored");
   if (d.deliveryId && d.deliveryId.length > 200) {

@@ -17,9 +17,17 @@ const strict = { additionalProperties: false } as const;
 
 export const MarkDriftDto = Type.Object(
   {
-    paths: Type.Array(FilePathSchema, { minItems: 1, maxItems: MAX_DRIFT_PATHS, description: `The changed files, 1 to ${MAX_DRIFT_PATHS}.` }),
-    commit: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^\\S+$", description: "The commit that changed them (kept as evidence)." })),
-    repo_id: Type.Optional(Type.String({ pattern: UUID_PATTERN, description: "Only topics linked to this repo; without it, topics of any repo (or none)." })),
+    paths: Type.Array(FilePathSchema, {
+      minItems: 1,
+      maxItems: MAX_DRIFT_PATHS,
+      description: `The changed files, 1 to ${MAX_DRIFT_PATHS}.`,
+    }),
+    commit: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, pattern: "^\\S+$", description: "The commit that changed them (kept as evidence)." }),
+    ),
+    repo_id: Type.Optional(
+      Type.String({ pattern: UUID_PATTERN, description: "Only topics linked to this repo; without it, topics of any repo (or none)." }),
+    ),
   },
   strict,
 );
@@ -77,7 +85,13 @@ export async function markDriftIn(
   return { marked, count: marked.length, truncated };
 }
 
-async function driftOne(deps: CodeContextDeps, p: Principal | null, first: Topic, files: string[], commit: string | null): Promise<{ id: string; slug: string } | null> {
+async function driftOne(
+  deps: CodeContextDeps,
+  p: Principal | null,
+  first: Topic,
+  files: string[],
+  commit: string | null,
+): Promise<{ id: string; slug: string } | null> {
   let topic: Topic | null = first;
   for (let attempt = 0; attempt < WRITE_ATTEMPTS && topic; attempt++) {
     if (topic.status === "archived") return null;

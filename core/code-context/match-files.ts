@@ -19,7 +19,9 @@ export const FilePathSchema = Type.String({
 export const MatchFilesDto = Type.Object(
   {
     paths: Type.Array(FilePathSchema, { minItems: 1, maxItems: MAX_MATCH_PATHS, description: `1 to ${MAX_MATCH_PATHS} paths.` }),
-    repo_id: Type.Optional(Type.String({ pattern: UUID_PATTERN, description: "Only topics linked to this repo; without it, topics of any repo (or none)." })),
+    repo_id: Type.Optional(
+      Type.String({ pattern: UUID_PATTERN, description: "Only topics linked to this repo; without it, topics of any repo (or none)." }),
+    ),
   },
   strict,
 );
@@ -70,7 +72,16 @@ export async function matchFiles(deps: CodeContextDeps, ws: Workspace, dto: Matc
   const heads = new Map(
     ordered.map((t) => {
       const v = toTopicView(t, ws, now, "compact");
-      return [t.id, { id: t.id, slug: t.slug, title: t.title, trust: v.trust, status: t.status, drifted: v.drifted, stale: v.stale, approved_via: t.approved_via }];
+      return [t.id, {
+        id: t.id,
+        slug: t.slug,
+        title: t.title,
+        trust: v.trust,
+        status: t.status,
+        drifted: v.drifted,
+        stale: v.stale,
+        approved_via: t.approved_via,
+      }];
     }),
   );
   return {

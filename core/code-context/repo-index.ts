@@ -1,6 +1,6 @@
 import type { CodeContextDeps } from "./ports.ts";
 import type { Repo, Workspace } from "../workspaces/mod.ts";
-import { checkAnchors, RepoFileList, orphanedAnchors } from "./anchor-validation.ts";
+import { checkAnchors, orphanedAnchors, RepoFileList } from "./anchor-validation.ts";
 import { type AnchorValidation, type Topic } from "../topics/mod.ts";
 import { CodeHostError, isCodeHostError, type RepoIndex, type RepoIndexHead } from "./ports.ts";
 import { repoIndexJob } from "./repo-index-job.ts";
@@ -116,7 +116,12 @@ export async function loadFileList(deps: CodeContextDeps, workspaceId: string, r
   return { head: headOf(index), list };
 }
 
-async function buildOnce(deps: CodeContextDeps, c: IndexCache, workspaceId: string, repoId: string): Promise<{ head: RepoIndexHead } | { warning: string }> {
+async function buildOnce(
+  deps: CodeContextDeps,
+  c: IndexCache,
+  workspaceId: string,
+  repoId: string,
+): Promise<{ head: RepoIndexHead } | { warning: string }> {
   const failed = c.failed.get(repoId);
   if (failed && failed.until > deps.clock.now().getTime()) return { warning: `The repo has no file index yet: ${failed.message}` };
   if (!deps.codeHost) return { warning: "The repo has no file index yet and no code host is configured to read it" };
@@ -135,13 +140,18 @@ async function buildOnce(deps: CodeContextDeps, c: IndexCache, workspaceId: stri
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CodeHostError("timeout", `reading it took longer than ${SYNC_INDEX_TIMEOUT_MS / 1000} s; it is still being read`)), SYNC_INDEX_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new CodeHostError("timeout", `reading it took longer than ${SYNC_INDEX_TIMEOUT_MS / 1000} s; it is still being read`)),
+      SYNC_INDEX_TIMEOUT_MS,
+    );
   });
   try {
     return { head: await Promise.race([pending, timeout]) };
   } catch (e) {
     const message = isCodeHostError(e) ? e.message : "it could not be read";
-    if (!(isCodeHostError(e) && e.reason === "timeout")) c.failed.set(repoId, { until: deps.clock.now().getTime() + FAILED_BUILD_BACKOFF_MS, message });
+    if (!(isCodeHostError(e) && e.reason === "timeout")) {
+      c.failed.set(repoId, { until: deps.clock.now().getTime() + FAILED_BUILD_BACKOFF_MS, message });
+    }
     return { warning: `The repo has no file index yet: ${message}` };
   } finally {
     clearTimeout(timer);

@@ -20,7 +20,8 @@ export type RepoIndexState = Static<typeof RepoIndexState>;
 export const RepoRefreshResult = Type.Object({
   ...RepoIndexState.properties,
   refresh: literalUnion(["queued", "done", "failed"] as const, {
-    description: "`queued`: a background job will read the repo (the index above is the current one); `done`/`failed`: read at once (servers without a job queue).",
+    description:
+      "`queued`: a background job will read the repo (the index above is the current one); `done`/`failed`: read at once (servers without a job queue).",
   }),
 });
 export type RepoRefreshResult = Static<typeof RepoRefreshResult>;

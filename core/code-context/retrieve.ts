@@ -5,7 +5,19 @@ import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
-import { APPROVED_VIA, distinctTerms, FIELD_WEIGHT, MAX_QUERY_TERMS, type Topic, TOPIC_STATUSES, type TopicStatus, topicTerms, toTopicView, TRUST_VERDICTS, trustRank } from "../topics/mod.ts";
+import {
+  APPROVED_VIA,
+  distinctTerms,
+  FIELD_WEIGHT,
+  MAX_QUERY_TERMS,
+  type Topic,
+  TOPIC_STATUSES,
+  type TopicStatus,
+  topicTerms,
+  toTopicView,
+  TRUST_VERDICTS,
+  trustRank,
+} from "../topics/mod.ts";
 import { FilePathSchema } from "./match-files.ts";
 
 /**
@@ -29,7 +41,8 @@ const HOP_FROM = 10;
 const MAX_NEIGHBOURS = 20;
 const SCORE = { file: 100, perFile: 10, relation: 5 } as const;
 const STOP_WORDS = new Set(
-  "a an and are as at be by can do does for from how i in is it of on or should the this to we what when where which who why with you our".split(" "),
+  "a an and are as at be by can do does for from how i in is it of on or should the this to we what when where which who why with you our"
+    .split(" "),
 );
 
 const strict = { additionalProperties: false } as const;
@@ -40,7 +53,11 @@ export const RetrieveDto = Type.Object(
     paths: Type.Optional(Type.Array(FilePathSchema, { maxItems: 200, description: "Files the agent is looking at (repo-relative)." })),
     repo_id: Type.Optional(Type.String({ pattern: UUID_PATTERN, description: "Only anchors on this repo count." })),
     budget_tokens: Type.Optional(
-      Type.Integer({ minimum: 200, maximum: MAX_BUDGET_TOKENS, description: `Tokens the bundle may fill (a token is counted as 4 characters); default ${DEFAULT_BUDGET_TOKENS}.` }),
+      Type.Integer({
+        minimum: 200,
+        maximum: MAX_BUDGET_TOKENS,
+        description: `Tokens the bundle may fill (a token is counted as 4 characters); default ${DEFAULT_BUDGET_TOKENS}.`,
+      }),
     ),
     max_topics: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 20." })),
     include_notes: Type.Optional(Type.Boolean({ description: "Include Notes (drafts); default false." })),
@@ -110,7 +127,9 @@ export async function retrieve(deps: CodeContextDeps, ws: Workspace, session: st
 
   // Each word on its own: a question is rarely matched word for word by one topic.
   // No totals needed: counting every holder of a common word would cost more than the search.
-  const results = await Promise.all(words.map((w) => deps.stores.topics.search(ws.id, { terms: [w], statuses, limit: PER_TERM_RESULTS, countCap: 0 })));
+  const results = await Promise.all(
+    words.map((w) => deps.stores.topics.search(ws.id, { terms: [w], statuses, limit: PER_TERM_RESULTS, countCap: 0 })),
+  );
   const textTopics = new Map<string, Topic>();
   for (const r of results) for (const t of r.items) textTopics.set(t.id, t);
   for (const t of textTopics.values()) {
@@ -138,9 +157,12 @@ export async function retrieve(deps: CodeContextDeps, ws: Workspace, session: st
 
   const ranked = [...found.values()].sort(byRank);
   const now = deps.clock.now();
-  const delivered = dto.include_delivered
-    ? new Map<string, number>()
-    : await deps.stores.retrievals.delivered(ws.id, session, ranked.map((c) => c.topic.id), new Date(now.getTime() - DELIVERY_WINDOW_MS).toISOString());
+  const delivered = dto.include_delivered ? new Map<string, number>() : await deps.stores.retrievals.delivered(
+    ws.id,
+    session,
+    ranked.map((c) => c.topic.id),
+    new Date(now.getTime() - DELIVERY_WINDOW_MS).toISOString(),
+  );
   const budget = dto.budget_tokens ?? DEFAULT_BUDGET_TOKENS;
   const maxTopics = dto.max_topics ?? 20;
   const out: RetrieveResult["topics"] = [];

@@ -29,7 +29,9 @@ export function collectionProblems(c: Pick<Collection, "record_schema" | "views"
       try {
         (compile as (s: RecordSchema, v: unknown) => unknown)(schema, value);
       } catch (e) {
-        for (const d of (e as { details?: ErrorDetail[] }).details ?? []) out.push({ path: `${at}/${key}${d.path.replace(/^\/(filter|sort)/, "")}`, message: d.message });
+        for (const d of (e as { details?: ErrorDetail[] }).details ?? []) {
+          out.push({ path: `${at}/${key}${d.path.replace(/^\/(filter|sort)/, "")}`, message: d.message });
+        }
       }
     }
   });
@@ -37,10 +39,14 @@ export function collectionProblems(c: Pick<Collection, "record_schema" | "views"
   if (names.size !== c.views.length) out.push({ path: "/views", message: "two views have the same name" });
   const pres = c.presentation as Record<string, unknown> | null;
   if (pres) {
-    for (const key of ["title_field", "subtitle_field", "badge_field"]) if (typeof pres[key] === "string") field(`/presentation/${key}`, pres[key] as string);
+    for (const key of ["title_field", "subtitle_field", "badge_field"]) {
+      if (typeof pres[key] === "string") field(`/presentation/${key}`, pres[key] as string);
+    }
     (pres.card_fields as string[] | undefined)?.forEach((f, i) => field(`/presentation/card_fields/${i}`, f));
     if (typeof pres.color_by === "string") operand("/presentation/color_by", pres.color_by);
-    if (typeof pres.default_view === "string" && !names.has(pres.default_view)) path("/presentation/default_view", pres.default_view, "is not one of the collection's views");
+    if (typeof pres.default_view === "string" && !names.has(pres.default_view)) {
+      path("/presentation/default_view", pres.default_view, "is not one of the collection's views");
+    }
   }
   const mapping = c.connector_mapping as { fields?: Record<string, string> } | null;
   for (const name of Object.keys(mapping?.fields ?? {})) field(`/connector_mapping/fields/${name}`, name);

@@ -6,7 +6,7 @@ import { isUuid, uuidv7 } from "../kernel/ids.ts";
 import { parseBoundedInt } from "../kernel/paging.ts";
 import { badQuery, parseBool, parseEnum, parseTimestamp, type QueryBool, type QueryInt } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import { type CollectionStatus, COLLECTION_STATUSES } from "./archetype.ts";
+import { COLLECTION_STATUSES, type CollectionStatus } from "./archetype.ts";
 import { assertCollectionValid } from "./collection-rules.ts";
 import {
   COLLECTION_VIEWS,
@@ -38,7 +38,10 @@ export async function findCollection(deps: CollectionDeps, ws: Workspace, id: st
 
 async function assertMember(deps: CollectionDeps, ws: Workspace, identityId: string): Promise<void> {
   if (!(await deps.stores.members.findByIdentity(ws.id, identityId))) {
-    throw validationFailed("Invalid owner_identity_id: not a member of this workspace", [{ path: "/owner_identity_id", message: "is not a member of this workspace" }]);
+    throw validationFailed("Invalid owner_identity_id: not a member of this workspace", [{
+      path: "/owner_identity_id",
+      message: "is not a member of this workspace",
+    }]);
   }
 }
 
@@ -55,7 +58,12 @@ export async function getPresentation(deps: CollectionDeps, ws: Workspace, id: s
   return toPresentationView(await findCollection(deps, ws, id));
 }
 
-export async function createCollection(deps: CollectionDeps, p: Principal, ws: Workspace, dto: CreateCollectionDto): Promise<FullCollectionView> {
+export async function createCollection(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  dto: CreateCollectionDto,
+): Promise<FullCollectionView> {
   assertCanWrite(p, "create a collection");
   const now = deps.clock.now();
   const at = now.toISOString();
@@ -164,7 +172,14 @@ async function changeCollection(
   return next;
 }
 
-export async function updateCollection(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, dto: UpdateCollectionDto, expected: number | undefined): Promise<FullCollectionView> {
+export async function updateCollection(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  id: string,
+  dto: UpdateCollectionDto,
+  expected: number | undefined,
+): Promise<FullCollectionView> {
   const { expected_version: _v, record_schema, ...rest } = dto;
   const next = await changeCollection(deps, p, ws, id, expected, (c) => ({
     ...rest,
@@ -175,16 +190,41 @@ export async function updateCollection(deps: CollectionDeps, p: Principal, ws: W
 }
 
 /** Archive and restore are idempotent on the state: archiving an archived collection changes nothing. */
-export async function setCollectionStatus(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, status: CollectionStatus, expected: number | undefined): Promise<FullCollectionView> {
+export async function setCollectionStatus(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  id: string,
+  status: CollectionStatus,
+  expected: number | undefined,
+): Promise<FullCollectionView> {
   const event = status === "archived" ? "collection.archived" : "collection.restored";
-  return toCollectionView(await changeCollection(deps, p, ws, id, expected, (c) => (c.status === status && expected === undefined ? null : { status }), event));
+  return toCollectionView(
+    await changeCollection(deps, p, ws, id, expected, (c) => (c.status === status && expected === undefined ? null : { status }), event),
+  );
 }
 
-export async function setConnectorMapping(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, dto: SetConnectorMappingDto, expected: number | undefined): Promise<ConnectorMappingView> {
-  return toConnectorMappingView(await changeCollection(deps, p, ws, id, expected, () => ({ connector_mapping: dto.mapping }), "collection.updated"));
+export async function setConnectorMapping(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  id: string,
+  dto: SetConnectorMappingDto,
+  expected: number | undefined,
+): Promise<ConnectorMappingView> {
+  return toConnectorMappingView(
+    await changeCollection(deps, p, ws, id, expected, () => ({ connector_mapping: dto.mapping }), "collection.updated"),
+  );
 }
 
-export async function setPresentation(deps: CollectionDeps, p: Principal, ws: Workspace, id: string, dto: SetPresentationDto, expected: number | undefined): Promise<PresentationView> {
+export async function setPresentation(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  id: string,
+  dto: SetPresentationDto,
+  expected: number | undefined,
+): Promise<PresentationView> {
   const { expected_version: _v, ...presentation } = dto;
   return toPresentationView(await changeCollection(deps, p, ws, id, expected, () => ({ presentation }), "collection.updated"));
 }
@@ -212,7 +252,10 @@ export async function purgeCollection(
     return { dry_run: true, removed: plan };
   }
   if (expected === undefined) {
-    throw validationFailed("Cannot purge collection: expected_version (or If-Match) is required", [{ path: "query.expected_version", message: "is required to purge" }]);
+    throw validationFailed("Cannot purge collection: expected_version (or If-Match) is required", [{
+      path: "query.expected_version",
+      message: "is required to purge",
+    }]);
   }
   if (cur) assertCanPurgeCollection(p, cur);
   else assertCanWrite(p, "purge a collection");

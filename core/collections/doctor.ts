@@ -45,7 +45,10 @@ export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boole
   const collections: Collection[] = [];
   let afterId: string | undefined;
   for (;;) {
-    const page = await deps.stores.collections.list(ws.id, { statuses: ["active", "archived"] }, { limit: PAGE, ...(afterId ? { afterId } : {}) });
+    const page = await deps.stores.collections.list(ws.id, { statuses: ["active", "archived"] }, {
+      limit: PAGE,
+      ...(afterId ? { afterId } : {}),
+    });
     collections.push(...page.items);
     if (!page.has_more) break;
     afterId = page.items.at(-1)!.id;
@@ -57,21 +60,31 @@ export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boole
   for (const c of collections) {
     const tally = acceptsUndeclared(c.record_schema) ? newShapeTally() : null;
     let seen = 0;
-    for (let after: CollectionRecord | null = null; budget > 0; ) {
+    for (let after: CollectionRecord | null = null; budget > 0;) {
       const limit = Math.min(PAGE, budget);
-      const page = await deps.stores.records.query(ws.id, c.id, { filter: null, sort: DEFAULT_SORT, after: after ? { id: after.id } : null, limit });
+      const page = await deps.stores.records.query(ws.id, c.id, {
+        filter: null,
+        sort: DEFAULT_SORT,
+        after: after ? { id: after.id } : null,
+        limit,
+      });
       budget -= page.items.length;
       scanned.records += page.items.length;
       seen += page.items.length;
       await checkRecords(deps, ws, c, page.items, findings);
-      if (tally) for (const r of page.items) tallyRecord(tally, c.record_schema, r.fields);
+      if (tally) { for (const r of page.items) tallyRecord(tally, c.record_schema, r.fields); }
       if (!page.has_more) break;
       if (budget <= 0) complete = false;
       after = page.items.at(-1)!;
     }
     if (budget <= 0 && c !== collections.at(-1)) complete = false;
     if (tally) {
-      shapes.push({ collection_id: c.id, open: Object.keys(c.record_schema.fields).length === 0, records_scanned: seen, ...inferShape(tally, c.record_schema) });
+      shapes.push({
+        collection_id: c.id,
+        open: Object.keys(c.record_schema.fields).length === 0,
+        records_scanned: seen,
+        ...inferShape(tally, c.record_schema),
+      });
     }
   }
 
@@ -79,7 +92,10 @@ export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boole
   let entityBudget = full ? Infinity : DOCTOR_SAMPLE.entities;
   let afterEntity: string | undefined;
   while (entityBudget > 0) {
-    const page = await deps.stores.entities.list(ws.id, null, { limit: Math.min(PAGE, entityBudget), ...(afterEntity ? { afterId: afterEntity } : {}) });
+    const page = await deps.stores.entities.list(ws.id, null, {
+      limit: Math.min(PAGE, entityBudget),
+      ...(afterEntity ? { afterId: afterEntity } : {}),
+    });
     entityBudget -= page.items.length;
     scanned.entities += page.items.length;
     for (const e of page.items) {
@@ -93,7 +109,13 @@ export async function runDoctor(deps: CollectionDeps, ws: Workspace, full: boole
     afterEntity = page.items.at(-1)!.id;
   }
   for (const [k, es] of groups) {
-    if (es.length > 1) add(findings.duplicate_entities, { kind: es[0]!.kind, key: k.split("\u0000")[1]!, entity_ids: es.map((e) => e.id).sort() });
+    if (es.length > 1) {
+      add(findings.duplicate_entities, {
+        kind: es[0]!.kind,
+        key: k.split("\u0000")[1]!,
+        entity_ids: es.map((e) => e.id).sort(),
+      });
+    }
   }
 
   return {
@@ -128,5 +150,7 @@ async function checkRecords(
   }
   if (!links.length) return;
   const found = new Set((await deps.stores.entities.getMany(ws.id, [...new Set(links.map((l) => l.id))])).map((e) => e.id));
-  for (const l of links) if (!found.has(l.id)) add(f.missing_entities, { collection_id: c.id, record_id: l.record.id, path: l.path, entity_id: l.id });
+  for (const l of links) {
+    if (!found.has(l.id)) add(f.missing_entities, { collection_id: c.id, record_id: l.record.id, path: l.path, entity_id: l.id });
+  }
 }

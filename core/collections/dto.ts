@@ -10,7 +10,11 @@ import { RecordSort } from "./record-sort.ts";
 const strict = { additionalProperties: false } as const;
 const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const Id = Type.String({ pattern: UUID_PATTERN });
-const Version = Type.Integer({ minimum: 1, description: "Optimistic concurrency: the version this write is based on (or send `If-Match`). A stale one is 409 VERSION_CONFLICT with `current_version`; nothing is applied." });
+const Version = Type.Integer({
+  minimum: 1,
+  description:
+    "Optimistic concurrency: the version this write is based on (or send `If-Match`). A stale one is 409 VERSION_CONFLICT with `current_version`; nothing is applied.",
+});
 const FieldName = Type.String({ pattern: FIELD_NAME_PATTERN });
 const Json = Type.Record(Type.String(), Type.Unknown());
 
@@ -19,7 +23,9 @@ export const CollectionViewDef = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     kind: literalUnion(VIEW_KINDS),
-    columns: Type.Optional(Type.Array(Type.String({ maxLength: 80 }), { maxItems: 100, description: "`fields.<name>` or record columns." })),
+    columns: Type.Optional(
+      Type.Array(Type.String({ maxLength: 80 }), { maxItems: 100, description: "`fields.<name>` or record columns." }),
+    ),
     group_by: Type.Optional(Type.String({ maxLength: 80, description: "A board's lanes: `status` or a scalar `fields.<name>`." })),
     sort: Type.Optional(RecordSort),
     filter: Type.Optional(FilterNode),
@@ -32,7 +38,9 @@ export const DistillPolicy = Type.Object(
   {
     enabled: Type.Boolean(),
     schedule: Type.Optional(literalUnion(["hourly", "daily", "weekly"] as const)),
-    min_confidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: "Only values whose field_meta confidence reaches this are distilled." })),
+    min_confidence: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: "Only values whose field_meta confidence reaches this are distilled." }),
+    ),
     fields: Type.Optional(Type.Array(FieldName, { maxItems: 100 })),
   },
   { ...strict, description: "How the collection's records are distilled into Knowledge." },
@@ -69,7 +77,12 @@ export const UpdateCollectionDto = Type.Object(
     distill_policy: Type.Optional(Nullable(DistillPolicy)),
     expected_version: Type.Optional(Version),
   },
-  { ...strict, minProperties: 1, description: "A record_schema given replaces the stored one (stages default by archetype). Records that no longer fit are not rewritten: GET /collections/doctor finds them." },
+  {
+    ...strict,
+    minProperties: 1,
+    description:
+      "A record_schema given replaces the stored one (stages default by archetype). Records that no longer fit are not rewritten: GET /collections/doctor finds them.",
+  },
 );
 export type UpdateCollectionDto = Static<typeof UpdateCollectionDto>;
 
@@ -79,12 +92,25 @@ export type VersionOnlyDto = Static<typeof VersionOnlyDto>;
 export const ConnectorMapping = Type.Object(
   {
     source: Type.String({ minLength: 1, maxLength: 100, description: "The connector, e.g. `hubspot`, `csv`." }),
-    fields: Type.Record(FieldName, Type.String({ minLength: 1, maxLength: 200 }), { maxProperties: 100, additionalProperties: false, description: "record field → the source's path of its value." }),
-    entity: Type.Optional(Type.Object({ kind: Type.String({ minLength: 1, maxLength: 64 }), name_from: Type.String({ minLength: 1, maxLength: 200 }), dedup_key_from: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) }, strict)),
+    fields: Type.Record(FieldName, Type.String({ minLength: 1, maxLength: 200 }), {
+      maxProperties: 100,
+      additionalProperties: false,
+      description: "record field → the source's path of its value.",
+    }),
+    entity: Type.Optional(
+      Type.Object({
+        kind: Type.String({ minLength: 1, maxLength: 64 }),
+        name_from: Type.String({ minLength: 1, maxLength: 200 }),
+        dedup_key_from: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      }, strict),
+    ),
   },
   { ...strict, description: "How an outside system's rows map onto this collection's records." },
 );
-export const SetConnectorMappingDto = Type.Object({ mapping: Nullable(ConnectorMapping), expected_version: Type.Optional(Version) }, strict);
+export const SetConnectorMappingDto = Type.Object(
+  { mapping: Nullable(ConnectorMapping), expected_version: Type.Optional(Version) },
+  strict,
+);
 export type SetConnectorMappingDto = Static<typeof SetConnectorMappingDto>;
 
 export const Presentation = Type.Object(
@@ -98,7 +124,10 @@ export const Presentation = Type.Object(
   },
   strict,
 );
-export const SetPresentationDto = Type.Object({ ...Presentation.properties, expected_version: Type.Optional(Version) }, { ...strict, description: "Replaces the presentation: how clients show a record. Every field named must exist." });
+export const SetPresentationDto = Type.Object({ ...Presentation.properties, expected_version: Type.Optional(Version) }, {
+  ...strict,
+  description: "Replaces the presentation: how clients show a record. Every field named must exist.",
+});
 export type SetPresentationDto = Static<typeof SetPresentationDto>;
 
 export const FieldMetaSchema = Type.Object(
@@ -110,12 +139,19 @@ export const FieldMetaSchema = Type.Object(
   },
   strict,
 );
-const FieldMetaMap = Type.Record(FieldName, FieldMetaSchema, { maxProperties: 100, additionalProperties: false, description: "Per-field metadata, keyed by field name." });
+const FieldMetaMap = Type.Record(FieldName, FieldMetaSchema, {
+  maxProperties: 100,
+  additionalProperties: false,
+  description: "Per-field metadata, keyed by field name.",
+});
 const Stage = Type.String({ pattern: STAGE_PATTERN, description: "One of the collection's stages." });
 
 export const CreateRecordDto = Type.Object(
   {
-    fields: Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 100, description: "Values, checked against the record_schema; every error is reported at once." }),
+    fields: Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), {
+      maxProperties: 100,
+      description: "Values, checked against the record_schema; every error is reported at once.",
+    }),
     status: Type.Optional(Type.String({ maxLength: 64, description: "One of the collection's stages; default the first." })),
     field_meta: Type.Optional(FieldMetaMap),
     entity_id: Type.Optional(Type.String({ ...Id, description: "An entity of the workspace." })),
@@ -126,9 +162,20 @@ export type CreateRecordDto = Static<typeof CreateRecordDto>;
 
 export const UpdateRecordDto = Type.Object(
   {
-    fields: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), { maxProperties: 100, description: "Merged into the values (JSON Merge Patch at the first level: null removes a value)." })),
+    fields: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), {
+        maxProperties: 100,
+        description: "Merged into the values (JSON Merge Patch at the first level: null removes a value).",
+      }),
+    ),
     status: Type.Optional(Type.String({ maxLength: 64 })),
-    field_meta: Type.Optional(Type.Record(FieldName, Nullable(FieldMetaSchema), { maxProperties: 100, additionalProperties: false, description: "Merged per field; null removes a field's metadata." })),
+    field_meta: Type.Optional(
+      Type.Record(FieldName, Nullable(FieldMetaSchema), {
+        maxProperties: 100,
+        additionalProperties: false,
+        description: "Merged per field; null removes a field's metadata.",
+      }),
+    ),
     entity_id: Type.Optional(Nullable(Type.String(Id))),
     drifted: Type.Optional(Type.Boolean()),
     expected_version: Type.Optional(Version),
@@ -146,7 +193,9 @@ export const QueryRecordsDto = Type.Object(
     filter: Type.Optional(FilterNode),
     sort: Type.Optional(RecordSort),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: RECORDS_LIMIT.max, description: `Default ${RECORDS_LIMIT.default}.` })),
-    cursor: Type.Optional(Type.String({ maxLength: 2048, description: "`nextCursor` of the previous page, issued for this same filter and sort (else 400)." })),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 2048, description: "`nextCursor` of the previous page, issued for this same filter and sort (else 400)." }),
+    ),
     view: Type.Optional(literalUnion(RECORD_VIEWS)),
   },
   strict,
@@ -168,10 +217,28 @@ export type RecordOutcomeDto = Static<typeof RecordOutcomeDto>;
 
 export const UpsertEntityDto = Type.Object(
   {
-    kind: Type.String({ minLength: 1, maxLength: 64, pattern: "\\S", description: "e.g. company, person, product; compared case-insensitively." }),
+    kind: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: "\\S",
+      description: "e.g. company, person, product; compared case-insensitively.",
+    }),
     name: Type.String({ minLength: 1, maxLength: 300 }),
-    dedup_key: Type.Optional(Type.String({ minLength: 1, maxLength: 500, pattern: "\\S", description: "The identity of the entity within its kind (a domain, an e-mail); compared normalised (NFKC, trimmed, whitespace folded, lower-case). Without it, every call creates an entity." })),
-    attributes: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Unknown(), { maxProperties: 100, description: "Merged into the stored attributes (null removes one)." })),
+    dedup_key: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        pattern: "\\S",
+        description:
+          "The identity of the entity within its kind (a domain, an e-mail); compared normalised (NFKC, trimmed, whitespace folded, lower-case). Without it, every call creates an entity.",
+      }),
+    ),
+    attributes: Type.Optional(
+      Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Unknown(), {
+        maxProperties: 100,
+        description: "Merged into the stored attributes (null removes one).",
+      }),
+    ),
   },
   strict,
 );
@@ -181,7 +248,11 @@ export type UpsertEntityDto = Static<typeof UpsertEntityDto>;
 
 /** A record_schema as answered: stages always, `additional_fields` only when true. */
 export const StoredRecordSchema = Type.Unsafe<RecordSchema>(
-  Type.Object({ fields: Type.Record(Type.String(), FieldDef), stages: Type.Array(Type.String()), additional_fields: Type.Optional(Type.Literal(true)) }),
+  Type.Object({
+    fields: Type.Record(Type.String(), FieldDef),
+    stages: Type.Array(Type.String()),
+    additional_fields: Type.Optional(Type.Literal(true)),
+  }),
 );
 
 export const CollectionView = Type.Object({
@@ -203,7 +274,9 @@ export const CollectionView = Type.Object({
 });
 export type CollectionView = Static<typeof CollectionView>;
 /** The full view: what the summary leaves out is always there. */
-export type FullCollectionView = CollectionView & Required<Pick<CollectionView, "record_schema" | "views" | "distill_policy" | "connector_mapping" | "presentation">>;
+export type FullCollectionView =
+  & CollectionView
+  & Required<Pick<CollectionView, "record_schema" | "views" | "distill_policy" | "connector_mapping" | "presentation">>;
 /** The connector mapping and the presentation are parts of a collection, read and set with its version. */
 export const ConnectorMappingView = Type.Object({ mapping: Type.Union([ConnectorMapping, Type.Null()]), version: Type.Integer() });
 export type ConnectorMappingView = Static<typeof ConnectorMappingView>;
@@ -238,7 +311,9 @@ export const RecordChangeView = Type.Object({
   at: Type.String(),
   diff: Type.Array(Type.Object({ path: Type.String(), before: Type.Unknown(), after: Type.Unknown() })),
   stage: Nullable(Type.Object({ from: Nullable(Type.String()), to: Type.String() })),
-  outcome: Nullable(Type.Object({ outcome: Type.String(), value: Nullable(Type.Number()), note: Nullable(Type.String()), occurred_at: Type.String() })),
+  outcome: Nullable(
+    Type.Object({ outcome: Type.String(), value: Nullable(Type.Number()), note: Nullable(Type.String()), occurred_at: Type.String() }),
+  ),
 });
 
 export const EntityView = Type.Object({

@@ -93,8 +93,14 @@ export async function getEntity(deps: CollectionDeps, ws: Workspace, id: string)
 export async function listEntities(deps: CollectionDeps, ws: Workspace, q: { kind?: string; limit?: QueryInt; cursor?: string }) {
   const limit = parseBoundedInt("limit", q.limit, 1, ENTITIES_LIMIT.max) ?? ENTITIES_LIMIT.default;
   if (q.cursor !== undefined && !isUuid(q.cursor)) {
-    throw validationFailed("Invalid cursor: expected the id of the last entity of the previous page", [{ path: "query.cursor", message: "expected an entity id" }]);
+    throw validationFailed("Invalid cursor: expected the id of the last entity of the previous page", [{
+      path: "query.cursor",
+      message: "expected an entity id",
+    }]);
   }
-  const { items, has_more } = await deps.stores.entities.list(ws.id, q.kind === undefined ? null : normalizeKind(q.kind), { limit, ...(q.cursor ? { afterId: q.cursor } : {}) });
+  const { items, has_more } = await deps.stores.entities.list(ws.id, q.kind === undefined ? null : normalizeKind(q.kind), {
+    limit,
+    ...(q.cursor ? { afterId: q.cursor } : {}),
+  });
   return { items: items.map(toEntityView), has_more };
 }

@@ -19,5 +19,7 @@ export function canPurgeCollection(p: Principal, c: Pick<Collection, "owner_iden
 
 export function assertCanPurgeCollection(p: Principal, c: Pick<Collection, "owner_identity_id" | "created_by">): void {
   assertCanWrite(p, "purge a collection");
-  if (!canPurgeCollection(p, c)) throw forbidden("Cannot purge collection: only workspace owners and admins, and the collection's owner, may");
+  if (!canPurgeCollection(p, c)) {
+    throw forbidden("Cannot purge collection: only workspace owners and admins, and the collection's owner, may");
+  }
 }

@@ -97,7 +97,12 @@ export interface RecordStore {
   update(w: RecordWrite): Promise<"ok" | "version_conflict" | "not_found">;
   deletePlan(workspaceId: string, collectionId: string, id: string): Promise<RecordRemoval | null>;
   /** Deletes the record at `expectedVersion` (any when null) and its history. */
-  delete(workspaceId: string, collectionId: string, id: string, expectedVersion: number | null): Promise<RecordRemoval | "version_conflict" | "not_found">;
+  delete(
+    workspaceId: string,
+    collectionId: string,
+    id: string,
+    expectedVersion: number | null,
+  ): Promise<RecordRemoval | "version_conflict" | "not_found">;
   /** History entries, newest first, at most `limit`, with version below `beforeVersion` when given. */
   history(workspaceId: string, collectionId: string, id: string, limit: number, beforeVersion?: number): Promise<RecordChange[]>;
 }

@@ -1,7 +1,17 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
 import type { CollectionRecord } from "./model.ts";
-import { type CompiledFilter, compareValues, compileFilter, FilterNode, isScalar, matches, type Operand, operandOf, operandValue } from "./record-filter.ts";
+import {
+  compareValues,
+  type CompiledFilter,
+  compileFilter,
+  FilterNode,
+  isScalar,
+  matches,
+  type Operand,
+  operandOf,
+  operandValue,
+} from "./record-filter.ts";
 import type { RecordSchema } from "./record-schema.ts";
 
 /**
@@ -31,12 +41,13 @@ export const AggregateRecordsDto = Type.Object(
           field: Type.Optional(
             Type.String({
               maxLength: 80,
-              description:
-                "Required except for count: a number field for sum and avg; a number, date or text field for min and max. " +
+              description: "Required except for count: a number field for sum and avg; a number, date or text field for min and max. " +
                 "On an undeclared field, sum and avg take its numbers; min and max its numbers and strings, numbers ordered first.",
             }),
           ),
-          as: Type.Optional(Type.String({ pattern: "^[a-z][a-z0-9_]{0,63}$", description: "Name of the result; default `count` or `<fn>_<field name>`." })),
+          as: Type.Optional(
+            Type.String({ pattern: "^[a-z][a-z0-9_]{0,63}$", description: "Name of the result; default `count` or `<fn>_<field name>`." }),
+          ),
         },
         { additionalProperties: false },
       ),
@@ -78,8 +89,9 @@ export function compileAggregate(schema: RecordSchema, dto: AggregateRecordsDto)
   (dto.group_by ?? []).forEach((path, i) => {
     const o = operandOf(schema, path);
     if (typeof o === "string") errors.push({ path: `/group_by/${i}`, message: o });
-    else if (o.type === "list" || (o.column && (o.name === "created_at" || o.name === "updated_at"))) errors.push({ path: `/group_by/${i}`, message: "cannot group by lists or timestamps" });
-    else groupBy.push(o);
+    else if (o.type === "list" || (o.column && (o.name === "created_at" || o.name === "updated_at"))) {
+      errors.push({ path: `/group_by/${i}`, message: "cannot group by lists or timestamps" });
+    } else groupBy.push(o);
   });
   const metrics: CompiledMetric[] = [];
   const names: string[] = [];
@@ -115,9 +127,9 @@ export function compileAggregate(schema: RecordSchema, dto: AggregateRecordsDto)
 /** The operand's value as a group key or metric input: of its type (any scalar when undeclared), else null. */
 export const typedValue = (o: Operand, v: unknown): GroupKeyValue =>
   (o.type === "any" && isScalar(v)) ||
-  (o.type === "text" && typeof v === "string") ||
-  (o.type === "number" && typeof v === "number") ||
-  (o.type === "boolean" && typeof v === "boolean")
+    (o.type === "text" && typeof v === "string") ||
+    (o.type === "number" && typeof v === "number") ||
+    (o.type === "boolean" && typeof v === "boolean")
     ? (v as GroupKeyValue)
     : null;
 const typed = typedValue;
@@ -141,14 +153,17 @@ export function compareGroups(a: AggregateGroup, b: AggregateGroup): number {
 
 /** The reference aggregate over records in memory: every group, in `compareGroups` order. */
 export function aggregateInMemory(records: Iterable<CollectionRecord>, spec: CompiledAggregate): AggregateGroup[] {
-  const groups = new Map<string, { key: GroupKeyValue[]; count: number; acc: { sum: number; n: number; min: number | string | null; max: number | string | null }[] }>();
+  const groups = new Map<
+    string,
+    { key: GroupKeyValue[]; count: number; acc: { sum: number; n: number; min: number | string | null; max: number | string | null }[] }
+  >();
   for (const r of records) {
     const rec = r as unknown as CollectionRecord & Record<string, unknown>;
     if (spec.filter && !matches(rec, spec.filter)) continue;
     const key = spec.groupBy.map((o) => typed(o, operandValue(rec, o)));
     const id = JSON.stringify(key);
     let g = groups.get(id);
-    if (!g) groups.set(id, (g = { key, count: 0, acc: spec.metrics.map(() => ({ sum: 0, n: 0, min: null, max: null })) }));
+    if (!g) groups.set(id, g = { key, count: 0, acc: spec.metrics.map(() => ({ sum: 0, n: 0, min: null, max: null })) });
     g.count++;
     spec.metrics.forEach((m, i) => {
       const v = typed(m.operand!, operandValue(rec, m.operand!));

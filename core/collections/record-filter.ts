@@ -52,7 +52,8 @@ function nodeSchema(levels: number): TSchema {
 }
 export const FilterNode = Type.Unsafe<FilterNode>({
   ...nodeSchema(MAX_FILTER_DEPTH - 1),
-  description: `A filter tree: {and:[…]}, {or:[…]} or a condition; at most ${MAX_FILTER_CONDITIONS} conditions, ${MAX_FILTER_DEPTH} levels deep.`,
+  description:
+    `A filter tree: {and:[…]}, {or:[…]} or a condition; at most ${MAX_FILTER_CONDITIONS} conditions, ${MAX_FILTER_DEPTH} levels deep.`,
 });
 export type FilterNode = { and: FilterNode[] } | { or: FilterNode[] } | FilterCondition;
 
@@ -94,14 +95,20 @@ export function operandOf(schema: RecordSchema, path: string): Operand | string 
   if (!path.startsWith("fields.")) return "must be fields.<name> or one of status, entity_id, drifted, created_at, updated_at";
   const name = path.slice(7);
   const def = Object.hasOwn(schema.fields, name) ? schema.fields[name] : undefined;
-  if (!def) return admitsField(schema, name) ? { path, name, column: false, type: "any" } : `${name} is not a field of this collection's record_schema`;
+  if (!def) {
+    return admitsField(schema, name)
+      ? { path, name, column: false, type: "any" }
+      : `${name} is not a field of this collection's record_schema`;
+  }
   if (def.type === "list") return { path, name, column: false, type: "list", itemType: valueType(def.items) };
   return { path, name, column: false, type: valueType(def) };
 }
 
 /** Datetime values compare as UTC ISO text: a filter value is normalised like stored values. */
 function normalise(schema: RecordSchema, o: Operand, v: unknown): unknown {
-  const isDatetime = o.column ? o.name === "created_at" || o.name === "updated_at" : o.type !== "any" && schema.fields[o.name]?.type === "datetime";
+  const isDatetime = o.column
+    ? o.name === "created_at" || o.name === "updated_at"
+    : o.type !== "any" && schema.fields[o.name]?.type === "datetime";
   if (isDatetime && typeof v === "string" && !Number.isNaN(Date.parse(v))) return new Date(Date.parse(v)).toISOString();
   return v;
 }
@@ -139,10 +146,14 @@ export function compileFilter(schema: RecordSchema, node: FilterNode, at = "/fil
         return typeof v === "boolean" ? { op: "exists", operand, value: v } : problem("must be true or false");
       case "contains":
         if (operand.type === "any") {
-          return isScalar(v) && v !== "" ? { op: "contains", operand, value: v } : problem("must be a non-empty string, a number or true/false");
+          return isScalar(v) && v !== ""
+            ? { op: "contains", operand, value: v }
+            : problem("must be a non-empty string, a number or true/false");
         }
         if (operand.type === "list") {
-          return scalarOf(operand.itemType!, v) ? { op: "contains", operand, value: v as string } : problem(`must be ${typeName(operand.itemType!)}`);
+          return scalarOf(operand.itemType!, v)
+            ? { op: "contains", operand, value: v as string }
+            : problem(`must be ${typeName(operand.itemType!)}`);
         }
         if (operand.type !== "text") return problem(`contains applies to text and list fields; ${c.field} is ${operand.type}`);
         return typeof v === "string" && v.length > 0 ? { op: "contains", operand, value: v } : problem("must be a non-empty string");
@@ -159,8 +170,12 @@ export function compileFilter(schema: RecordSchema, node: FilterNode, at = "/fil
       default: {
         if (operand.type === "list") return problem(`${c.op} does not apply to list fields; use contains or exists`);
         if (operand.type === "any") {
-          if (c.op === "eq" || c.op === "ne") return isScalar(v) ? { op: c.op, operand, value: v } : problem("must be a string, a number or true/false");
-          return typeof v === "string" || typeof v === "number" ? { op: c.op, operand, value: v } : problem(`${c.op} compares strings or numbers`);
+          if (c.op === "eq" || c.op === "ne") {
+            return isScalar(v) ? { op: c.op, operand, value: v } : problem("must be a string, a number or true/false");
+          }
+          return typeof v === "string" || typeof v === "number"
+            ? { op: c.op, operand, value: v }
+            : problem(`${c.op} compares strings or numbers`);
         }
         if (operand.type === "boolean" && c.op !== "eq" && c.op !== "ne") return problem(`${c.op} does not apply to true/false values`);
         if (!scalarOf(operand.type, v)) return problem(`must be ${typeName(operand.type)}`);
@@ -232,7 +247,8 @@ export function matches(record: { fields: Record<string, unknown> } & Record<str
       return !f.value.some((x) => sameType(v, x) && v === x);
     case "contains":
       if (Array.isArray(v)) return (f.operand.type === "list" || f.operand.type === "any") && v.some((x) => x === f.value);
-      return typeof v === "string" && typeof f.value === "string" && f.operand.type !== "list" && v.toLowerCase().includes(f.value.toLowerCase());
+      return typeof v === "string" && typeof f.value === "string" && f.operand.type !== "list" &&
+        v.toLowerCase().includes(f.value.toLowerCase());
     default: {
       if (!sameType(v, f.value)) return false;
       const c = compareValues(v as string | number, f.value as string | number);

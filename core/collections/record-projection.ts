@@ -17,7 +17,9 @@ const FIELD_NAME = new RegExp(FIELD_NAME_PATTERN);
 export function parseFieldNames(param: string, raw: string | undefined): string[] | null {
   if (raw === undefined) return null;
   const names = raw.split(",").map((s) => s.trim()).filter(Boolean);
-  if (names.length > MAX_SELECTED_FIELDS || names.some((n) => !FIELD_NAME.test(n))) throw badQuery(param, "expected comma-separated field names");
+  if (names.length > MAX_SELECTED_FIELDS || names.some((n) => !FIELD_NAME.test(n))) {
+    throw badQuery(param, "expected comma-separated field names");
+  }
   return names;
 }
 

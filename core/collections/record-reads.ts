@@ -5,7 +5,7 @@ import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
 import { resolveCriterion } from "./context.ts";
 import type { QueryRecordsDto } from "./dto.ts";
-import { compareGroups, compileAggregate, type AggregateRecordsDto } from "./record-aggregate.ts";
+import { type AggregateRecordsDto, compareGroups, compileAggregate } from "./record-aggregate.ts";
 import { boundRecordView, parseFieldNames, projectFields } from "./record-projection.ts";
 import { listFilter, parseLimit, parseRecordView, planQuery, type RecordListQuery } from "./record-query.ts";
 import { findRecord } from "./records.ts";
@@ -34,7 +34,12 @@ export async function getRecord(deps: CollectionDeps, ws: Workspace, cid: string
 async function pageRecords(deps: CollectionDeps, ws: Workspace, cid: string, q: RecordListQuery & { query?: string }) {
   const c = await findCollection(deps, ws, cid);
   const filter = listFilter(q);
-  const plan = planQuery(c, { ...(filter ? { filter } : {}), limit: parseLimit(q.limit), ...(q.cursor !== undefined ? { cursor: q.cursor } : {}), ...(q.query !== undefined ? { query: q.query } : {}) });
+  const plan = planQuery(c, {
+    ...(filter ? { filter } : {}),
+    limit: parseLimit(q.limit),
+    ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+    ...(q.query !== undefined ? { query: q.query } : {}),
+  });
   const view = parseRecordView(q.view);
   const page = await deps.stores.records.query(ws.id, c.id, plan.query);
   return { collection: c, records: page.items, view, nextCursor: plan.next(page.items, page.has_more) };

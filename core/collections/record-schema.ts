@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import type { ErrorDetail } from "../kernel/errors.ts";
-import { DEFAULT_STAGES, type Archetype } from "./archetype.ts";
+import { type Archetype, DEFAULT_STAGES } from "./archetype.ts";
 
 /**
  * A collection's record schema: its typed fields and its stages. The one definition of what a
@@ -37,7 +37,16 @@ const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "YYYY-
 
 export const StringField = field(
   "string",
-  { ...lengthBounds, pattern: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: "ECMAScript regular expression the whole value must match." })) },
+  {
+    ...lengthBounds,
+    pattern: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_PATTERN_LENGTH,
+        description: "ECMAScript regular expression the whole value must match.",
+      }),
+    ),
+  },
   `Text, at most max_length (default ${MAX_STRING_LENGTH}) characters.`,
 );
 export const NumberField = field("number", numberBounds, "A JSON number, within min and max when given.");
@@ -54,14 +63,29 @@ export const EnumField = field(
   { values: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: MAX_ENUM_VALUES, uniqueItems: true }) },
   "One of `values`.",
 );
-export const UrlField = field("url", { max_length: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })) }, "An absolute http(s) URL.");
+export const UrlField = field(
+  "url",
+  { max_length: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })) },
+  "An absolute http(s) URL.",
+);
 export const EmailField = field("email", {}, "An e-mail address.");
 export const EntityField = field(
   "entity",
   { entity_kind: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "The entity's kind must be this one." })) },
   "The id of an entity of the workspace (POST /entities).",
 );
-const scalarFields = [StringField, NumberField, IntegerField, BooleanField, DateField, DateTimeField, EnumField, UrlField, EmailField, EntityField];
+const scalarFields = [
+  StringField,
+  NumberField,
+  IntegerField,
+  BooleanField,
+  DateField,
+  DateTimeField,
+  EnumField,
+  UrlField,
+  EmailField,
+  EntityField,
+];
 export const ScalarField = Type.Union(scalarFields);
 export const ListField = field(
   "list",

@@ -15,7 +15,11 @@ import type { RecordSchema } from "./record-schema.ts";
  */
 export const RecordSort = Type.Object(
   {
-    field: Type.String({ maxLength: 80, description: "`created_at` (default), `updated_at`, `status`, a scalar `fields.<name>`, or an undeclared field where the collection accepts them." }),
+    field: Type.String({
+      maxLength: 80,
+      description:
+        "`created_at` (default), `updated_at`, `status`, a scalar `fields.<name>`, or an undeclared field where the collection accepts them.",
+    }),
     dir: Type.Optional(Type.Union([Type.Literal("asc"), Type.Literal("desc")], { description: "Default desc." })),
   },
   { additionalProperties: false },
@@ -92,8 +96,7 @@ export function checkedPosition(raw: unknown, s: CompiledSort): KeysetPosition {
   if (typeof id !== "string" || !isUuid(id)) throw bad();
   if (!s.operand) return { id };
   const type = s.operand.type;
-  const ok =
-    v === null ||
+  const ok = v === null ||
     ((type === "number" || type === "any") && typeof v === "number" && Number.isFinite(v)) ||
     ((type === "text" || type === "any") && typeof v === "string" && v.length <= 10_000) ||
     (type === "any" && typeof v === "boolean");

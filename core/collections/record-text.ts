@@ -11,7 +11,7 @@ export function recordSearchText(fields: RecordFields): string {
   const parts: string[] = [];
   for (const v of Object.values(fields)) {
     if (typeof v === "string") parts.push(v);
-    else if (Array.isArray(v)) for (const x of v) if (typeof x === "string") parts.push(x);
+    else if (Array.isArray(v)) { for (const x of v) if (typeof x === "string") parts.push(x); }
   }
   return parts.join("\n").toLowerCase().slice(0, MAX_SEARCH_TEXT);
 }

@@ -120,8 +120,12 @@ function checkScalar(def: ScalarFieldDef, v: unknown, path: string, out: Validat
       if (typeof v !== "string") return fail(out, path, "must be a string");
       const max = def.max_length ?? MAX_STRING_LENGTH;
       if (v.length > max) return fail(out, path, `must be at most ${max} characters`);
-      if (def.min_length !== undefined && v.length < def.min_length) return fail(out, path, `must be at least ${def.min_length} characters`);
-      if (def.pattern !== undefined && !new RegExp(`^(?:${def.pattern})$`, "u").test(v)) return fail(out, path, `must match ${def.pattern}`);
+      if (def.min_length !== undefined && v.length < def.min_length) {
+        return fail(out, path, `must be at least ${def.min_length} characters`);
+      }
+      if (def.pattern !== undefined && !new RegExp(`^(?:${def.pattern})$`, "u").test(v)) {
+        return fail(out, path, `must match ${def.pattern}`);
+      }
       return v;
     }
     case "number":
@@ -151,7 +155,9 @@ function checkScalar(def: ScalarFieldDef, v: unknown, path: string, out: Validat
       return typeof v === "string" && def.values.includes(v) ? v : fail(out, path, `must be one of ${def.values.join(", ")}`);
     case "url": {
       const max = def.max_length ?? 2048;
-      if (typeof v !== "string" || v.length > max || !/^https?:\/\//i.test(v) || !URL.canParse(v)) return fail(out, path, "must be an absolute http(s) URL");
+      if (typeof v !== "string" || v.length > max || !/^https?:\/\//i.test(v) || !URL.canParse(v)) {
+        return fail(out, path, "must be an absolute http(s) URL");
+      }
       return v;
     }
     case "email":

@@ -12,7 +12,7 @@ import type { RecordRemoval } from "./ports.ts";
 import { diffRecords } from "./record-diff.ts";
 import { admitsField } from "./record-schema.ts";
 import { recordSearchText } from "./record-text.ts";
-import { patchRecordFields, stageProblem, validateRecordFields, type ValidatedFields } from "./record-validation.ts";
+import { patchRecordFields, stageProblem, type ValidatedFields, validateRecordFields } from "./record-validation.ts";
 import { toRecordView } from "./views.ts";
 
 export const recordNotFound = () => notFound("Record");
@@ -21,7 +21,9 @@ export const recordNotFound = () => notFound("Record");
 async function writableCollection(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string): Promise<Collection> {
   assertCanWrite(p, "change records");
   const c = await findCollection(deps, ws, cid);
-  if (c.status === "archived") throw conflict("Cannot change records: the collection is archived (restore it first)", { current_status: "archived" });
+  if (c.status === "archived") {
+    throw conflict("Cannot change records: the collection is archived (restore it first)", { current_status: "archived" });
+  }
   return c;
 }
 
@@ -32,12 +34,22 @@ export async function findRecord(deps: CollectionDeps, ws: Workspace, cid: strin
 }
 
 /** Every problem of a record's next state at once: fields, stage, and the entities it links. */
-async function assertRecordValid(deps: CollectionDeps, ws: Workspace, c: Collection, v: ValidatedFields, status: string | null, entityId: string | null, fieldMeta: Record<string, unknown>): Promise<void> {
+async function assertRecordValid(
+  deps: CollectionDeps,
+  ws: Workspace,
+  c: Collection,
+  v: ValidatedFields,
+  status: string | null,
+  entityId: string | null,
+  fieldMeta: Record<string, unknown>,
+): Promise<void> {
   const errors: ErrorDetail[] = [...v.errors];
   const stage = status === null ? null : stageProblem(c.record_schema, status);
   if (stage) errors.push(stage);
   for (const name of Object.keys(fieldMeta)) {
-    if (!admitsField(c.record_schema, name)) errors.push({ path: `/field_meta/${name}`, message: "is not a field of this collection's record_schema" });
+    if (!admitsField(c.record_schema, name)) {
+      errors.push({ path: `/field_meta/${name}`, message: "is not a field of this collection's record_schema" });
+    }
   }
   const ids = [...new Set([...(entityId ? [entityId] : []), ...v.entityRefs.map((r) => r.id)])];
   if (ids.length) {
@@ -52,7 +64,13 @@ async function assertRecordValid(deps: CollectionDeps, ws: Workspace, c: Collect
   if (errors.length) throw validationFailed("Invalid record", errors);
 }
 
-function changeOf(p: Principal, before: CollectionRecord | null, after: CollectionRecord, type: RecordChangeType, outcome: RecordOutcome | null = null): RecordChange {
+function changeOf(
+  p: Principal,
+  before: CollectionRecord | null,
+  after: CollectionRecord,
+  type: RecordChangeType,
+  outcome: RecordOutcome | null = null,
+): RecordChange {
   return {
     id: uuidv7(Date.parse(after.updated_at)),
     workspace_id: after.workspace_id,
@@ -69,7 +87,13 @@ function changeOf(p: Principal, before: CollectionRecord | null, after: Collecti
   };
 }
 
-export async function createRecord(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string, dto: CreateRecordDto): Promise<RecordView> {
+export async function createRecord(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  cid: string,
+  dto: CreateRecordDto,
+): Promise<RecordView> {
   const c = await writableCollection(deps, p, ws, cid);
   const v = validateRecordFields(c.record_schema, dto.fields);
   const status = dto.status ?? c.record_schema.stages[0]!;
@@ -101,7 +125,15 @@ export async function createRecord(deps: CollectionDeps, p: Principal, ws: Works
 }
 
 /** One checked write of a record's next state; a stale version is a 409 with the current one. */
-async function writeRecord(deps: CollectionDeps, p: Principal, ws: Workspace, before: CollectionRecord, next: CollectionRecord, type: RecordChangeType, outcome: RecordOutcome | null = null) {
+async function writeRecord(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  before: CollectionRecord,
+  next: CollectionRecord,
+  type: RecordChangeType,
+  outcome: RecordOutcome | null = null,
+) {
   const result = await deps.stores.records.update({ record: next, change: changeOf(p, before, next, type, outcome) });
   if (result === "not_found") throw recordNotFound();
   if (result === "version_conflict") {
@@ -115,10 +147,26 @@ async function writeRecord(deps: CollectionDeps, p: Principal, ws: Workspace, be
 
 function nextState(deps: CollectionDeps, p: Principal, r: CollectionRecord, over: Partial<CollectionRecord>): CollectionRecord {
   const fields = over.fields ?? r.fields;
-  return { ...r, ...over, fields, search_text: recordSearchText(fields), version: r.version + 1, updated_at: deps.clock.now().toISOString(), updated_by: p.identityId };
+  return {
+    ...r,
+    ...over,
+    fields,
+    search_text: recordSearchText(fields),
+    version: r.version + 1,
+    updated_at: deps.clock.now().toISOString(),
+    updated_by: p.identityId,
+  };
 }
 
-export async function updateRecord(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: UpdateRecordDto, expected: number | undefined): Promise<RecordView> {
+export async function updateRecord(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  cid: string,
+  rid: string,
+  dto: UpdateRecordDto,
+  expected: number | undefined,
+): Promise<RecordView> {
   const c = await writableCollection(deps, p, ws, cid);
   const r = await findRecord(deps, ws, cid, rid);
   if (expected !== undefined && expected !== r.version) throw versionConflict("record", r.version);
@@ -134,14 +182,32 @@ export async function updateRecord(deps: CollectionDeps, p: Principal, ws: Works
   // earlier schema edit left behind can still be edited piecemeal (the doctor lists it).
   const keys = Object.keys(dto.fields ?? {});
   const touches = (path: string) => keys.some((k) => path === `/fields/${k}` || path.startsWith(`/fields/${k}/`));
-  const touched: ValidatedFields = { ...v, errors: v.errors.filter((e) => touches(e.path)), entityRefs: v.entityRefs.filter((ref) => touches(ref.path)) };
+  const touched: ValidatedFields = {
+    ...v,
+    errors: v.errors.filter((e) => touches(e.path)),
+    entityRefs: v.entityRefs.filter((ref) => touches(ref.path)),
+  };
   const metaGiven = Object.fromEntries(Object.entries(dto.field_meta ?? {}).filter(([, m]) => m !== null));
   await assertRecordValid(deps, ws, c, touched, dto.status ?? null, dto.entity_id ?? null, metaGiven);
-  const next = nextState(deps, p, r, { fields: v.fields, field_meta: meta, status, entity_id: entityId, drifted: dto.drifted ?? r.drifted });
+  const next = nextState(deps, p, r, {
+    fields: v.fields,
+    field_meta: meta,
+    status,
+    entity_id: entityId,
+    drifted: dto.drifted ?? r.drifted,
+  });
   return toRecordView(await writeRecord(deps, p, ws, r, next, "record.updated"));
 }
 
-export async function recordOutcome(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string, rid: string, dto: RecordOutcomeDto, expected: number | undefined) {
+export async function recordOutcome(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  cid: string,
+  rid: string,
+  dto: RecordOutcomeDto,
+  expected: number | undefined,
+) {
   const c = await writableCollection(deps, p, ws, cid);
   const r = await findRecord(deps, ws, cid, rid);
   if (expected !== undefined && expected !== r.version) throw versionConflict("record", r.version);
@@ -150,7 +216,12 @@ export async function recordOutcome(deps: CollectionDeps, p: Principal, ws: Work
     if (problem) throw validationFailed("Invalid outcome", [problem]);
   }
   const now = deps.clock.now().toISOString();
-  const outcome: RecordOutcome = { outcome: dto.outcome, value: dto.value ?? null, note: dto.note ?? null, occurred_at: dto.occurred_at ? new Date(Date.parse(dto.occurred_at)).toISOString() : now };
+  const outcome: RecordOutcome = {
+    outcome: dto.outcome,
+    value: dto.value ?? null,
+    note: dto.note ?? null,
+    occurred_at: dto.occurred_at ? new Date(Date.parse(dto.occurred_at)).toISOString() : now,
+  };
   const next = nextState(deps, p, r, { status: dto.status ?? r.status });
   return { outcome, record: toRecordView(await writeRecord(deps, p, ws, r, next, "record.outcome", outcome)) };
 }

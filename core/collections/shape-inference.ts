@@ -1,10 +1,4 @@
-import {
-  type FieldDef,
-  MAX_FIELDS,
-  MAX_LIST_ITEMS,
-  type RecordSchema,
-  type ScalarFieldDef,
-} from "./record-schema.ts";
+import { type FieldDef, MAX_FIELDS, MAX_LIST_ITEMS, type RecordSchema, type ScalarFieldDef } from "./record-schema.ts";
 import { valueFits } from "./record-validation.ts";
 
 /**
@@ -66,7 +60,12 @@ export function tallyRecord(tally: ShapeTally, schema: RecordSchema, fields: Rec
       if (tally.untallied.size < 10_000) tally.untallied.add(name);
       continue;
     }
-    if (!t) tally.fields.set(name, (t = { records: 0, types: {}, scalar: { seen: 0, fits: new Set() }, items: { seen: 0, fits: new Set(ALL_SCALARS) }, maxItems: 0 }));
+    if (!t) {
+      tally.fields.set(
+        name,
+        t = { records: 0, types: {}, scalar: { seen: 0, fits: new Set() }, items: { seen: 0, fits: new Set(ALL_SCALARS) }, maxItems: 0 },
+      );
+    }
     t.records++;
     const type = jsonType(v);
     t.types[type] = (t.types[type] ?? 0) + 1;

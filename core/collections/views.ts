@@ -50,7 +50,10 @@ const size = (v: unknown) => new TextEncoder().encode(JSON.stringify(v)).length;
  * longest text values (marked with "…"), then leaves out whole values, largest first. Says what
  * it cut, so a reader never mistakes a trimmed record for the whole one.
  */
-export function trimToBytes(view: RecordView, maxBytes: number): { record: RecordView; truncated: boolean; omitted: string[]; shortened: string[] } {
+export function trimToBytes(
+  view: RecordView,
+  maxBytes: number,
+): { record: RecordView; truncated: boolean; omitted: string[]; shortened: string[] } {
   if (size(view) <= maxBytes) return { record: view, truncated: false, omitted: [], shortened: [] };
   const record: RecordView = structuredClone(view);
   const omitted: string[] = [];

@@ -41,14 +41,11 @@ export function isAppError(value: unknown): value is AppError {
   return value instanceof AppError;
 }
 
-export const validationFailed = (message: string, details: ErrorDetail[] = []) =>
-  new AppError("VALIDATION_FAILED", message, details);
+export const validationFailed = (message: string, details: ErrorDetail[] = []) => new AppError("VALIDATION_FAILED", message, details);
 export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
 export const forbidden = (message: string) => new AppError("FORBIDDEN", message);
-export const conflict = (message: string, meta?: Record<string, unknown>) =>
-  new AppError("CONFLICT", message, [], meta);
-export const unauthenticated = (message = "Missing or invalid credentials") =>
-  new AppError("UNAUTHENTICATED", message);
+export const conflict = (message: string, meta?: Record<string, unknown>) => new AppError("CONFLICT", message, [], meta);
+export const unauthenticated = (message = "Missing or invalid credentials") => new AppError("UNAUTHENTICATED", message);
 /** A write that named a version the object has moved past: nothing was applied. */
 export const versionConflict = (what: string, currentVersion: number) =>
   new AppError("VERSION_CONFLICT", `Cannot update ${what}: it changed since version you read (now ${currentVersion})`, [], {

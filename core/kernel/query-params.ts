@@ -8,7 +8,8 @@ import { validationFailed } from "./errors.ts";
 export type QueryInt = string | number;
 export type QueryBool = string | boolean;
 
-export const badQuery = (name: string, message: string) => validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
+export const badQuery = (name: string, message: string) =>
+  validationFailed(`Invalid ${name}: ${message}`, [{ path: `query.${name}`, message }]);
 
 export function parseBool(name: string, raw: QueryBool | undefined): boolean | undefined {
   if (raw === undefined || typeof raw === "boolean") return raw;

@@ -13,7 +13,9 @@ const strict = { additionalProperties: false } as const;
 // ---- responses ----
 
 export const CreatedShareLink = Type.Object({
-  token: Type.String({ description: "The raw token (43 base64url characters, 256 random bits). Shown in this response only: it is stored hashed." }),
+  token: Type.String({
+    description: "The raw token (43 base64url characters, 256 random bits). Shown in this response only: it is stored hashed.",
+  }),
   url: Type.String({ description: "The public page, from the request's origin: `<origin>/s/{token}`." }),
   path: Type.String({ description: "`/s/{token}`; the same page also answers at `/api/v1/s/{token}`." }),
   created_at: Timestamp,
@@ -65,9 +67,12 @@ export const ShareNoteDto = Type.Object(
     member_ids: Type.Array(IdSchema, {
       minItems: 1,
       maxItems: MAX_SHARE_RECIPIENTS,
-      description: "Recipients: member ids of this workspace, 1 to 50. Duplicates collapse; an id that is not a member is a 400 naming it, and nothing is shared.",
+      description:
+        "Recipients: member ids of this workspace, 1 to 50. Duplicates collapse; an id that is not a member is a 400 naming it, and nothing is shared.",
     }),
-    message: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_SHARE_MESSAGE_LENGTH, description: "Shown with the note in each inbox." })),
+    message: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_SHARE_MESSAGE_LENGTH, description: "Shown with the note in each inbox." }),
+    ),
   },
   { ...strict, description: "Puts the note in each recipient's inbox (`GET /workspaces/{slug}/shared`)." },
 );

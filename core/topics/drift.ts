@@ -20,7 +20,12 @@ export async function writeDrift(
   const w = changeTopic(p, topic, { drift }, "topic.drifted", new Date(drift.at), evidence);
   const result = await deps.stores.topics.update(w);
   if (result === "ok") {
-    await emit(deps, topic.workspace_id, "topic.drifted", p, { topic_id: topic.id, slug: topic.slug, version: w.topic.version, commit: evidence.commit });
+    await emit(deps, topic.workspace_id, "topic.drifted", p, {
+      topic_id: topic.id,
+      slug: topic.slug,
+      version: w.topic.version,
+      commit: evidence.commit,
+    });
   }
   return result;
 }

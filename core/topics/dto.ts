@@ -4,7 +4,23 @@ import { literalUnion } from "../kernel/literal-union.ts";
 import { TOPIC_STATUSES } from "./governance.ts";
 import { MAX_TAG_LENGTH } from "./tag-name.ts";
 import { MAX_TOPIC_SLUG_LENGTH, TOPIC_SLUG_PATTERN } from "./topic-slug.ts";
-import { TOPIC_KINDS, TOPIC_ORIGINS, APPROVED_VIA, TRUST_VERDICTS, MAX_TITLE_LENGTH, MAX_BODY_LENGTH, MAX_TAGS_PER_TOPIC, MAX_ANCHORS_PER_TOPIC, Governance, Drift, TOPIC_EVENT_TYPES, PROPOSAL_STATUSES, MAX_SUMMARY_LENGTH, RELATION_TYPES, RELATION_TYPES_DOC } from "./model.ts";
+import {
+  APPROVED_VIA,
+  Drift,
+  Governance,
+  MAX_ANCHORS_PER_TOPIC,
+  MAX_BODY_LENGTH,
+  MAX_SUMMARY_LENGTH,
+  MAX_TAGS_PER_TOPIC,
+  MAX_TITLE_LENGTH,
+  PROPOSAL_STATUSES,
+  RELATION_TYPES,
+  RELATION_TYPES_DOC,
+  TOPIC_EVENT_TYPES,
+  TOPIC_KINDS,
+  TOPIC_ORIGINS,
+  TRUST_VERDICTS,
+} from "./model.ts";
 
 /**
  * What crosses the topics API: request bodies, views and results (TypeBox schemas, which validate
@@ -52,7 +68,8 @@ export const AnchorCheck = Type.Object({
   pattern: Type.String(),
   matches: Type.Integer({ description: "Files of the default branch the pattern matches." }),
   rating: literalUnion(ANCHOR_RATINGS, {
-    description: "`zero`: matches nothing (or cannot be compiled); `overbroad`: matches more than max(500, 20% of the repo's files); else `ok`.",
+    description:
+      "`zero`: matches nothing (or cannot be compiled); `overbroad`: matches more than max(500, 20% of the repo's files); else `ok`.",
   }),
   samples: Type.Array(Type.String(), { description: "Up to 5 matching paths, in path order." }),
   warnings: Type.Array(Type.String()),
@@ -62,7 +79,9 @@ export type AnchorCheck = Static<typeof AnchorCheck>;
 export const AnchorValidation = Type.Object(
   {
     repo_id: Type.String(),
-    commit: Nullable(Type.String({ description: "The commit of the file index the anchors were checked against; null when there is none." })),
+    commit: Nullable(
+      Type.String({ description: "The commit of the file index the anchors were checked against; null when there is none." }),
+    ),
     file_count: Nullable(Type.Integer()),
     refreshed_at: Nullable(Type.String({ description: "When the repo's file index was last read from the code host." })),
     anchors: Type.Array(AnchorCheck, { description: "One entry per anchor, in the topic's order; empty when the repo has no file index." }),
@@ -111,7 +130,9 @@ export const TopicView = Type.Object(
     history: Type.Optional(Type.Array(TopicRevisionView, { description: "With `history=true`: revisions, newest first." })),
     anchor_validation: Type.Optional(AnchorValidation),
     orphaned_anchors: Type.Optional(
-      Type.Array(Type.String(), { description: "With `include_orphaned=true`: anchors matching no file of the repo's current file index." }),
+      Type.Array(Type.String(), {
+        description: "With `include_orphaned=true`: anchors matching no file of the repo's current file index.",
+      }),
     ),
   },
   {
@@ -145,7 +166,8 @@ export const AnchorsSchema = Type.Array(
     minLength: 1,
     maxLength: 300,
     pattern: "^[^/\\s](?:.*\\S)?$",
-    description: "A glob (picomatch syntax) relative to the repo root, e.g. `src/billing/**/*.ts`; no leading slash, no leading or trailing whitespace.",
+    description:
+      "A glob (picomatch syntax) relative to the repo root, e.g. `src/billing/**/*.ts`; no leading slash, no leading or trailing whitespace.",
   }),
   { maxItems: MAX_ANCHORS_PER_TOPIC, description: "Files of the linked repo (`repo_id`) this topic is about. Duplicates collapse." },
 );
@@ -171,7 +193,9 @@ export const CreateTopicDto = Type.Object(
     repo_id: Type.Optional(editable.repo_id),
     anchors: Type.Optional(editable.anchors),
     kind: Type.Optional(editable.kind),
-    origin: Type.Optional(literalUnion(TOPIC_ORIGINS, { description: "Defaults to `auto` for a program (OAuth client, faceless key), else `manual`." })),
+    origin: Type.Optional(
+      literalUnion(TOPIC_ORIGINS, { description: "Defaults to `auto` for a program (OAuth client, faceless key), else `manual`." }),
+    ),
     source_url: Type.Optional(editable.source_url),
     status: Type.Optional(
       literalUnion(["draft", "proposed"] as const, { description: "`draft` (a Note, default) or `proposed` (up for review at once)." }),
@@ -193,7 +217,9 @@ const removable = {
   tags: Type.Union([TagsSchema, Type.Null()], { description: "Replaces the tags whole; `null` removes them all (an empty list)." }),
   area_id: Type.Union([IdRef, Type.Null()], { description: "`null`: in no area." }),
   repo_id: Type.Union([IdRef, Type.Null()], { description: "`null`: linked to no repo." }),
-  anchors: Type.Union([AnchorsSchema, Type.Null()], { description: "Replaces the anchors whole; `null` removes them all (an empty list)." }),
+  anchors: Type.Union([AnchorsSchema, Type.Null()], {
+    description: "Replaces the anchors whole; `null` removes them all (an empty list).",
+  }),
   kind: Type.Union([literalUnion(TOPIC_KINDS), Type.Null()], { description: "`null`: back to the default, `note`." }),
   source_url: Type.Union([UrlSchema, Type.Null()], { description: "`null`: no source." }),
 };
@@ -208,7 +234,9 @@ export const UpdateTopicDto = Type.Object(
     anchors: Type.Optional(removable.anchors),
     kind: Type.Optional(removable.kind),
     source_url: Type.Optional(removable.source_url),
-    expected_version: Type.Optional(Type.Integer({ minimum: 1, description: "Or the `If-Match` header; a stale value is 409 VERSION_CONFLICT." })),
+    expected_version: Type.Optional(
+      Type.Integer({ minimum: 1, description: "Or the `If-Match` header; a stale value is 409 VERSION_CONFLICT." }),
+    ),
   },
   {
     ...strict,
@@ -310,7 +338,12 @@ export type ProposalView = Static<typeof ProposalView>;
 
 export const OpenProposalDto = Type.Object(
   {
-    summary: Type.String({ minLength: 1, maxLength: MAX_SUMMARY_LENGTH, pattern: "\\S", description: "What the edit does and why, 1 to 500 characters." }),
+    summary: Type.String({
+      minLength: 1,
+      maxLength: MAX_SUMMARY_LENGTH,
+      pattern: "\\S",
+      description: "What the edit does and why, 1 to 500 characters.",
+    }),
     patch: ProposalPatch,
     base_version: Type.Optional(
       Type.Integer({
@@ -329,7 +362,6 @@ export const OpenProposalDto = Type.Object(
 export type OpenProposalDto = Static<typeof OpenProposalDto>;
 
 // ---- relations and the graph ----
-
 
 export const RelatedTopic = Type.Object(
   {
@@ -395,9 +427,13 @@ export type FullGraphView = Static<typeof FullGraphView>;
 
 export const AdjacencyGraphView = Type.Object({
   shape: Type.Literal("adjacency"),
-  adjacency: Type.Record(Type.String(), Type.Array(Type.Object({ to: Type.String({ description: "Target slug." }), type: literalUnion(RELATION_TYPES) })), {
-    description: "Every included topic's slug → its outgoing relations to included topics (an empty list when none).",
-  }),
+  adjacency: Type.Record(
+    Type.String(),
+    Type.Array(Type.Object({ to: Type.String({ description: "Target slug." }), type: literalUnion(RELATION_TYPES) })),
+    {
+      description: "Every included topic's slug → its outgoing relations to included topics (an empty list when none).",
+    },
+  ),
   truncated: Type.Boolean(),
 });
 export type AdjacencyGraphView = Static<typeof AdjacencyGraphView>;

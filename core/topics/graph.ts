@@ -102,7 +102,11 @@ export interface FullGraphQuery {
   include_archived?: QueryBool;
 }
 
-export type FullGraph = { etag: string; notModified: true } | { etag: string; notModified: false; body: FullGraphView | AdjacencyGraphView };
+export type FullGraph = { etag: string; notModified: true } | {
+  etag: string;
+  notModified: false;
+  body: FullGraphView | AdjacencyGraphView;
+};
 
 function parseShape(raw: string | undefined): GraphShape {
   if (raw === undefined) return "nodes-edges";
@@ -112,7 +116,17 @@ function parseShape(raw: string | undefined): GraphShape {
 
 /** A strong entity tag naming the graph's state and the representation asked for. */
 export async function graphEtag(fp: GraphFingerprint, ws: Workspace, shape: GraphShape, includeArchived: boolean): Promise<string> {
-  const text = ["graph-v1", ws.id, ws.settings.review_interval_days, fp.lastEventId ?? "-", fp.eventCount, fp.relationMarker, fp.staleCount, shape, includeArchived].join("|");
+  const text = [
+    "graph-v1",
+    ws.id,
+    ws.settings.review_interval_days,
+    fp.lastEventId ?? "-",
+    fp.eventCount,
+    fp.relationMarker,
+    fp.staleCount,
+    shape,
+    includeArchived,
+  ].join("|");
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
   return `"${[...digest.slice(0, 20)].map((b) => b.toString(16).padStart(2, "0")).join("")}"`;
 }
@@ -123,7 +137,12 @@ export async function graphEtag(fp: GraphFingerprint, ws: Workspace, shape: Grap
  * its state is computed from a fingerprint first; when the caller already `holds` that state,
  * nothing else is read.
  */
-export async function fullGraph(deps: TopicDeps, ws: Workspace, q: FullGraphQuery, holds: (etag: string) => boolean = () => false): Promise<FullGraph> {
+export async function fullGraph(
+  deps: TopicDeps,
+  ws: Workspace,
+  q: FullGraphQuery,
+  holds: (etag: string) => boolean = () => false,
+): Promise<FullGraph> {
   const shape = parseShape(q.shape);
   const includeArchived = parseBool("include_archived", q.include_archived) ?? false;
   const now = deps.clock.now();

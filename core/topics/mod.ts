@@ -19,12 +19,42 @@ export * from "./search-rank.ts";
 export { toTopicView, trustOf } from "./view.ts";
 
 // Use cases
-export { createTopic, deleteTopic, getTopic, HISTORY_LIMIT, listTopicEvents, listTopics, SEARCH_TOTAL_CAP, searchTopics, updateTopic } from "./topics.ts";
+export {
+  createTopic,
+  deleteTopic,
+  getTopic,
+  HISTORY_LIMIT,
+  listTopicEvents,
+  listTopics,
+  SEARCH_TOTAL_CAP,
+  searchTopics,
+  updateTopic,
+} from "./topics.ts";
 export { type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
 export { topicBySlug, topicsBySlug } from "./topic-access.ts";
 export * from "./transitions.ts";
 export * from "./drift.ts";
 export * from "./tags.ts";
-export { listOpenProposals, listTopicProposals, MAX_BASE_DISTANCE, mergeProposal, openProposal, type ProposalListQuery, rejectProposal } from "./proposals.ts";
+export {
+  listOpenProposals,
+  listTopicProposals,
+  MAX_BASE_DISTANCE,
+  mergeProposal,
+  openProposal,
+  type ProposalListQuery,
+  rejectProposal,
+} from "./proposals.ts";
 export * from "./relations.ts";
-export { type FullGraph, type FullGraphQuery, fullGraph, GRAPH_DEPTH, GRAPH_SHAPES, type GraphShape, MAX_FULL_GRAPH_EDGES, MAX_FULL_GRAPH_NODES, MAX_GRAPH_LEVEL_RELATIONS, MAX_GRAPH_NODES, topicGraph } from "./graph.ts";
+export {
+  type FullGraph,
+  fullGraph,
+  type FullGraphQuery,
+  GRAPH_DEPTH,
+  GRAPH_SHAPES,
+  type GraphShape,
+  MAX_FULL_GRAPH_EDGES,
+  MAX_FULL_GRAPH_NODES,
+  MAX_GRAPH_LEVEL_RELATIONS,
+  MAX_GRAPH_NODES,
+  topicGraph,
+} from "./graph.ts";

@@ -2,7 +2,20 @@ import type { Listed, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { TopicStatus } from "./governance.ts";
-import type { GraphFingerprint, GraphNodeRow, Proposal, ProposalDecision, ProposalStatus, Relation, Tag, Topic, TopicEvent, TopicEventType, TopicKind, TopicOrigin } from "./model.ts";
+import type {
+  GraphFingerprint,
+  GraphNodeRow,
+  Proposal,
+  ProposalDecision,
+  ProposalStatus,
+  Relation,
+  Tag,
+  Topic,
+  TopicEvent,
+  TopicEventType,
+  TopicKind,
+  TopicOrigin,
+} from "./model.ts";
 import type { AnchorValidation, TagView } from "./dto.ts";
 
 /**
@@ -131,7 +144,12 @@ export interface TopicStore {
    * Deletes the topic at `expectedVersion` (any version when null): the topic, the redirects
    * pointing at it, and the snapshots of its events; `event` (a `topic.deleted`) is recorded.
    */
-  delete(workspaceId: string, topicId: string, expectedVersion: number | null, event: TopicEvent): Promise<"ok" | "version_conflict" | "not_found">;
+  delete(
+    workspaceId: string,
+    topicId: string,
+    expectedVersion: number | null,
+    event: TopicEvent,
+  ): Promise<"ok" | "version_conflict" | "not_found">;
 }
 
 export interface TagStore {

@@ -48,7 +48,13 @@ async function proposalTopic(deps: TopicDeps, ws: Workspace, slug: string): Prom
 }
 
 /** Opens a suggested edit on a topic. Anyone who may write; the topic itself is not touched. */
-export async function openProposal(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, dto: OpenProposalDto): Promise<ProposalView> {
+export async function openProposal(
+  deps: TopicDeps,
+  p: Principal,
+  ws: Workspace,
+  slug: string,
+  dto: OpenProposalDto,
+): Promise<ProposalView> {
   assertCanWrite(p, "open a proposal");
   const raw = assertValid(ProposalPatch, dto.patch, "patch");
   const topic = await proposalTopic(deps, ws, slug);
@@ -78,7 +84,12 @@ export async function openProposal(deps: TopicDeps, p: Principal, ws: Workspace,
     merged_version: null,
   };
   await deps.stores.proposals.insert(proposal);
-  await emit(deps, ws.id, "proposal.opened", p, { proposal_id: proposal.id, topic_id: topic.id, slug: topic.slug, fields: touchedFields(patch) });
+  await emit(deps, ws.id, "proposal.opened", p, {
+    proposal_id: proposal.id,
+    topic_id: topic.id,
+    slug: topic.slug,
+    fields: touchedFields(patch),
+  });
   return toProposalView(proposal, topic.slug);
 }
 
@@ -91,11 +102,19 @@ export interface ProposalListQuery {
 function parseStatus(raw: string | undefined): ProposalStatus | undefined {
   if (raw === undefined) return undefined;
   if ((PROPOSAL_STATUSES as readonly string[]).includes(raw)) return raw as ProposalStatus;
-  throw validationFailed(`Invalid status: expected one of ${PROPOSAL_STATUSES.join(", ")}`, [{ path: "query.status", message: "unknown status" }]);
+  throw validationFailed(`Invalid status: expected one of ${PROPOSAL_STATUSES.join(", ")}`, [{
+    path: "query.status",
+    message: "unknown status",
+  }]);
 }
 
 /** A topic's proposals, newest first; `status` filters (default: all). */
-export async function listTopicProposals(deps: TopicDeps, ws: Workspace, slug: string, q: ProposalListQuery): Promise<OffsetResult<ProposalView>> {
+export async function listTopicProposals(
+  deps: TopicDeps,
+  ws: Workspace,
+  slug: string,
+  q: ProposalListQuery,
+): Promise<OffsetResult<ProposalView>> {
   const status = parseStatus(q.status);
   const page = parseOffsetPage(q);
   const topic = await proposalTopic(deps, ws, slug);
@@ -104,7 +123,11 @@ export async function listTopicProposals(deps: TopicDeps, ws: Workspace, slug: s
 }
 
 /** The review queue: open proposals across the workspace, oldest first. */
-export async function listOpenProposals(deps: TopicDeps, ws: Workspace, q: Omit<ProposalListQuery, "status">): Promise<OffsetResult<ProposalView>> {
+export async function listOpenProposals(
+  deps: TopicDeps,
+  ws: Workspace,
+  q: Omit<ProposalListQuery, "status">,
+): Promise<OffsetResult<ProposalView>> {
   const page = parseOffsetPage(q);
   const { items, total } = await deps.stores.proposals.list(ws.id, { status: "open" }, "oldest", page);
   const nodes = items.length === 0 ? [] : await deps.stores.relations.nodes(ws.id, [...new Set(items.map((x) => x.topic_id))]);
@@ -112,7 +135,12 @@ export async function listOpenProposals(deps: TopicDeps, ws: Workspace, q: Omit<
   return toOffsetResult(items.map((x) => toProposalView(x, slugOf.get(x.topic_id) ?? null)), total, page);
 }
 
-async function findProposal(deps: TopicDeps, ws: Workspace, slug: string, proposalId: string): Promise<{ topic: Topic; proposal: Proposal }> {
+async function findProposal(
+  deps: TopicDeps,
+  ws: Workspace,
+  slug: string,
+  proposalId: string,
+): Promise<{ topic: Topic; proposal: Proposal }> {
   const topic = await proposalTopic(deps, ws, slug);
   const proposal = await deps.stores.proposals.get(ws.id, proposalId);
   if (!proposal || proposal.topic_id !== topic.id) throw proposalNotFound();
@@ -120,7 +148,9 @@ async function findProposal(deps: TopicDeps, ws: Workspace, slug: string, propos
 }
 
 function assertOpen(proposal: Proposal, action: string): void {
-  if (proposal.status !== "open") throw conflict(`Cannot ${action} proposal: it is ${proposal.status}`, { current_status: proposal.status });
+  if (proposal.status !== "open") {
+    throw conflict(`Cannot ${action} proposal: it is ${proposal.status}`, { current_status: proposal.status });
+  }
 }
 
 /** The topic as it was at `version`, from its history; null when that revision is not kept. */
@@ -176,21 +206,40 @@ export async function mergeProposal(
   if (decided === "not_found") throw proposalNotFound();
   if (decided === "not_open") {
     const current = await deps.stores.proposals.get(ws.id, proposal.id);
-    throw conflict(`Cannot merge proposal: it was ${current?.status ?? "closed"} meanwhile (its change was applied as version ${result.version})`, {
-      current_status: current?.status ?? null,
-      current_version: result.version,
-    });
+    throw conflict(
+      `Cannot merge proposal: it was ${current?.status ?? "closed"} meanwhile (its change was applied as version ${result.version})`,
+      {
+        current_status: current?.status ?? null,
+        current_version: result.version,
+      },
+    );
   }
-  await emit(deps, ws.id, "proposal.merged", p, { proposal_id: proposal.id, topic_id: topic.id, slug: result.slug, version: result.version });
+  await emit(deps, ws.id, "proposal.merged", p, {
+    proposal_id: proposal.id,
+    topic_id: topic.id,
+    slug: result.slug,
+    version: result.version,
+  });
   return { proposal: toProposalView({ ...proposal, ...decision }, result.slug), topic: toTopicView(result, ws, now, "full") };
 }
 
 /** Closes a suggested edit without applying it (owner/admin). */
-export async function rejectProposal(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, proposalId: string): Promise<ProposalView> {
+export async function rejectProposal(
+  deps: TopicDeps,
+  p: Principal,
+  ws: Workspace,
+  slug: string,
+  proposalId: string,
+): Promise<ProposalView> {
   assertCanDecideProposal(p, "reject");
   const { topic, proposal } = await findProposal(deps, ws, slug, proposalId);
   assertOpen(proposal, "reject");
-  const decision = { status: "rejected" as const, decided_at: deps.clock.now().toISOString(), decided_by: p.identityId, merged_version: null };
+  const decision = {
+    status: "rejected" as const,
+    decided_at: deps.clock.now().toISOString(),
+    decided_by: p.identityId,
+    merged_version: null,
+  };
   const decided = await deps.stores.proposals.decide(ws.id, proposal.id, decision);
   if (decided === "not_found") throw proposalNotFound();
   if (decided === "not_open") {

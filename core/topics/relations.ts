@@ -46,14 +46,24 @@ async function targetTopic(deps: TopicDeps, ws: Workspace, slug: string): Promis
 }
 
 /** Adds a typed relation from the topic to `dto.target`. Over OAuth it takes scope `topics:write`. */
-export async function addRelation(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, dto: CreateRelationDto): Promise<RelationView> {
+export async function addRelation(
+  deps: TopicDeps,
+  p: Principal,
+  ws: Workspace,
+  slug: string,
+  dto: CreateRelationDto,
+): Promise<RelationView> {
   assertCanRelateTopics(p);
   const { topic } = await findTopic(deps, ws, slug);
   const target = await targetTopic(deps, ws, dto.target);
-  if (target.id === topic.id) throw validationFailed("Invalid target: a topic cannot relate to itself", [{ path: "/target", message: "same topic" }]);
+  if (target.id === topic.id) {
+    throw validationFailed("Invalid target: a topic cannot relate to itself", [{ path: "/target", message: "same topic" }]);
+  }
   for (const end of [topic, target]) {
     if ((await deps.stores.relations.ofTopics(ws.id, [end.id], MAX_RELATIONS_PER_TOPIC)).length >= MAX_RELATIONS_PER_TOPIC) {
-      throw conflict(`Cannot add relation: ${end.slug} has ${MAX_RELATIONS_PER_TOPIC} relations already`, { limit: MAX_RELATIONS_PER_TOPIC });
+      throw conflict(`Cannot add relation: ${end.slug} has ${MAX_RELATIONS_PER_TOPIC} relations already`, {
+        limit: MAX_RELATIONS_PER_TOPIC,
+      });
     }
   }
   const now = deps.clock.now();
@@ -76,7 +86,11 @@ export async function addRelation(deps: TopicDeps, p: Principal, ws: Workspace, 
 }
 
 /** The topic's relations, both directions, oldest first, each with the topic at the other end. */
-export async function listRelations(deps: TopicDeps, ws: Workspace, slug: string): Promise<{ relations: RelationView[]; total: number; truncated: boolean }> {
+export async function listRelations(
+  deps: TopicDeps,
+  ws: Workspace,
+  slug: string,
+): Promise<{ relations: RelationView[]; total: number; truncated: boolean }> {
   const { topic } = await findTopic(deps, ws, slug);
   const rows = await deps.stores.relations.ofTopics(ws.id, [topic.id], MAX_RELATIONS_LISTED + 1);
   const truncated = rows.length > MAX_RELATIONS_LISTED;

@@ -15,7 +15,9 @@ const tagNotFound = () => notFound("Tag");
 
 function tagName(raw: string, path: string): string {
   const name = normalizeTagName(raw);
-  if (name === null) throw validationFailed(`Invalid tag name: ${JSON.stringify(raw)}`, [{ path, message: "1 to 64 characters after normalisation" }]);
+  if (name === null) {
+    throw validationFailed(`Invalid tag name: ${JSON.stringify(raw)}`, [{ path, message: "1 to 64 characters after normalisation" }]);
+  }
   return name;
 }
 
@@ -26,7 +28,12 @@ export async function listTags(deps: TopicDeps, ws: Workspace, query: OffsetQuer
 }
 
 /** Registers a tag; an existing one takes the given description. Idempotent. */
-export async function createTag(deps: TopicDeps, p: Principal, ws: Workspace, dto: CreateTagDto): Promise<{ tag: TagView; created: boolean }> {
+export async function createTag(
+  deps: TopicDeps,
+  p: Principal,
+  ws: Workspace,
+  dto: CreateTagDto,
+): Promise<{ tag: TagView; created: boolean }> {
   assertCanWrite(p, "create a tag");
   const at = deps.clock.now().toISOString();
   const r = await deps.stores.tags.upsert({

@@ -6,7 +6,7 @@ import { TOPIC_STATUSES, type TopicStatus } from "./governance.ts";
 import { TOPIC_EVENT_TYPES, type TopicEventType, type TopicOrigin } from "./model.ts";
 import { TOPIC_VIEWS, type TopicViewName } from "./dto.ts";
 import type { StaleFilter, TimelineFilter, TopicFilter } from "./ports.ts";
-import { MAX_QUERY_TERMS, distinctTerms } from "./search-terms.ts";
+import { distinctTerms, MAX_QUERY_TERMS } from "./search-terms.ts";
 import { staleBefore } from "./staleness.ts";
 import { normalizeTagName } from "./tag-name.ts";
 
@@ -53,7 +53,11 @@ export interface TopicListQuery {
   view?: string;
 }
 
-export function parseTopicListQuery(q: TopicListQuery, ws: Workspace, now: Date): { filter: TopicFilter; page: OffsetPage; view: TopicViewName } {
+export function parseTopicListQuery(
+  q: TopicListQuery,
+  ws: Workspace,
+  now: Date,
+): { filter: TopicFilter; page: OffsetPage; view: TopicViewName } {
   const filter: TopicFilter = {};
   const status = parseEnum<TopicStatus>("status", q.status, TOPIC_STATUSES);
   if (status) filter.status = status;

@@ -13,7 +13,15 @@ import type { CreateTopicDto, TopicEventView, TopicView, UpdateTopicDto } from "
 import { assertUsableSlug, findTopic, tagsOf, topicNotFound } from "./topic-access.ts";
 import { normalizePatch, patchToTopic } from "./merge-patch.ts";
 import { changeTopic, topicEvent } from "./topic-change.ts";
-import { parseSearchQuery, parseTimelineQuery, parseTopicListQuery, parseView, type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
+import {
+  parseSearchQuery,
+  parseTimelineQuery,
+  parseTopicListQuery,
+  parseView,
+  type TimelineQuery,
+  type TopicListQuery,
+  type TopicSearchQuery,
+} from "./topic-query.ts";
 import type { TopicWrite } from "./ports.ts";
 import { RESERVED_TOPIC_SLUGS, slugCandidate, slugFromTitle } from "./topic-slug.ts";
 import { bodyCharsFor, toEventView, toRevisionView, toTopicView } from "./view.ts";
@@ -68,7 +76,9 @@ export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, d
   // A slug the caller chose is theirs or a 409; a derived one takes the first free candidate.
   const attempts = dto.slug ? 1 : SLUG_ATTEMPTS;
   for (let n = 1; n <= attempts + 1; n++) {
-    const slug = n <= attempts ? slugCandidate(base.slug, n) : slugCandidate(base.slug.slice(0, 60), Number.parseInt(base.id.slice(-8), 16));
+    const slug = n <= attempts
+      ? slugCandidate(base.slug, n)
+      : slugCandidate(base.slug.slice(0, 60), Number.parseInt(base.id.slice(-8), 16));
     if (RESERVED_TOPIC_SLUGS.has(slug)) continue;
     const topic = { ...base, slug };
     const w = { topic, event: topicEvent(p, topic, "topic.created", now, { status: topic.status }) };
@@ -90,7 +100,9 @@ export async function getTopic(
   const { topic, redirectedFrom } = await findTopic(deps, ws, slug);
   const view = toTopicView(topic, ws, deps.clock.now(), parseView(query.view, "full"));
   if (redirectedFrom) view.redirected_from = redirectedFrom;
-  if (parseBool("include_orphaned", query.include_orphaned)) view.orphaned_anchors = (await deps.anchorReports?.orphaned(deps, ws, topic)) ?? [];
+  if (parseBool("include_orphaned", query.include_orphaned)) {
+    view.orphaned_anchors = (await deps.anchorReports?.orphaned(deps, ws, topic)) ?? [];
+  }
   if (parseBool("history", query.history)) {
     const events = await deps.stores.topics.history(ws.id, topic.id, HISTORY_LIMIT);
     view.history = events.filter((e) => e.snapshot !== null).map((e) => toRevisionView(e as typeof e & { snapshot: Topic }));
@@ -101,8 +113,9 @@ export async function getTopic(
 export async function listTopics(deps: TopicDeps, ws: Workspace, query: TopicListQuery): Promise<OffsetResult<TopicView>> {
   const now = deps.clock.now();
   const { filter, page, view } = parseTopicListQuery(query, ws, now);
-  const { items, total } =
-    filter.tags?.length === 0 ? { items: [], total: 0 } : await deps.stores.topics.list(ws.id, filter, page, { bodyChars: bodyCharsFor(view) });
+  const { items, total } = filter.tags?.length === 0
+    ? { items: [], total: 0 }
+    : await deps.stores.topics.list(ws.id, filter, page, { bodyChars: bodyCharsFor(view) });
   return toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page);
 }
 
@@ -182,7 +195,13 @@ export async function updateTopic(
  * Deleting removes a topic and its text everywhere. Knowledge is the team's, so reviewed and
  * archived topics take owner/admin; the author may delete their own draft or proposal.
  */
-export async function deleteTopic(deps: TopicDeps, p: Principal, ws: Workspace, slug: string, expected: number | undefined): Promise<string> {
+export async function deleteTopic(
+  deps: TopicDeps,
+  p: Principal,
+  ws: Workspace,
+  slug: string,
+  expected: number | undefined,
+): Promise<string> {
   assertCanWrite(p, "delete a topic");
   const { topic } = await findTopic(deps, ws, slug, { followMerge: false });
   assertCanDeleteTopic(p, topic);
@@ -191,7 +210,9 @@ export async function deleteTopic(deps: TopicDeps, p: Principal, ws: Workspace, 
   const gone = { ...topic, version: topic.version + 1, updated_at: now.toISOString() };
   const event = { ...topicEvent(p, gone, "topic.deleted", now), snapshot: null };
   const result = await deps.stores.topics.delete(ws.id, topic.id, topic.version, event);
-  if (result === "version_conflict") throw versionConflict("topic", (await deps.stores.topics.get(ws.id, topic.id))?.version ?? topic.version);
+  if (result === "version_conflict") {
+    throw versionConflict("topic", (await deps.stores.topics.get(ws.id, topic.id))?.version ?? topic.version);
+  }
   if (result === "not_found") throw topicNotFound();
   // Its relations and suggested edits go with it (PostgreSQL cascades; the others are told).
   await deps.stores.relations.removeTopic(ws.id, topic.id);

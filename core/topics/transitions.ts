@@ -103,7 +103,9 @@ export async function mergeTopic(deps: TopicDeps, p: Principal, ws: Workspace, s
   assertCanMergeTopics(p);
   const { topic: source } = await findTopic(deps, ws, slug, { followMerge: false });
   const { topic: target } = await findTopic(deps, ws, dto.target);
-  if (target.id === source.id) throw validationFailed("Invalid target: a topic cannot merge into itself", [{ path: "/target", message: "same topic" }]);
+  if (target.id === source.id) {
+    throw validationFailed("Invalid target: a topic cannot merge into itself", [{ path: "/target", message: "same topic" }]);
+  }
   if (source.status === "archived") throw conflict("Cannot merge topic: it is archived", { current_status: source.status });
   if (target.status === "archived") throw conflict("Cannot merge topic: the target is archived", { target_status: target.status });
   checkVersion(source, dto.expected_version);
@@ -111,22 +113,29 @@ export async function mergeTopic(deps: TopicDeps, p: Principal, ws: Workspace, s
   const merged = target.merged_from.includes(source.id)
     ? { topic: target, event: null } // an interrupted merge being completed: the target already has it
     : changeTopic(
-        p,
-        target,
-        {
-          body: `${target.body}${target.body ? "\n\n" : ""}## Merged from: ${source.title}\n\n${source.body}`,
-          tags: sortedTags([...target.tags, ...source.tags]),
-          merged_from: [...target.merged_from, source.id],
-          approved_via: target.status === "reviewed" ? actorKind(p) : target.approved_via,
-        },
-        "topic.merged",
-        now,
-        { source_id: source.id, source_slug: source.slug },
-      );
-  const archived = changeTopic(p, source, { status: "archived", governance: NOT_AUTHORITATIVE, approved_via: null, merged_into: target.id }, "topic.merged_into", now, {
-    target_id: target.id,
-    target_slug: target.slug,
-  });
+      p,
+      target,
+      {
+        body: `${target.body}${target.body ? "\n\n" : ""}## Merged from: ${source.title}\n\n${source.body}`,
+        tags: sortedTags([...target.tags, ...source.tags]),
+        merged_from: [...target.merged_from, source.id],
+        approved_via: target.status === "reviewed" ? actorKind(p) : target.approved_via,
+      },
+      "topic.merged",
+      now,
+      { source_id: source.id, source_slug: source.slug },
+    );
+  const archived = changeTopic(
+    p,
+    source,
+    { status: "archived", governance: NOT_AUTHORITATIVE, approved_via: null, merged_into: target.id },
+    "topic.merged_into",
+    now,
+    {
+      target_id: target.id,
+      target_slug: target.slug,
+    },
+  );
   const result = merged.event
     ? await deps.stores.topics.merge(archived, merged as typeof archived)
     : await deps.stores.topics.update(archived);

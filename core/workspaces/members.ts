@@ -8,8 +8,7 @@ import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } 
 import type { Workspace } from "./model.ts";
 import type { AddMemberDto, MemberView, SetRoleDto } from "./dto.ts";
 
-const lastOwner = () =>
-  new AppError("LAST_OWNER", "Cannot remove or demote the last owner: promote another member to owner first");
+const lastOwner = () => new AppError("LAST_OWNER", "Cannot remove or demote the last owner: promote another member to owner first");
 
 export async function listMembers(deps: WorkspaceDeps, ws: Workspace, query: OffsetQuery = {}): Promise<OffsetResult<MemberView>> {
   const page = parseOffsetPage(query);

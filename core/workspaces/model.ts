@@ -56,7 +56,6 @@ const memberFields = {
 export const Member = Type.Object(memberFields);
 export type Member = Static<typeof Member>;
 
-
 export const Area = Type.Object({
   id: Type.String(),
   workspace_id: Type.String(),

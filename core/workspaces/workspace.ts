@@ -9,7 +9,6 @@ import type { SetPlanDto, UpdateWorkspaceDto, WorkspaceCounts } from "./dto.ts";
 
 export const DEFAULT_SETTINGS: WorkspaceSettings = { review_interval_days: 90 };
 
-
 export async function updateWorkspace(
   deps: WorkspaceDeps,
   p: Principal,

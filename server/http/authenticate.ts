@@ -1,4 +1,4 @@
-import { type Authenticated, authenticateApiKey } from "../../core/access/authenticate.ts";
+import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
 import { assertInWorkspace } from "../../core/access/policy.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { unauthenticated } from "../../core/kernel/errors.ts";

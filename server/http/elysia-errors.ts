@@ -1,4 +1,4 @@
-import { AppError, isAppError, type ErrorDetail } from "../../core/kernel/errors.ts";
+import { AppError, type ErrorDetail, isAppError } from "../../core/kernel/errors.ts";
 import { validationMessage } from "../../core/kernel/validation.ts";
 
 /**
@@ -14,7 +14,10 @@ export function toAppError(code: string | number, error: unknown): AppError {
     const where = v.type ?? "body";
     const details: ErrorDetail[] = [];
     for (const e of (v.all ?? []).slice(0, 50)) {
-      const detail = { path: `${where}${e.path || ""}`, message: expectation(e.schema) ?? validationMessage(e.summary ?? e.message ?? "invalid", e.value) };
+      const detail = {
+        path: `${where}${e.path || ""}`,
+        message: expectation(e.schema) ?? validationMessage(e.summary ?? e.message ?? "invalid", e.value),
+      };
       // A parameter failing its pattern and its format is one mistake, said once.
       if (!details.some((d) => d.path === detail.path && d.message === detail.message)) details.push(detail);
     }
@@ -49,7 +52,9 @@ function expectation(schema: ValueError["schema"]): string | undefined {
   if (!schema) return undefined;
   if (Array.isArray(schema.enum)) return `expected one of ${schema.enum.join(", ")}`;
   if (schema.type === "integer") {
-    return schema.minimum !== undefined && schema.maximum !== undefined ? `expected an integer from ${schema.minimum} to ${schema.maximum}` : "expected an integer";
+    return schema.minimum !== undefined && schema.maximum !== undefined
+      ? `expected an integer from ${schema.minimum} to ${schema.maximum}`
+      : "expected an integer";
   }
   if (schema.type === "boolean" || schema.anyOf?.some((s) => s.type === "boolean")) return "expected true or false";
   if (schema.format === "uuid") return "expected a UUID";

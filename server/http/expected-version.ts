@@ -15,14 +15,22 @@ export interface VersionSources {
 export function parseIfMatch(header: string | undefined): number | undefined {
   if (header === undefined || header.trim() === "*") return undefined;
   const m = /^\s*(?:W\/)?"?(\d{1,9})"?\s*$/.exec(header);
-  if (!m) throw validationFailed('Invalid If-Match: expected a version such as "3"', [{ path: "header.if-match", message: "expected a version" }]);
+  if (!m) {
+    throw validationFailed('Invalid If-Match: expected a version such as "3"', [{
+      path: "header.if-match",
+      message: "expected a version",
+    }]);
+  }
   return Number(m[1]);
 }
 
 function parseQueryVersion(raw: string | number | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw === "number" ? !Number.isSafeInteger(raw) || raw < 0 : !/^\d{1,9}$/.test(raw)) {
-    throw validationFailed("Invalid expected_version: expected an integer", [{ path: "query.expected_version", message: "expected an integer" }]);
+    throw validationFailed("Invalid expected_version: expected an integer", [{
+      path: "query.expected_version",
+      message: "expected an integer",
+    }]);
   }
   return Number(raw);
 }
@@ -33,7 +41,10 @@ export function expectedVersion({ body, query, headers }: VersionSources): numbe
   const fromQuery = parseQueryVersion(query?.expected_version);
   const given = [body?.expected_version, fromQuery, header].filter((v): v is number => v !== undefined);
   if (given.some((v) => v !== given[0])) {
-    throw validationFailed("Invalid If-Match: it disagrees with expected_version", [{ path: "header.if-match", message: "disagrees with expected_version" }]);
+    throw validationFailed("Invalid If-Match: it disagrees with expected_version", [{
+      path: "header.if-match",
+      message: "disagrees with expected_version",
+    }]);
   }
   return given[0];
 }

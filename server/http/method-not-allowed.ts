@@ -22,7 +22,9 @@ export function allowedMethodsOf(app: { routes: RouteLike[] }) {
     const segments = path.split("/");
     let best: Template | null = null;
     for (const t of templates) {
-      if (t.segments.length !== segments.length || !t.segments.every((s, i) => s.startsWith(":") ? segments[i] !== "" : s === segments[i])) continue;
+      if (
+        t.segments.length !== segments.length || !t.segments.every((s, i) => s.startsWith(":") ? segments[i] !== "" : s === segments[i])
+      ) continue;
       if (!best || moreSpecific(t, best)) best = t;
     }
     if (!best) return null;

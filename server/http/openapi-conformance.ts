@@ -19,7 +19,7 @@ export function conformingOpenApi(plugin: AnyElysia) {
     .onAfterHandle(({ responseValue }) => {
       if (!isDocument(responseValue)) return;
       let doc = conformed.get(responseValue);
-      if (!doc) conformed.set(responseValue, (doc = conform(responseValue)));
+      if (!doc) conformed.set(responseValue, doc = conform(responseValue));
       return doc;
     })
     .use(plugin);
@@ -65,7 +65,11 @@ function addCreateLinks(paths: Json): void {
         for (const p of paramsOf(target)) {
           parameters[p] = known.has(p) ? `$request.path.${p}` : `$response.body#/${itemKey(p, properties)}`;
         }
-        links[op.operationId] = { operationId: op.operationId, parameters, description: `${method.toUpperCase()} ${target} on the item just created.` };
+        links[op.operationId] = {
+          operationId: op.operationId,
+          parameters,
+          description: `${method.toUpperCase()} ${target} on the item just created.`,
+        };
       }
     }
     if (Object.keys(links).length > 0) created.links = { ...created.links, ...links };

@@ -48,7 +48,11 @@ export async function enforceRateLimit(limits: RateLimits, logger: Logger, key: 
 }
 
 /** The client's address: the socket peer, or the first X-Forwarded-For hop when the proxy is trusted. */
-export function clientAddress(request: Request, server: { requestIP(r: Request): { address: string } | null } | null, trustProxy: boolean): string {
+export function clientAddress(
+  request: Request,
+  server: { requestIP(r: Request): { address: string } | null } | null,
+  trustProxy: boolean,
+): string {
   if (trustProxy) {
     const fwd = request.headers.get("x-forwarded-for");
     if (fwd) return fwd.split(",")[0]!.trim();

@@ -90,15 +90,21 @@ export function renderSharePage(t: SharedTopic, token: string): string {
   const trust = TRUST_LABEL[t.trust];
   const flags = [
     t.stale ? `<span class="badge flag" data-flag="stale" title="Not re-vouched within the workspace's review interval">Stale</span>` : "",
-    t.drifted ? `<span class="badge flag" data-flag="drifted" title="The code it documents changed since it was last vouched for">Drifted</span>` : "",
+    t.drifted
+      ? `<span class="badge flag" data-flag="drifted" title="The code it documents changed since it was last vouched for">Drifted</span>`
+      : "",
   ].join("");
-  const tags = t.tags.length === 0 ? "" : `<ul class="tags" aria-label="Tags">${t.tags.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`;
+  const tags = t.tags.length === 0
+    ? ""
+    : `<ul class="tags" aria-label="Tags">${t.tags.map((x) => `<li>${escapeHtml(x)}</li>`).join("")}</ul>`;
   const updated = escapeHtml(t.updated_at);
   return page(
     t.title,
     `<header>
 <h1 id="topic-title">${escapeHtml(t.title)}</h1>
-<p class="meta"><span class="badge trust-${t.trust}" id="trust" data-trust="${t.trust}">${trust.badge}</span>${flags}<span>Updated <time datetime="${updated}">${updated.slice(0, 10)}</time></span></p>
+<p class="meta"><span class="badge trust-${t.trust}" id="trust" data-trust="${t.trust}">${trust.badge}</span>${flags}<span>Updated <time datetime="${updated}">${
+      updated.slice(0, 10)
+    }</time></span></p>
 <p class="trust-note">${escapeHtml(trust.note)}</p>
 ${tags}
 </header>

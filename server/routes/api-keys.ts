@@ -3,7 +3,7 @@ import { ApiKeyView, CreateApiKeyDto, CreatedApiKey } from "../../core/access/ap
 import { createApiKey, listApiKeys, revokeApiKey } from "../../core/access/api-keys.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
+import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["api-keys"];
@@ -63,7 +63,8 @@ export function apiKeyRoutes(deps: ServerDeps) {
           ...authenticated,
           tags,
           summary: "Revoke an API key",
-          description: "Takes effect at once: the next request with the key is a 401. Owner/admin revoke any key; a member revokes their own.",
+          description:
+            "Takes effect at once: the next request with the key is a 401. Owner/admin revoke any key; a member revokes their own.",
         },
       },
     );

@@ -3,7 +3,7 @@ import { createArea, deleteArea, listAreas, updateArea } from "../../core/worksp
 import { Area } from "../../core/workspaces/model.ts";
 import { CreateAreaDto, IdSchema, SlugSchema, UpdateAreaDto } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
+import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["areas"];

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../../core/deps.ts";
-import { MarkDriftDto, MarkDriftResult, markDrift } from "../../core/code-context/mark-drift.ts";
-import { MatchFilesDto, MatchFilesResult, matchFiles } from "../../core/code-context/match-files.ts";
-import { RetrieveDto, RetrieveResult, retrieve } from "../../core/code-context/retrieve.ts";
+import { markDrift, MarkDriftDto, MarkDriftResult } from "../../core/code-context/mark-drift.ts";
+import { matchFiles, MatchFilesDto, MatchFilesResult } from "../../core/code-context/match-files.ts";
+import { retrieve, RetrieveDto, RetrieveResult } from "../../core/code-context/retrieve.ts";
 import { AUDIT_WEIGHTS, AuditReport, auditTopics } from "../../core/code-context/audit.ts";
 import { errors } from "../http/schemas.ts";
 import { SlugParams, type TopicDoc as Doc, type TopicScope } from "./topic-table.ts";
@@ -80,7 +80,9 @@ export function codeContextRoutes(r: TopicScope, base: "/topics" | "/watchers", 
     response: { 200: AuditReport, ...errors(400, 401, 404) },
     detail: doc(
       "Context health audit",
-      `Counts of what makes the workspace's knowledge less trustworthy (drifted, stale, without an owner; anchors matching nothing, overbroad, or orphaned by a missing repo; proposals open over 7 days), the worst offenders of each kind, and a score: 100 minus, for each kind, its weight times the share of (non-archived) topics it touches (${Object.entries(AUDIT_WEIGHTS).map(([k, w]) => `${k} ${w}`).join(", ")}; old proposals count as a share of 10). At most 1,000 topics with anchors are checked (\`anchors.sampled\`).`,
+      `Counts of what makes the workspace's knowledge less trustworthy (drifted, stale, without an owner; anchors matching nothing, overbroad, or orphaned by a missing repo; proposals open over 7 days), the worst offenders of each kind, and a score: 100 minus, for each kind, its weight times the share of (non-archived) topics it touches (${
+        Object.entries(AUDIT_WEIGHTS).map(([k, w]) => `${k} ${w}`).join(", ")
+      }; old proposals count as a share of 10). At most 1,000 topics with anchors are checked (\`anchors.sampled\`).`,
     ),
   });
 }

@@ -53,14 +53,21 @@ export const CollectionSearchQuery = Type.Object(
   strict,
 );
 export const VersionQuery = Type.Object(
-  { expected_version: versionParam("The version the write is based on (like the body's `expected_version` or `If-Match`; given twice, they must agree).") },
+  {
+    expected_version: versionParam(
+      "The version the write is based on (like the body's `expected_version` or `If-Match`; given twice, they must agree).",
+    ),
+  },
   strict,
 );
 export const CollectionGetQuery = Type.Object(
   { view: enumParam(COLLECTION_VIEWS, "`full` (default) or `summary` (without record_schema, views, policies, mapping, presentation).") },
   strict,
 );
-export const DoctorQuery = Type.Object({ full: booleanParam("true: scan everything; default a bounded sample (the report says which).") }, strict);
+export const DoctorQuery = Type.Object(
+  { full: booleanParam("true: scan everything; default a bounded sample (the report says which).") },
+  strict,
+);
 export const PurgeQuery = Type.Object(
   {
     dry_run: booleanParam("true: only report what a purge would remove."),
@@ -77,7 +84,10 @@ const listParams = {
   view: enumParam(RECORD_VIEWS, "`full` (default) or `compact` (without fields and field_meta)."),
   limit: limitParam(RECORDS_LIMIT),
   cursor: Type.Optional(
-    Type.String({ pattern: "^[A-Za-z0-9_-]{1,2048}$", description: "`nextCursor` of the previous page of this same listing (opaque; one not issued for this listing is a 400)." }),
+    Type.String({
+      pattern: "^[A-Za-z0-9_-]{1,2048}$",
+      description: "`nextCursor` of the previous page of this same listing (opaque; one not issued for this listing is a 400).",
+    }),
   ),
 };
 export const RecordListQuery = Type.Object(listParams, strict);
@@ -93,7 +103,11 @@ export const RecordGetQuery = Type.Object(
   {
     select: fieldNamesParam("Comma-separated field names: `fields` carries only these."),
     projection: enumParam(RECORD_VIEWS, "`full` (default) or `compact` (without fields and field_meta)."),
-    max_bytes: integerParam(MAX_BYTES.min, MAX_BYTES.max, "Bound of the answer's record JSON, 256 to 1048576. Over it, the record is trimmed and `truncated` says what was cut."),
+    max_bytes: integerParam(
+      MAX_BYTES.min,
+      MAX_BYTES.max,
+      "Bound of the answer's record JSON, 256 to 1048576. Over it, the record is trimmed and `truncated` says what was cut.",
+    ),
   },
   strict,
 );
@@ -105,11 +119,18 @@ export const RecordDeleteQuery = Type.Object(
   strict,
 );
 export const HistoryQuery = Type.Object(
-  { limit: limitParam(RECORD_HISTORY_LIMIT), before_version: integerParam(1, MAX_HISTORY_VERSION, "Only entries older than this version (the next page).") },
+  {
+    limit: limitParam(RECORD_HISTORY_LIMIT),
+    before_version: integerParam(1, MAX_HISTORY_VERSION, "Only entries older than this version (the next page)."),
+  },
   strict,
 );
 export const EntityListQuery = Type.Object(
-  { kind: str("Only entities of this kind."), limit: limitParam(ENTITIES_LIMIT), cursor: uuidParam("The `id` of the last entity of the previous page (newest first).") },
+  {
+    kind: str("Only entities of this kind."),
+    limit: limitParam(ENTITIES_LIMIT),
+    cursor: uuidParam("The `id` of the last entity of the previous page (newest first)."),
+  },
   strict,
 );
 
@@ -131,9 +152,15 @@ export const DoctorReport = Type.Object({
         Type.Object({
           name: Type.String(),
           records: Type.Integer({ description: "Scanned records holding the field." }),
-          types: Type.Record(Type.String(), Type.Integer(), { description: "JSON types seen (string, number, boolean, array, object) → how many values." }),
+          types: Type.Record(Type.String(), Type.Integer(), {
+            description: "JSON types seen (string, number, boolean, array, object) → how many values.",
+          }),
           // Unsafe: the field-definition union is too deep for Elysia's handler typing; the document shows it whole.
-          suggested: Type.Unsafe<FieldDefT | null>(Type.Union([FieldDef, Type.Null()], { description: "A declaration every seen value fits; null when none does (mixed types, objects)." })),
+          suggested: Type.Unsafe<FieldDefT | null>(
+            Type.Union([FieldDef, Type.Null()], {
+              description: "A declaration every seen value fits; null when none does (mixed types, objects).",
+            }),
+          ),
         }),
       ),
       suggested_record_schema: StoredRecordSchema,

@@ -18,13 +18,13 @@ import {
   CollectionView,
   ConnectorMappingView,
   CreateCollectionDto,
+  type CreateCollectionDto as CreateCollectionBody,
   PresentationView,
   SetConnectorMappingDto,
   SetPresentationDto,
   UpdateCollectionDto,
-  VersionOnlyDto,
-  type CreateCollectionDto as CreateCollectionBody,
   type UpdateCollectionDto as UpdateCollectionBody,
+  VersionOnlyDto,
 } from "../../core/collections/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { withEtag } from "../http/etag.ts";
@@ -38,9 +38,9 @@ import {
   DoctorQuery,
   DoctorReport,
   IfMatch,
-  VersionQuery,
   PurgeQuery,
   SlugParams,
+  VersionQuery,
 } from "./collection-schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
@@ -49,14 +49,21 @@ const doc = (summary: string, description?: string) => ({ ...authenticated, tags
 const CollectionList = Type.Object({ collections: Type.Array(CollectionView), has_more: Type.Boolean() });
 const Plan = Type.Object({
   dry_run: Type.Boolean(),
-  removed: Type.Object({ collection_id: Type.String(), records: Type.Integer(), history_entries: Type.Integer(), outcomes: Type.Integer(), entity_links: Type.Integer() }),
+  removed: Type.Object({
+    collection_id: Type.String(),
+    records: Type.Integer(),
+    history_entries: Type.Integer(),
+    outcomes: Type.Integer(),
+    entity_links: Type.Integer(),
+  }),
 });
 const Context = Type.Object({
   collection_id: Type.String(),
   criterion: Type.Array(Type.Object({ slug: Type.String(), topic: Type.Record(Type.String(), Type.Unknown()) })),
   missing: Type.Array(Type.String(), { description: "Slugs that name no topic (any more)." }),
 });
-const VERSIONED = "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
+const VERSIONED =
+  "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
 
 export function collectionRoutes(deps: ServerDeps) {
   const core = deps.core;
@@ -72,7 +79,10 @@ export function collectionRoutes(deps: ServerDeps) {
         params: SlugParams,
         body: CreateCollectionDto,
         response: { 201: CollectionView, ...errors(400, 401, 403, 404, 413) },
-        detail: doc("Create a collection", "`record_schema` types the records' fields and names the stages (default by archetype). Every problem of the schema, views and references is reported at once."),
+        detail: doc(
+          "Create a collection",
+          "`record_schema` types the records' fields and names the stages (default by archetype). Every problem of the schema, views and references is reported at once.",
+        ),
       },
     )
     .get(
@@ -85,7 +95,10 @@ export function collectionRoutes(deps: ServerDeps) {
         params: SlugParams,
         query: CollectionListQuery,
         response: { 200: CollectionList, ...errors(400, 401, 404) },
-        detail: doc("List collections", "Newest first. The next page: `cursor` = the `id` of the last collection of this one (no `nextCursor`: the list is ordered by id)."),
+        detail: doc(
+          "List collections",
+          "Newest first. The next page: `cursor` = the `id` of the last collection of this one (no `nextCursor`: the list is ordered by id).",
+        ),
       },
     )
     .get(
@@ -123,7 +136,17 @@ export function collectionRoutes(deps: ServerDeps) {
     .patch(
       "/collections/:id",
       async ({ principal, workspace, params, body, headers, query, set }) =>
-        withEtag(set, await updateCollection(core, principal, workspace, params.id, body as UpdateCollectionBody, expectedVersion({ body, query, headers }))),
+        withEtag(
+          set,
+          await updateCollection(
+            core,
+            principal,
+            workspace,
+            params.id,
+            body as UpdateCollectionBody,
+            expectedVersion({ body, query, headers }),
+          ),
+        ),
       {
         parse: "json",
         params: CollectionParams,
@@ -131,7 +154,10 @@ export function collectionRoutes(deps: ServerDeps) {
         headers: IfMatch,
         query: VersionQuery,
         response: { 200: CollectionView, ...errors(400, 401, 403, 404, 409, 413) },
-        detail: doc("Update a collection", `${UpdateCollectionDto.description} \`status\` archives (archived) or restores (active). ${VERSIONED}`),
+        detail: doc(
+          "Update a collection",
+          `${UpdateCollectionDto.description} \`status\` archives (archived) or restores (active). ${VERSIONED}`,
+        ),
       },
     )
     .delete(
@@ -155,14 +181,20 @@ export function collectionRoutes(deps: ServerDeps) {
       {
         params: CollectionParams,
         response: { 200: Context, ...errors(400, 401, 404) },
-        detail: doc("Resolve the collection's criterion", "The Knowledge topics `criterion_rel_slugs` name (moves and merges followed), each with its `trust` verdict; slugs naming nothing are in `missing`."),
+        detail: doc(
+          "Resolve the collection's criterion",
+          "The Knowledge topics `criterion_rel_slugs` name (moves and merges followed), each with its `trust` verdict; slugs naming nothing are in `missing`.",
+        ),
       },
     )
     .post(
       "/collections/:id/archive",
       async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "archived", expectedVersion({ body, query, headers })));
+        return withEtag(
+          set,
+          await setCollectionStatus(core, principal, workspace, params.id, "archived", expectedVersion({ body, query, headers })),
+        );
       },
       {
         parse: "json",
@@ -171,14 +203,20 @@ export function collectionRoutes(deps: ServerDeps) {
         headers: IfMatch,
         query: VersionQuery,
         response: { 201: CollectionView, ...errors(400, 401, 403, 404, 409) },
-        detail: doc("Archive a collection", `Its records become read-only; lists hide it unless \`status=archived\`. Archiving an archived collection changes nothing. ${VERSIONED}`),
+        detail: doc(
+          "Archive a collection",
+          `Its records become read-only; lists hide it unless \`status=archived\`. Archiving an archived collection changes nothing. ${VERSIONED}`,
+        ),
       },
     )
     .post(
       "/collections/:id/restore",
       async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        return withEtag(set, await setCollectionStatus(core, principal, workspace, params.id, "active", expectedVersion({ body, query, headers })));
+        return withEtag(
+          set,
+          await setCollectionStatus(core, principal, workspace, params.id, "active", expectedVersion({ body, query, headers })),
+        );
       },
       {
         parse: "json",
@@ -190,11 +228,15 @@ export function collectionRoutes(deps: ServerDeps) {
         detail: doc("Restore an archived collection", `Back to active. ${VERSIONED}`),
       },
     )
-    .get("/collections/:id/connector-mapping", async ({ workspace, params, set }) => withEtag(set, await getConnectorMapping(core, workspace, params.id)), {
-      params: CollectionParams,
-      response: { 200: ConnectorMappingView, ...errors(400, 401, 404) },
-      detail: doc("Read the connector mapping"),
-    })
+    .get(
+      "/collections/:id/connector-mapping",
+      async ({ workspace, params, set }) => withEtag(set, await getConnectorMapping(core, workspace, params.id)),
+      {
+        params: CollectionParams,
+        response: { 200: ConnectorMappingView, ...errors(400, 401, 404) },
+        detail: doc("Read the connector mapping"),
+      },
+    )
     .put(
       "/collections/:id/connector-mapping",
       async ({ principal, workspace, params, body, headers, query, set }) =>
@@ -206,14 +248,21 @@ export function collectionRoutes(deps: ServerDeps) {
         headers: IfMatch,
         query: VersionQuery,
         response: { 200: ConnectorMappingView, ...errors(400, 401, 403, 404, 409, 413) },
-        detail: doc("Set the connector mapping", `Replaces it (null removes it). Mapped fields must exist in the record_schema. ${VERSIONED}`),
+        detail: doc(
+          "Set the connector mapping",
+          `Replaces it (null removes it). Mapped fields must exist in the record_schema. ${VERSIONED}`,
+        ),
       },
     )
-    .get("/collections/:id/presentation", async ({ workspace, params, set }) => withEtag(set, await getPresentation(core, workspace, params.id)), {
-      params: CollectionParams,
-      response: { 200: PresentationView, ...errors(400, 401, 404) },
-      detail: doc("Read the presentation"),
-    })
+    .get(
+      "/collections/:id/presentation",
+      async ({ workspace, params, set }) => withEtag(set, await getPresentation(core, workspace, params.id)),
+      {
+        params: CollectionParams,
+        response: { 200: PresentationView, ...errors(400, 401, 404) },
+        detail: doc("Read the presentation"),
+      },
+    )
     .put(
       "/collections/:id/presentation",
       async ({ principal, workspace, params, body, headers, query, set }) =>

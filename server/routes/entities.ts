@@ -46,7 +46,10 @@ export function entityRoutes(deps: ServerDeps) {
         params: SlugParams,
         query: EntityListQuery,
         response: { 200: Type.Object({ entities: Type.Array(EntityView), has_more: Type.Boolean() }), ...errors(400, 401, 404) },
-        detail: doc("List entities", "Newest first, of one `kind` when given. The next page: `cursor` = the `id` of the last entity of this one."),
+        detail: doc(
+          "List entities",
+          "Newest first, of one `kind` when given. The next page: `cursor` = the `id` of the last entity of this one.",
+        ),
       },
     )
     .get("/entities/:id", ({ workspace, params }) => getEntity(core, workspace, params.id), {

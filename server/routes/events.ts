@@ -39,9 +39,9 @@ export function eventRoutes(deps: ServerDeps) {
           controller.enqueue(enc.encode(": connected\nretry: 3000\n\n"));
           const unsubscribe = bus
             ? bus.subscribe(workspace.id, (e) => {
-                controller.enqueue(frame(e));
-                if (endsStreamOf(principal, e)) close();
-              })
+              controller.enqueue(frame(e));
+              if (endsStreamOf(principal, e)) close();
+            })
             : () => {};
           const heartbeat = setInterval(() => controller.enqueue(enc.encode(": ping\n\n")), HEARTBEAT_MS);
           cleanup = () => {
@@ -77,7 +77,9 @@ export function eventRoutes(deps: ServerDeps) {
             content: { "text/event-stream": { schema: { type: "string" } } },
           },
           ...Object.fromEntries(
-            Object.entries(errors(401, 404)).map(([status, schema]) => [status, { description: schema.description ?? "Error", content: { "application/json": { schema } } }]),
+            Object.entries(errors(401, 404)).map((
+              [status, schema],
+            ) => [status, { description: schema.description ?? "Error", content: { "application/json": { schema } } }]),
           ),
         },
       },

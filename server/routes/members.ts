@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { addMember, listMembers, removeMember, setMemberRole } from "../../core/workspaces/members.ts";
 import { AddMemberDto, IdSchema, MemberView, SetRoleDto, SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
+import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["members"];
@@ -45,19 +45,22 @@ export function memberRoutes(deps: ServerDeps) {
         },
       },
     )
-    .patch("/members/:memberId", ({ principal, workspace, params, body }) => setMemberRole(core, principal, workspace, params.memberId, body), {
-      parse: "json",
-      params: MemberParams,
-      body: SetRoleDto,
-      response: { 200: MemberView, ...errors(400, 401, 403, 404, 409, 413) },
-      detail: {
-        ...authenticated,
-        tags,
-        summary: "Set a member's role (owner/admin)",
-        description:
-          "Only an owner grants or withdraws the owner role. Demoting the last owner is a 409 `LAST_OWNER`.",
+    .patch(
+      "/members/:memberId",
+      ({ principal, workspace, params, body }) => setMemberRole(core, principal, workspace, params.memberId, body),
+      {
+        parse: "json",
+        params: MemberParams,
+        body: SetRoleDto,
+        response: { 200: MemberView, ...errors(400, 401, 403, 404, 409, 413) },
+        detail: {
+          ...authenticated,
+          tags,
+          summary: "Set a member's role (owner/admin)",
+          description: "Only an owner grants or withdraws the owner role. Demoting the last owner is a 409 `LAST_OWNER`.",
+        },
       },
-    })
+    )
     .delete(
       "/members/:memberId",
       async ({ principal, workspace, params }) => {

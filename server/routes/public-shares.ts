@@ -28,7 +28,9 @@ const RATE_LIMITED = envelope("Too many requests from this client address (`RATE
  */
 export function publicShareRoutes(deps: ServerDeps, mount: "root" | "api") {
   const core = deps.core;
-  const where = mount === "root" ? "At the server's root; the same page answers under `/api/v1`." : "Also at the server's root, `/s/{token}`, the address share links carry.";
+  const where = mount === "root"
+    ? "At the server's root; the same page answers under `/api/v1`."
+    : "Also at the server's root, `/s/{token}`, the address share links carry.";
   const detail = (summary: string, description: string, responses: Responses) => ({
     tags: ["sharing (public)"],
     summary,
@@ -37,7 +39,11 @@ export function publicShareRoutes(deps: ServerDeps, mount: "root" | "api") {
     responses,
   });
 
-  const guard = async (request: Request, server: { requestIP(r: Request): { address: string } | null } | null, set: { headers: Record<string, unknown> }) => {
+  const guard = async (
+    request: Request,
+    server: { requestIP(r: Request): { address: string } | null } | null,
+    set: { headers: Record<string, unknown> },
+  ) => {
     Object.assign(set.headers, SHARE_SECURITY_HEADERS);
     const limits = deps.rateLimits;
     await enforceRateLimit(limits, deps.logger, `ip:${clientAddress(request, server, limits.trustProxy)}:share`, limits.perIp, set.headers);

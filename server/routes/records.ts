@@ -3,31 +3,52 @@ import {
   CollectionView,
   CreateRecordDto,
   QueryRecordsDto,
+  type QueryRecordsDto as QueryBody,
   RecordChangeView,
   RecordOutcomeDto,
   RecordView,
   UpdateRecordDto,
-  type QueryRecordsDto as QueryBody,
   type UpdateRecordDto as UpdateBody,
 } from "../../core/collections/dto.ts";
 import { AggregateRecordsDto, type AggregateRecordsDto as AggregateBody } from "../../core/collections/record-aggregate.ts";
-import { aggregateRecords, getRecord, listRecords, queryRecords, recordHistory, retrieveRecords } from "../../core/collections/record-reads.ts";
+import {
+  aggregateRecords,
+  getRecord,
+  listRecords,
+  queryRecords,
+  recordHistory,
+  retrieveRecords,
+} from "../../core/collections/record-reads.ts";
 import { createRecord, deleteRecord, recordOutcome, updateRecord } from "../../core/collections/records.ts";
 import type { ServerDeps } from "../deps.ts";
 import { setEtag, withEtag } from "../http/etag.ts";
 import { expectedVersion } from "../http/expected-version.ts";
 import { authenticated, errors } from "../http/schemas.ts";
-import { CollectionParams, HistoryQuery, IfMatch, VersionQuery, RecordDeleteQuery, RecordGetQuery, RecordListQuery, RecordParams, RetrieveQuery } from "./collection-schemas.ts";
+import {
+  CollectionParams,
+  HistoryQuery,
+  IfMatch,
+  RecordDeleteQuery,
+  RecordGetQuery,
+  RecordListQuery,
+  RecordParams,
+  RetrieveQuery,
+  VersionQuery,
+} from "./collection-schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["records"];
 const doc = (summary: string, description?: string) => ({ ...authenticated, tags, summary, ...(description ? { description } : {}) });
 const NextCursor = Type.Union([Type.String(), Type.Null()], { description: "The cursor of the next page; null on the last one." });
 const RecordPage = Type.Object({ records: Type.Array(RecordView), nextCursor: NextCursor });
-const Removal = Type.Object({ dry_run: Type.Boolean(), removed: Type.Object({ record_id: Type.String(), history_entries: Type.Integer(), outcomes: Type.Integer() }) });
+const Removal = Type.Object({
+  dry_run: Type.Boolean(),
+  removed: Type.Object({ record_id: Type.String(), history_entries: Type.Integer(), outcomes: Type.Integer() }),
+});
 const KEYSET =
   "Keyset paging: `limit` (1–200, default 50) and `cursor` (the previous page's `nextCursor`). A cursor only continues the listing it came from: with another filter, sort or query it is a 400. Pages neither repeat nor skip records that existed when paging began, whatever is inserted meanwhile.";
-const VERSIONED = "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
+const VERSIONED =
+  "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
 
 export function recordRoutes(deps: ServerDeps) {
   const core = deps.core;
@@ -88,12 +109,21 @@ export function recordRoutes(deps: ServerDeps) {
         body: AggregateRecordsDto,
         response: {
           201: Type.Object({
-            groups: Type.Array(Type.Object({ key: Type.Record(Type.String(), Type.Unknown()), count: Type.Integer(), values: Type.Record(Type.String(), Type.Unknown()) })),
+            groups: Type.Array(
+              Type.Object({
+                key: Type.Record(Type.String(), Type.Unknown()),
+                count: Type.Integer(),
+                values: Type.Record(Type.String(), Type.Unknown()),
+              }),
+            ),
             truncated: Type.Boolean({ description: "More groups exist than `max_groups`: the largest ones are shown." }),
           }),
           ...errors(400, 401, 404, 413),
         },
-        detail: doc("Aggregate records", "Groups (up to three keys; records without a value group under null), largest first, at most `max_groups` (default 100, max 1,000). sum of no values is 0; avg, min, max of none are null."),
+        detail: doc(
+          "Aggregate records",
+          "Groups (up to three keys; records without a value group under null), largest first, at most `max_groups` (default 100, max 1,000). sum of no values is 0; avg, min, max of none are null.",
+        ),
       },
     )
     .get(
@@ -112,7 +142,10 @@ export function recordRoutes(deps: ServerDeps) {
           }),
           ...errors(400, 401, 404),
         },
-        detail: doc("Retrieve records with their criterion", `For agents: the records (filtered like the list; \`query\` matches words in their text values; \`fields\` projects) and the Knowledge topics of the criterion with their trust verdicts. ${KEYSET}`),
+        detail: doc(
+          "Retrieve records with their criterion",
+          `For agents: the records (filtered like the list; \`query\` matches words in their text values; \`fields\` projects) and the Knowledge topics of the criterion with their trust verdicts. ${KEYSET}`,
+        ),
       },
     )
     .get(
@@ -132,13 +165,27 @@ export function recordRoutes(deps: ServerDeps) {
           ]),
           ...errors(400, 401, 404),
         },
-        detail: doc("Get a record", "`select` keeps only some fields; `projection=compact` leaves out fields and field_meta; `max_bytes` bounds the record's JSON: field_meta goes first, then the longest texts are shortened, then whole values are left out, and the answer lists what was cut."),
+        detail: doc(
+          "Get a record",
+          "`select` keeps only some fields; `projection=compact` leaves out fields and field_meta; `max_bytes` bounds the record's JSON: field_meta goes first, then the longest texts are shortened, then whole values are left out, and the answer lists what was cut.",
+        ),
       },
     )
     .patch(
       "/collections/:id/records/:recordId",
       async ({ principal, workspace, params, body, headers, query, set }) =>
-        withEtag(set, await updateRecord(core, principal, workspace, params.id, params.recordId, body as UpdateBody, expectedVersion({ body, query, headers }))),
+        withEtag(
+          set,
+          await updateRecord(
+            core,
+            principal,
+            workspace,
+            params.id,
+            params.recordId,
+            body as UpdateBody,
+            expectedVersion({ body, query, headers }),
+          ),
+        ),
       {
         parse: "json",
         params: RecordParams,
@@ -146,7 +193,10 @@ export function recordRoutes(deps: ServerDeps) {
         headers: IfMatch,
         query: VersionQuery,
         response: { 200: RecordView, ...errors(400, 401, 403, 404, 409, 413) },
-        detail: doc("Update a record", `\`fields\` and \`field_meta\` merge (null removes); what the write touches is checked against the current schema and stages. A stage change is recorded in the history with who and when. ${VERSIONED}`),
+        detail: doc(
+          "Update a record",
+          `\`fields\` and \`field_meta\` merge (null removes); what the write touches is checked against the current schema and stages. A stage change is recorded in the history with who and when. ${VERSIONED}`,
+        ),
       },
     )
     .delete(
@@ -158,7 +208,10 @@ export function recordRoutes(deps: ServerDeps) {
         query: RecordDeleteQuery,
         headers: IfMatch,
         response: { 200: Removal, ...errors(400, 401, 403, 404, 409) },
-        detail: doc("Delete a record", "With its history and outcomes. `dry_run=true` only says what would be removed. `expected_version` or `If-Match` makes it conditional."),
+        detail: doc(
+          "Delete a record",
+          "With its history and outcomes. `dry_run=true` only says what would be removed. `expected_version` or `If-Match` makes it conditional.",
+        ),
       },
     )
     .get(
@@ -168,14 +221,25 @@ export function recordRoutes(deps: ServerDeps) {
         params: RecordParams,
         query: HistoryQuery,
         response: { 200: Type.Object({ history: Type.Array(RecordChangeView), has_more: Type.Boolean() }), ...errors(400, 401, 404) },
-        detail: doc("Record history", "Newest first: each change with its per-value before/after `diff`, `stage` when the status moved, `outcome` when one was recorded, and who (`actor_id`, `actor_kind`) and when. Next page: `before_version` = the last entry's version."),
+        detail: doc(
+          "Record history",
+          "Newest first: each change with its per-value before/after `diff`, `stage` when the status moved, `outcome` when one was recorded, and who (`actor_id`, `actor_kind`) and when. Next page: `before_version` = the last entry's version.",
+        ),
       },
     )
     .post(
       "/collections/:id/records/:recordId/outcomes",
       async ({ principal, workspace, params, body, headers, query, set }) => {
         set.status = 201;
-        const out = await recordOutcome(core, principal, workspace, params.id, params.recordId, body, expectedVersion({ body, query, headers }));
+        const out = await recordOutcome(
+          core,
+          principal,
+          workspace,
+          params.id,
+          params.recordId,
+          body,
+          expectedVersion({ body, query, headers }),
+        );
         setEtag(set, out.record.version);
         return out;
       },
@@ -187,7 +251,12 @@ export function recordRoutes(deps: ServerDeps) {
         query: VersionQuery,
         response: {
           201: Type.Object({
-            outcome: Type.Object({ outcome: Type.String(), value: Type.Union([Type.Number(), Type.Null()]), note: Type.Union([Type.String(), Type.Null()]), occurred_at: Type.String() }),
+            outcome: Type.Object({
+              outcome: Type.String(),
+              value: Type.Union([Type.Number(), Type.Null()]),
+              note: Type.Union([Type.String(), Type.Null()]),
+              occurred_at: Type.String(),
+            }),
             record: RecordView,
           }),
           ...errors(400, 401, 403, 404, 409, 413),

@@ -2,9 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { Repo } from "../../core/workspaces/model.ts";
 import { CreateRepoDto, IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { createRepo, deleteRepo, getRepo, listRepos } from "../../core/workspaces/repos.ts";
-import { getRepoIndexState, RepoIndexState, RepoRefreshResult, refreshRepo } from "../../core/code-context/repo-refresh.ts";
+import { getRepoIndexState, refreshRepo, RepoIndexState, RepoRefreshResult } from "../../core/code-context/repo-refresh.ts";
 import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
+import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["repos"];

@@ -34,7 +34,9 @@ function publicOrigin(request: Request, trustProxy: boolean): string {
   if (trustProxy) {
     const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
     const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-    if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) return `${proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1)}://${host}`;
+    if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) {
+      return `${proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1)}://${host}`;
+    }
   }
   return url.origin;
 }
@@ -54,7 +56,12 @@ export function sharingRoutes(deps: ServerDeps) {
       async ({ principal, workspace, params, request, set }) => {
         const issued = await shareTopic(core, principal, workspace, params.topic);
         set.status = 201;
-        return { token: issued.token, url: `${publicOrigin(request, deps.rateLimits.trustProxy)}${issued.path}`, path: issued.path, created_at: issued.created_at };
+        return {
+          token: issued.token,
+          url: `${publicOrigin(request, deps.rateLimits.trustProxy)}${issued.path}`,
+          path: issued.path,
+          created_at: issued.created_at,
+        };
       },
       {
         params: TopicParams,
@@ -68,11 +75,17 @@ export function sharingRoutes(deps: ServerDeps) {
     .get("/topics/:topic/share", ({ workspace, params }) => shareLinkStatus(core, workspace, params.topic), {
       params: TopicParams,
       response: { 200: ShareLinkStatus, ...errors(401, 404) },
-      detail: doc("Whether the topic has an active public link", "The token itself is never shown again: revoke and create a new link to get one."),
+      detail: doc(
+        "Whether the topic has an active public link",
+        "The token itself is never shown again: revoke and create a new link to get one.",
+      ),
     })
     .delete(
       "/topics/:topic/share",
-      async ({ principal, workspace, params }) => ({ id: await revokeShareLink(core, principal, workspace, params.topic), revoked: true as const }),
+      async ({ principal, workspace, params }) => ({
+        id: await revokeShareLink(core, principal, workspace, params.topic),
+        revoked: true as const,
+      }),
       {
         params: TopicParams,
         response: { 200: RevokedShareLink, ...errors(401, 403, 404) },
@@ -125,7 +138,10 @@ export function sharingRoutes(deps: ServerDeps) {
       {
         params: SlugParams,
         response: { 201: ReadAll, ...errors(401, 403, 404) },
-        detail: doc("Mark the caller's whole inbox read", "Answers with how many entries were unread. A faceless service key has no inbox: 403."),
+        detail: doc(
+          "Mark the caller's whole inbox read",
+          "Answers with how many entries were unread. A faceless service key has no inbox: 403.",
+        ),
       },
     )
     .post(

@@ -12,7 +12,9 @@ const Version = Type.Object({
   api_version: Type.String({ description: "The path version, `v1`." }),
   version: Type.String({ description: "The server's release version." }),
   build: Type.String({ description: "Build identifier (env BUILD_ID), `dev` when unset." }),
-  commit: Type.String({ description: "Git commit the server was built from (env GIT_COMMIT or the checkout's HEAD), `unknown` when neither." }),
+  commit: Type.String({
+    description: "Git commit the server was built from (env GIT_COMMIT or the checkout's HEAD), `unknown` when neither.",
+  }),
 });
 
 /** Public system endpoints. Health stays store-free so load balancers can poll it cheaply. */
@@ -22,7 +24,12 @@ export function systemRoutes(deps: ServerDeps) {
     .get("/health", () => ({ status: "ok" as const, uptime_s: Math.round((performance.now() - started) / 1000) }), {
       // 400: the checks every request passes first (a URL over 8,192 characters or holding %00).
       response: { 200: Health, ...errors(400) },
-      detail: { ...publicOperation, tags: ["system"], summary: "Runtime health check", description: "Public. Does not touch the store; see `/workspaces/{slug}/health` for store status." },
+      detail: {
+        ...publicOperation,
+        tags: ["system"],
+        summary: "Runtime health check",
+        description: "Public. Does not touch the store; see `/workspaces/{slug}/health` for store status.",
+      },
     })
     .get("/version", () => deps.build, {
       response: { 200: Version, ...errors(400) },

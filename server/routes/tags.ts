@@ -3,7 +3,7 @@ import { CreateTagDto, TagView, UpdateTagDto } from "../../core/topics/dto.ts";
 import { createTag, deleteTag, listTags, updateTag } from "../../core/topics/tags.ts";
 import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
-import { authenticated, errors, PageQuery, pageOf, strict } from "../http/schemas.ts";
+import { authenticated, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["tags"];
@@ -12,7 +12,11 @@ const TagParams = Type.Object(
   { slug: SlugSchema, name: Type.String({ minLength: 1, maxLength: 256, description: "A tag name; normalised like every tag name." }) },
   strict,
 );
-const TagDeleted = Type.Object({ name: Type.String(), deleted: Type.Literal(true), topics: Type.Integer({ description: "Topics the tag was detached from." }) });
+const TagDeleted = Type.Object({
+  name: Type.String(),
+  deleted: Type.Literal(true),
+  topics: Type.Integer({ description: "Topics the tag was detached from." }),
+});
 
 export function tagRoutes(deps: ServerDeps) {
   const core = deps.core;
@@ -27,7 +31,12 @@ export function tagRoutes(deps: ServerDeps) {
         params: SlugParams,
         query: PageQuery,
         response: { 200: pageOf("tags", TagView), ...errors(400, 401, 404) },
-        detail: { ...authenticated, tags, summary: "List tags", description: "Most-used first (topic count, archived topics included), then by name." },
+        detail: {
+          ...authenticated,
+          tags,
+          summary: "List tags",
+          description: "Most-used first (topic count, archived topics included), then by name.",
+        },
       },
     )
     .post(
@@ -46,7 +55,8 @@ export function tagRoutes(deps: ServerDeps) {
           ...authenticated,
           tags,
           summary: "Register a tag (idempotent)",
-          description: "201 when created; 200 when the tag existed (a given description replaces its description). The name is normalised: trimmed, lowercase, whitespace runs become one dash.",
+          description:
+            "201 when created; 200 when the tag existed (a given description replaces its description). The name is normalised: trimmed, lowercase, whitespace runs become one dash.",
         },
       },
     )
@@ -59,7 +69,10 @@ export function tagRoutes(deps: ServerDeps) {
     })
     .delete(
       "/tags/:name",
-      async ({ principal, workspace, params }) => ({ ...(await deleteTag(core, principal, workspace, params.name)), deleted: true as const }),
+      async ({ principal, workspace, params }) => ({
+        ...(await deleteTag(core, principal, workspace, params.name)),
+        deleted: true as const,
+      }),
       {
         params: TagParams,
         response: { 200: TagDeleted, ...errors(400, 401, 403, 404) },

@@ -9,15 +9,18 @@ export const GOVERNANCE_DOCS: Record<GovernanceAction, { summary: string; descri
   reject: { summary: "Reject a proposed topic (owner/admin)", description: `proposed → draft.${VERSION}` },
   approve: {
     summary: "Approve a topic as Knowledge (owner/admin)",
-    description: `draft or proposed → reviewed. Stamps \`governance\` (authoritative, approved_by, approved_at) and \`approved_via\` (\`agent\` through an OAuth client or a faceless key, else \`human\`); clears drift.${VERSION}`,
+    description:
+      `draft or proposed → reviewed. Stamps \`governance\` (authoritative, approved_by, approved_at) and \`approved_via\` (\`agent\` through an OAuth client or a faceless key, else \`human\`); clears drift.${VERSION}`,
   },
   archive: {
     summary: "Archive a topic",
-    description: `draft, proposed or reviewed → archived; authority withdrawn. Anyone who may write. Archived topics leave lists (unless \`status=archived\`) and never appear in search.${VERSION}`,
+    description:
+      `draft, proposed or reviewed → archived; authority withdrawn. Anyone who may write. Archived topics leave lists (unless \`status=archived\`) and never appear in search.${VERSION}`,
   },
   unvouch: {
     summary: "Withdraw a topic's authority (owner/admin)",
-    description: `reviewed → proposed; \`governance\` and \`approved_via\` cleared, so it is reviewed again before it is trusted.${VERSION}`,
+    description:
+      `reviewed → proposed; \`governance\` and \`approved_via\` cleared, so it is reviewed again before it is trusted.${VERSION}`,
   },
   "vouch-ack": {
     summary: "Re-vouch for a reviewed topic (owner/admin)",
@@ -25,6 +28,7 @@ export const GOVERNANCE_DOCS: Record<GovernanceAction, { summary: string; descri
   },
   restore: {
     summary: "Restore an archived topic (owner/admin)",
-    description: `archived → draft. Decided here, where the governance table is silent: archived knowledge comes back as a Note and is reviewed again before it is trusted. A merged topic restored stops redirecting to its target.${VERSION}`,
+    description:
+      `archived → draft. Decided here, where the governance table is silent: archived knowledge comes back as a Note and is reviewed again before it is trusted. A merged topic restored stops redirecting to its target.${VERSION}`,
   },
 };

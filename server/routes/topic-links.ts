@@ -1,8 +1,26 @@
 import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../../core/deps.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
-import { fullGraph, GRAPH_DEPTH, GRAPH_SHAPES, MAX_FULL_GRAPH_EDGES, MAX_FULL_GRAPH_NODES, MAX_GRAPH_NODES, topicGraph } from "../../core/topics/graph.ts";
-import { AdjacencyGraphView, CreateRelationDto, FullGraphView, OpenProposalDto, ProposalView, RelationView, TopicGraphView, TopicSlugSchema, TopicView } from "../../core/topics/dto.ts";
+import {
+  fullGraph,
+  GRAPH_DEPTH,
+  GRAPH_SHAPES,
+  MAX_FULL_GRAPH_EDGES,
+  MAX_FULL_GRAPH_NODES,
+  MAX_GRAPH_NODES,
+  topicGraph,
+} from "../../core/topics/graph.ts";
+import {
+  AdjacencyGraphView,
+  CreateRelationDto,
+  FullGraphView,
+  OpenProposalDto,
+  ProposalView,
+  RelationView,
+  TopicGraphView,
+  TopicSlugSchema,
+  TopicView,
+} from "../../core/topics/dto.ts";
 import { MAX_SUMMARY_LENGTH, PROPOSAL_STATUSES, RELATION_TYPES_DOC } from "../../core/topics/model.ts";
 import { listOpenProposals, listTopicProposals, mergeProposal, openProposal, rejectProposal } from "../../core/topics/proposals.ts";
 import { addRelation, deleteRelation, listRelations, MAX_RELATIONS_LISTED, MAX_RELATIONS_PER_TOPIC } from "../../core/topics/relations.ts";
@@ -11,7 +29,7 @@ import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
 import { booleanParam, enumParam, integerParam, limitParam, offsetParam } from "../http/query-schemas.ts";
 import { ifNoneMatchHits, setEtag } from "../http/etag.ts";
 import { Deleted, errors, pageOf, strict } from "../http/schemas.ts";
-import { SlugParams, type TopicDoc as Doc, type TopicScope, TopicParams } from "./topic-table.ts";
+import { SlugParams, type TopicDoc as Doc, TopicParams, type TopicScope } from "./topic-table.ts";
 
 /**
  * Suggested edits, relations and the graph: routes of the topic table (server/routes/topics.ts
@@ -36,27 +54,43 @@ const ProposalListQuery = Type.Object(
 );
 const GraphQuery = Type.Object(
   {
-    center: Type.String({ minLength: 1, maxLength: 200, description: "Slug of the topic to start from (required; an old slug names the topic it now answers with)." }),
-    depth: integerParam(1, GRAPH_DEPTH.max, `Hops from the center, 1 to ${GRAPH_DEPTH.max} (default ${GRAPH_DEPTH.default}). Over ${GRAPH_DEPTH.max} is a 400.`),
+    center: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "Slug of the topic to start from (required; an old slug names the topic it now answers with).",
+    }),
+    depth: integerParam(
+      1,
+      GRAPH_DEPTH.max,
+      `Hops from the center, 1 to ${GRAPH_DEPTH.max} (default ${GRAPH_DEPTH.default}). Over ${GRAPH_DEPTH.max} is a 400.`,
+    ),
   },
   strict,
 );
 const FullGraphQuery = Type.Object(
   {
-    shape: enumParam(GRAPH_SHAPES, "`nodes-edges` (default): `{ nodes, edges }`; `adjacency`: `{ adjacency: { <slug>: [{ to: <slug>, type }] } }`."),
+    shape: enumParam(
+      GRAPH_SHAPES,
+      "`nodes-edges` (default): `{ nodes, edges }`; `adjacency`: `{ adjacency: { <slug>: [{ to: <slug>, type }] } }`.",
+    ),
     include_archived: booleanParam("`true` includes archived topics and their relations. Default `false`."),
   },
   strict,
 );
 const IfNoneMatch = Type.Object({
-  "if-none-match": Type.Optional(Type.String({ description: "The `ETag` of a previous answer: when the graph has not changed since, the answer is a 304 with no body." })),
+  "if-none-match": Type.Optional(
+    Type.String({
+      description: "The `ETag` of a previous answer: when the graph has not changed since, the answer is a 304 with no body.",
+    }),
+  ),
 });
 const NoBody = Type.Optional(Type.Object({}, { ...strict, description: "None, or an empty object." }));
 /** Documents the 304 (OpenAPI lists it under its description); the answer itself has no body. */
 const NotModified = Type.Any({ description: "Not modified: the graph is still as the `ETag` named in `If-None-Match` says. No body." });
 const MergeResult = Type.Object({ proposal: ProposalView, topic: TopicView });
 
-const PROPOSAL_RULES = `The patch is a JSON Merge Patch (RFC 7396) over the editable fields (title, body, tags, anchors, kind, source_url, area_id, repo_id); \`null\` removes a field (tags and anchors: empty lists; body: empty; kind: \`note\`; area, repo, source: none; the title cannot be removed); tags are normalised. The proposal records the topic version it was made against (\`base_version\`). Summary: 1 to ${MAX_SUMMARY_LENGTH} characters.`;
+const PROPOSAL_RULES =
+  `The patch is a JSON Merge Patch (RFC 7396) over the editable fields (title, body, tags, anchors, kind, source_url, area_id, repo_id); \`null\` removes a field (tags and anchors: empty lists; body: empty; kind: \`note\`; area, repo, source: none; the title cannot be removed); tags are normalised. The proposal records the topic version it was made against (\`base_version\`). Summary: 1 to ${MAX_SUMMARY_LENGTH} characters.`;
 
 export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", core: CoreDeps, doc: Doc): void {
   // ---- suggested edits ----
@@ -70,7 +104,10 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
       params: SlugParams,
       query: QueueQuery,
       response: { 200: pageOf("proposals", ProposalView), ...errors(400, 401, 404) },
-      detail: doc("Review queue: open suggested edits", "Every open proposal of the workspace, oldest first (the order to review them in)."),
+      detail: doc(
+        "Review queue: open suggested edits",
+        "Every open proposal of the workspace, oldest first (the order to review them in).",
+      ),
     },
   );
   r.get(
@@ -136,7 +173,10 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
       params: ProposalParams,
       body: NoBody,
       response: { 201: ProposalView, ...errors(400, 401, 403, 404, 409, 413) },
-      detail: doc("Close a suggested edit without applying it (owner/admin)", "A proposal that is not open is a 409; members and faceless keys get a 403."),
+      detail: doc(
+        "Close a suggested edit without applying it (owner/admin)",
+        "A proposal that is not open is a 409; members and faceless keys get a 403.",
+      ),
     },
   );
 
@@ -150,7 +190,9 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
         200: Type.Object({
           relations: Type.Array(RelationView),
           total: Type.Integer(),
-          truncated: Type.Boolean({ description: `True when the topic has more than ${MAX_RELATIONS_LISTED} relations (the oldest are listed).` }),
+          truncated: Type.Boolean({
+            description: `True when the topic has more than ${MAX_RELATIONS_LISTED} relations (the oldest are listed).`,
+          }),
         }),
         ...errors(400, 401, 404),
       },
@@ -218,8 +260,12 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
       headers: IfNoneMatch,
       response: { 200: Type.Union([FullGraphView, AdjacencyGraphView]), 304: NotModified, ...errors(400, 401, 404) },
       detail: doc(
-          "The whole topic graph",
-          `Every topic but archived ones (all with \`include_archived=true\`) and every relation between two of them. \`shape=nodes-edges\` (default) or \`adjacency\`. At most ${MAX_FULL_GRAPH_NODES.toLocaleString("en")} nodes (the oldest) and ${MAX_FULL_GRAPH_EDGES.toLocaleString("en")} edges; \`truncated: true\` says a bound cut it. A strong \`ETag\` names the graph's state (every topic change, relation change and staleness change moves it, and it differs per \`shape\` and \`include_archived\`); with \`If-None-Match\` naming it the answer is 304 with no body, decided without reading the graph.`,
+        "The whole topic graph",
+        `Every topic but archived ones (all with \`include_archived=true\`) and every relation between two of them. \`shape=nodes-edges\` (default) or \`adjacency\`. At most ${
+          MAX_FULL_GRAPH_NODES.toLocaleString("en")
+        } nodes (the oldest) and ${
+          MAX_FULL_GRAPH_EDGES.toLocaleString("en")
+        } edges; \`truncated: true\` says a bound cut it. A strong \`ETag\` names the graph's state (every topic change, relation change and staleness change moves it, and it differs per \`shape\` and \`include_archived\`); with \`If-None-Match\` naming it the answer is 304 with no body, decided without reading the graph.`,
       ),
     },
   );

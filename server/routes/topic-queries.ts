@@ -17,7 +17,10 @@ const view = (def: string) =>
     `\`full\` (with body), \`summary\` (body replaced by a 280-character \`excerpt\`), \`compact\` (id, slug, title, status, trust, stale, drifted, version). Default \`${def}\`.`,
   );
 const tags = Type.Optional(
-  Type.String({ maxLength: 2000, description: "Comma-separated tag names, any-of (at most 20). Names are normalised; an unknown tag matches nothing." }),
+  Type.String({
+    maxLength: 2000,
+    description: "Comma-separated tag names, any-of (at most 20). Names are normalised; an unknown tag matches nothing.",
+  }),
 );
 const stale = booleanParam("`true`: only reviewed topics not re-vouched within the workspace's review interval; `false`: all others.");
 

@@ -25,7 +25,11 @@ import { SlugParams, TopicParams } from "./topic-table.ts";
 
 const SearchPage = Type.Composite([
   pageOf("topics", TopicView),
-  Type.Object({ total_capped: Type.Boolean({ description: "True when more than 1,000 topics match: `total` is then not exact (1,000, or the database's estimate of the matches)." }) }),
+  Type.Object({
+    total_capped: Type.Boolean({
+      description: "True when more than 1,000 topics match: `total` is then not exact (1,000, or the database's estimate of the matches).",
+    }),
+  }),
 ]);
 const IfMatch = Type.Object({ "if-match": IfMatchHeader });
 
@@ -52,9 +56,9 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
   const routes = workspaceScope(deps, base.slice(1), {
     headers: alias
       ? (url) => ({
-          deprecation: WATCHERS_DEPRECATED_AT,
-          link: `<${url.pathname.replace(/\/watchers(?=\/|$)/, "/topics")}${url.search}>; rel="successor-version"`,
-        })
+        deprecation: WATCHERS_DEPRECATED_AT,
+        link: `<${url.pathname.replace(/\/watchers(?=\/|$)/, "/topics")}${url.search}>; rel="successor-version"`,
+      })
       : undefined,
   });
 

@@ -7,7 +7,9 @@ import { rawBody } from "../http/raw-body.ts";
 import { errors, publicOperation } from "../http/schemas.ts";
 
 const WebhookHeaders = Type.Object({
-  "x-hub-signature-256": Type.Optional(Type.String({ description: "`sha256=` + hex HMAC-SHA256 of the raw body under CODE_HOST_WEBHOOK_SECRET. Missing or wrong: 401." })),
+  "x-hub-signature-256": Type.Optional(
+    Type.String({ description: "`sha256=` + hex HMAC-SHA256 of the raw body under CODE_HOST_WEBHOOK_SECRET. Missing or wrong: 401." }),
+  ),
   "x-github-event": Type.Optional(Type.String({ description: "`push` or `ping`; other events are acknowledged and ignored." })),
   "x-github-delivery": Type.Optional(Type.String({ description: "The delivery id: a delivery sent again takes effect once." })),
 });
@@ -49,7 +51,9 @@ export function webhookRoutes(deps: ServerDeps) {
                   "The provider's event as sent (read as raw bytes: the signature covers them). A push uses `ref`, `after`, `deleted`, `repository.full_name` and `commits[].added/modified/removed`.",
               },
             },
-            "application/x-www-form-urlencoded": { schema: { type: "object", properties: { payload: { type: "string", description: "The same JSON event." } } } },
+            "application/x-www-form-urlencoded": {
+              schema: { type: "object", properties: { payload: { type: "string", description: "The same JSON event." } } },
+            },
           },
         },
         description:

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 let t: TestApp;
@@ -75,7 +75,8 @@ describe("tenancy", () => {
     const keys = await t.call("GET", "/workspaces/tenant-b/api-keys", { key: b.owner });
     const foreignKey = keys.body.api_keys[0].id;
     expect((await t.call("DELETE", `/workspaces/tenant-a/api-keys/${foreignKey}`, { key: a.owner })).status).toBe(404);
-    expect((await t.call("PATCH", `/workspaces/tenant-a/members/${b.memberMemberId}`, { key: a.owner, body: { role: "admin" } })).status).toBe(404);
+    expect((await t.call("PATCH", `/workspaces/tenant-a/members/${b.memberMemberId}`, { key: a.owner, body: { role: "admin" } })).status)
+      .toBe(404);
   });
 });
 
@@ -124,7 +125,9 @@ describe("API keys", () => {
   });
 
   test("a member cannot mint a key for someone else or a service key", async () => {
-    expect((await t.call("POST", "/workspaces/tenant-a/api-keys", { key: a.member, body: { member_id: a.adminMemberId } })).status).toBe(403);
+    expect((await t.call("POST", "/workspaces/tenant-a/api-keys", { key: a.member, body: { member_id: a.adminMemberId } })).status).toBe(
+      403,
+    );
     expect((await t.call("POST", "/workspaces/tenant-a/api-keys", { key: a.member, body: { service: true } })).status).toBe(403);
   });
 
@@ -136,7 +139,10 @@ describe("API keys", () => {
   });
 
   test("member_id and service together are 400; an unknown member is 404", async () => {
-    expect((await t.call("POST", "/workspaces/tenant-a/api-keys", { key: a.owner, body: { member_id: a.memberMemberId, service: true } })).status).toBe(400);
+    expect(
+      (await t.call("POST", "/workspaces/tenant-a/api-keys", { key: a.owner, body: { member_id: a.memberMemberId, service: true } }))
+        .status,
+    ).toBe(400);
     const unknown = "01900000-0000-7000-8000-000000000000";
     expect((await t.call("POST", "/workspaces/tenant-a/api-keys", { key: a.owner, body: { member_id: unknown } })).status).toBe(404);
   });

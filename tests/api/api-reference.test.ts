@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { PROJECT_ROOT } from "../support/app-server.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
-const PINNED: string = (await Bun.file(join(PROJECT_ROOT, "package-lock.json")).json()).packages["node_modules/@scalar/api-reference"].version;
+const PINNED: string =
+  (await Bun.file(join(PROJECT_ROOT, "package-lock.json")).json()).packages["node_modules/@scalar/api-reference"].version;
 const INSTALLED = await Bun.file(join(PROJECT_ROOT, "node_modules/@scalar/api-reference/dist/browser/standalone.js")).bytes();
 
 let t: TestApp;

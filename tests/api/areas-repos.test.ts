@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 let t: TestApp;
@@ -46,13 +46,15 @@ describe("repos", () => {
   });
 
   test("bad repo bodies are 400", async () => {
-    for (const body of [
-      {},
-      { provider: "svn", full_name: "acme/api" },
-      { provider: "github", full_name: "no-slash" },
-      { provider: "github", full_name: "acme/api", default_branch: "" },
-      { provider: "github", full_name: "acme/api", stars: 5 },
-    ]) {
+    for (
+      const body of [
+        {},
+        { provider: "svn", full_name: "acme/api" },
+        { provider: "github", full_name: "no-slash" },
+        { provider: "github", full_name: "acme/api", default_branch: "" },
+        { provider: "github", full_name: "acme/api", stars: 5 },
+      ]
+    ) {
       expect((await t.call("POST", "/workspaces/org/repos", { key: p.owner, body })).status).toBe(400);
     }
   });
@@ -60,7 +62,10 @@ describe("repos", () => {
 
 describe("workspace", () => {
   test("read, update and health counts", async () => {
-    const upd = await t.call("PATCH", "/workspaces/org", { key: p.owner, body: { name: "The Org", settings: { review_interval_days: 30 } } });
+    const upd = await t.call("PATCH", "/workspaces/org", {
+      key: p.owner,
+      body: { name: "The Org", settings: { review_interval_days: 30 } },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ name: "The Org", settings: { review_interval_days: 30 } });
     expect((await t.call("GET", "/workspaces/org", { key: p.member })).body.name).toBe("The Org");

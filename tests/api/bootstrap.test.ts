@@ -8,7 +8,9 @@ beforeAll(async () => {
 
 describe("POST /workspaces", () => {
   test("creates the workspace, its owner and a working first key (201)", async () => {
-    const res = await t.call("POST", "/workspaces", { body: { slug: "acme-co", name: "Acme", owner_email: "Ana@Example.com", owner_name: "Ana" } });
+    const res = await t.call("POST", "/workspaces", {
+      body: { slug: "acme-co", name: "Acme", owner_email: "Ana@Example.com", owner_name: "Ana" },
+    });
     expect(res.status).toBe(201);
     expect(res.body.workspace).toMatchObject({ slug: "acme-co", name: "Acme", plan: "free" });
     expect(res.body.owner).toMatchObject({ email: "ana@example.com", name: "Ana" });
@@ -101,7 +103,10 @@ describe("POST /workspaces", () => {
     const broken = await t.call("POST", "/workspaces", { rawBody: "{", headers: { "content-type": "application/json" } });
     expect(broken.status).toBe(400);
     expect(broken.body.error.code).toBe("VALIDATION_FAILED");
-    const form = await t.call("POST", "/workspaces", { rawBody: "slug=abc", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await t.call("POST", "/workspaces", {
+      rawBody: "slug=abc",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(400);
   });
 

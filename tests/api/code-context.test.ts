@@ -13,7 +13,7 @@ import { hubSignature } from "../../core/webhooks/signature.ts";
 import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import type { ConsumableJobQueue } from "../../core/jobs/ports.ts";
 import { jobRunner } from "../../workers/registry.ts";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 /**
@@ -26,7 +26,18 @@ const root = mkdtempSync(join(tmpdir(), "codectx-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function git(dir: string, ...args: string[]): string {
-  const r = Bun.spawnSync(["git", "-C", dir, "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", ...args], {
+  const r = Bun.spawnSync([
+    "git",
+    "-C",
+    dir,
+    "-c",
+    "user.name=Test",
+    "-c",
+    "user.email=test@example.com",
+    "-c",
+    "commit.gpgsign=false",
+    ...args,
+  ], {
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -71,7 +82,11 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       jobs = createMemoryJobQueue(() => {});
       jobs.consume(jobRunner(() => t.core));
       t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), {
-        core: { codeHost: createGitCodeHost({ cacheDir: join(root, `cache-${slug}`), allowLocalPaths: true }), paths: picomatchMatcher, jobs },
+        core: {
+          codeHost: createGitCodeHost({ cacheDir: join(root, `cache-${slug}`), allowLocalPaths: true }),
+          paths: picomatchMatcher,
+          jobs,
+        },
         codeHostWebhookSecret: SECRET,
       });
       p = await personas(t, slug);
@@ -84,7 +99,10 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
         "src/auth/session.ts": "export {};\n",
         ...generated,
       });
-      const repo = await t.call("POST", `${ws}/repos`, { key: p.owner, body: { provider: "github", full_name: `acme/${slug}-api`, clone_url: apiDir } });
+      const repo = await t.call("POST", `${ws}/repos`, {
+        key: p.owner,
+        body: { provider: "github", full_name: `acme/${slug}-api`, clone_url: apiDir },
+      });
       expect(repo.status).toBe(201);
       apiRepoId = repo.body.id;
       await jobs.drain();
@@ -148,7 +166,13 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       expect(topic.anchor_validation).toBeUndefined();
       const linked = await t.call("PATCH", `${ws}/topics/${topic.slug}`, { key: p.member, body: { repo_id: apiRepoId } });
       expect(linked.status).toBe(200);
-      expect(linked.body.anchor_validation.anchors).toEqual([{ pattern: "docs/**", matches: 1, rating: "ok", samples: ["docs/intro.md"], warnings: [] }]);
+      expect(linked.body.anchor_validation.anchors).toEqual([{
+        pattern: "docs/**",
+        matches: 1,
+        rating: "ok",
+        samples: ["docs/intro.md"],
+        warnings: [],
+      }]);
       const viaAlias = await t.call("PATCH", `${ws}/watchers/${topic.slug}`, { key: p.member, body: { anchors: ["*.md", "src/**/*.ts"] } });
       expect(viaAlias.status).toBe(200);
       expect(viaAlias.headers.get("deprecation")).toBeString();
@@ -165,13 +189,25 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
     test("a repo without an index yet is indexed once on the spot; one that cannot be read only warns", async () => {
       const dir = makeRepo(`${slug}-fresh`, { "lib/a.py": "", "lib/b.py": "" });
       // Linked without a job queue draining it yet: the write builds the index itself.
-      const repo = await t.call("POST", `${ws}/repos`, { key: p.admin, body: { provider: "git", full_name: `local/${slug}-fresh`, clone_url: dir } });
+      const repo = await t.call("POST", `${ws}/repos`, {
+        key: p.admin,
+        body: { provider: "git", full_name: `local/${slug}-fresh`, clone_url: dir },
+      });
       const topic = await create({ title: "Fresh", repo_id: repo.body.id, anchors: ["lib/*.py"] });
-      expect(topic.anchor_validation).toMatchObject({ commit: git(dir, "rev-parse", "HEAD"), anchors: [{ pattern: "lib/*.py", matches: 2, rating: "ok" }] });
+      expect(topic.anchor_validation).toMatchObject({
+        commit: git(dir, "rev-parse", "HEAD"),
+        anchors: [{ pattern: "lib/*.py", matches: 2, rating: "ok" }],
+      });
 
-      const broken = await t.call("POST", `${ws}/repos`, { key: p.admin, body: { provider: "git", full_name: `local/${slug}-missing`, clone_url: join(root, "does-not-exist") } });
+      const broken = await t.call("POST", `${ws}/repos`, {
+        key: p.admin,
+        body: { provider: "git", full_name: `local/${slug}-missing`, clone_url: join(root, "does-not-exist") },
+      });
       expect(broken.status).toBe(201);
-      const res = await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Unreadable", repo_id: broken.body.id, anchors: ["src/**"] } });
+      const res = await t.call("POST", `${ws}/topics`, {
+        key: p.member,
+        body: { title: "Unreadable", repo_id: broken.body.id, anchors: ["src/**"] },
+      });
       expect(res.status).toBe(201);
       expect(res.body.anchor_validation).toMatchObject({ repo_id: broken.body.id, commit: null, anchors: [] });
       expect(res.body.anchor_validation.warnings[0]).toContain("no file index yet");
@@ -180,7 +216,10 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
 
     test("include_orphaned lists anchors that match nothing after a commit deletes their files and the index is refreshed", async () => {
       const dir = makeRepo(`${slug}-orphans`, { "src/auth/login.ts": "", "src/auth/logout.ts": "", "docs/auth.md": "" });
-      const repo = await t.call("POST", `${ws}/repos`, { key: p.owner, body: { provider: "gitlab", full_name: `acme/${slug}-orphans`, clone_url: dir } });
+      const repo = await t.call("POST", `${ws}/repos`, {
+        key: p.owner,
+        body: { provider: "gitlab", full_name: `acme/${slug}-orphans`, clone_url: dir },
+      });
       await jobs.drain();
       const topic = await create({ title: "Auth", repo_id: repo.body.id, anchors: ["src/auth/**", "docs/auth.md"] });
       const before = await t.call("GET", `${ws}/topics/${topic.slug}?include_orphaned=true`, { key: p.member });
@@ -193,7 +232,10 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       expect(refresh.status).toBe(201);
       expect(refresh.body).toMatchObject({ repo_id: repo.body.id, refresh: "queued", indexed: true });
       await jobs.drain();
-      expect((await t.call("GET", `${ws}/repos/${repo.body.id}/index`, { key: p.member })).body).toMatchObject({ commit: head, file_count: 2 });
+      expect((await t.call("GET", `${ws}/repos/${repo.body.id}/index`, { key: p.member })).body).toMatchObject({
+        commit: head,
+        file_count: 2,
+      });
       const after = await t.call("GET", `${ws}/topics/${topic.slug}?include_orphaned=true`, { key: p.member });
       expect(after.body.orphaned_anchors).toEqual(["src/auth/**"]);
       const alias = await t.call("GET", `${ws}/watchers/${topic.slug}?include_orphaned=true`, { key: p.member });
@@ -215,7 +257,11 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       expect(empty.status).toBe(400);
 
       for (const base of ["/topics", "/watchers"]) {
-        const res = await t.call("POST", `${ws}${base}/match-files`, { key: p.service, body, headers: { "x-service-session": "agent-run-1" } });
+        const res = await t.call("POST", `${ws}${base}/match-files`, {
+          key: p.service,
+          body,
+          headers: { "x-service-session": "agent-run-1" },
+        });
         expect(res.status).toBe(201);
         expect(res.body.truncated).toBe(false);
         const [invoice, intro, unknown] = res.body.files;
@@ -224,12 +270,22 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
           [reviewed.slug, "reviewed", ["src/billing/*.ts"]],
           [draft.slug, "draft", ["src/billing/invoice.ts"]],
         ]);
-        expect(mine(invoice)[0]).toMatchObject({ status: "reviewed", drifted: false, stale: false, approved_via: "human", title: "Billing, reviewed" });
+        expect(mine(invoice)[0]).toMatchObject({
+          status: "reviewed",
+          drifted: false,
+          stale: false,
+          approved_via: "human",
+          title: "Billing, reviewed",
+        });
         expect(intro.path).toBe("docs/intro.md");
         expect(mine(intro).map((x: any) => x.slug)).toEqual([reviewed.slug]);
         expect(unknown).toEqual({ path: "src/unknown.rs", topics: [] });
       }
-      const bad = await t.call("POST", `${ws}/topics/match-files`, { key: p.service, body: { paths: [] }, headers: { "x-service-session": "s" } });
+      const bad = await t.call("POST", `${ws}/topics/match-files`, {
+        key: p.service,
+        body: { paths: [] },
+        headers: { "x-service-session": "s" },
+      });
       expect(bad.status).toBe(400);
       const noRepo = await t.call("POST", `${ws}/topics/match-files`, {
         key: p.service,
@@ -241,7 +297,10 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
 
     test("mark-drift marks the anchored topics with the evidence; drifted list first; vouch-ack clears it", async () => {
       const dir = makeRepo(`${slug}-drift`, { "pay/charge.go": "", "pay/refund.go": "", "web/app.tsx": "" });
-      const repo = await t.call("POST", `${ws}/repos`, { key: p.owner, body: { provider: "github", full_name: `acme/${slug}-drift`, clone_url: dir } });
+      const repo = await t.call("POST", `${ws}/repos`, {
+        key: p.owner,
+        body: { provider: "github", full_name: `acme/${slug}-drift`, clone_url: dir },
+      });
       const pay = await create({ title: "Payments", repo_id: repo.body.id, anchors: ["pay/**"] });
       const web = await create({ title: "Web app", repo_id: repo.body.id, anchors: ["web/**"] });
       await act(pay.slug, "approve");
@@ -255,7 +314,11 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       expect(res.body).toEqual({ marked: [{ id: pay.id, slug: pay.slug }], count: 1, truncated: false });
 
       const read = await t.call("GET", `${ws}/topics/${pay.slug}`, { key: p.member });
-      expect(read.body).toMatchObject({ drifted: true, status: "reviewed", drift: { commit: "abc1234", files: ["pay/charge.go", "pay/refund.go"] } });
+      expect(read.body).toMatchObject({
+        drifted: true,
+        status: "reviewed",
+        drift: { commit: "abc1234", files: ["pay/charge.go", "pay/refund.go"] },
+      });
       const list = await t.call("GET", `${ws}/topics?view=compact&limit=200`, { key: p.member });
       const drifted = list.body.topics.filter((x: any) => x.drifted);
       expect(list.body.topics.slice(0, drifted.length).every((x: any) => x.drifted)).toBe(true);
@@ -291,7 +354,10 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       beforeAll(async () => {
         fullName = `acme/${slug}-hooked`;
         dir = makeRepo(`${slug}-hooked`, { "core/engine.rs": "", "core/io.rs": "", "ui/main.ts": "" });
-        const repo = await t.call("POST", `${ws}/repos`, { key: p.owner, body: { provider: "github", full_name: fullName, clone_url: dir } });
+        const repo = await t.call("POST", `${ws}/repos`, {
+          key: p.owner,
+          body: { provider: "github", full_name: fullName, clone_url: dir },
+        });
         repoId = repo.body.id;
         await jobs.drain();
         topicSlug = (await create({ title: "Engine", repo_id: repoId, anchors: ["core/**"] })).slug;
@@ -354,7 +420,10 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
 
       test("a signed push refreshes the repo's index and marks the anchored topics drifted with the commit", async () => {
         const head = commitFiles(dir, { "core/io.rs": "// io\n", "core/net.rs": "" }, "edit io");
-        const res = await webhook({ ...push(head, ["core/io.rs"]), commits: [{ id: head, added: ["core/net.rs"], modified: ["core/io.rs"], removed: [] }] });
+        const res = await webhook({
+          ...push(head, ["core/io.rs"]),
+          commits: [{ id: head, added: ["core/net.rs"], modified: ["core/io.rs"], removed: [] }],
+        });
         expect(res.status).toBe(200);
         expect(res.body).toMatchObject({ received: true, event: "push", outcome: "processed", repos: 1, drifted: 1 });
         await jobs.drain();
@@ -399,7 +468,10 @@ runCodeContextSuite("code context on pglite", async () => pglite);
 describe("code-host webhook without a secret", () => {
   test("POST /webhooks/code-host answers 404 when CODE_HOST_WEBHOOK_SECRET is not set", async () => {
     const t = await makeTestApp();
-    const res = await t.call("POST", "/webhooks/code-host", { rawBody: "{}", headers: { "content-type": "application/json", "x-github-event": "ping" } });
+    const res = await t.call("POST", "/webhooks/code-host", {
+      rawBody: "{}",
+      headers: { "content-type": "application/json", "x-github-event": "ping" },
+    });
     expect(res.status).toBe(404);
     expect(res.body.error.message).toContain("CODE_HOST_WEBHOOK_SECRET");
   });

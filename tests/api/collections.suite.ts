@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
 import type { Stores } from "../../core/stores.ts";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 /** Collections, records and entities over HTTP (issue #6), run on each store by collections.test.ts. */
@@ -33,7 +33,10 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
       },
     };
     async function collection(body: Record<string, unknown> = {}, key = p.member) {
-      const res = await t.call("POST", `${ws}/collections`, { key, body: { name: "Deals", archetype: "pipeline", record_schema: schema, ...body } });
+      const res = await t.call("POST", `${ws}/collections`, {
+        key,
+        body: { name: "Deals", archetype: "pipeline", record_schema: schema, ...body },
+      });
       if (res.status !== 201) throw new Error(`collection: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     }
@@ -60,15 +63,22 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
 
       test("an archetype outside the three, an unknown field, a bad schema are 400 VALIDATION_FAILED and create nothing", async () => {
         const before = (await t.call("GET", `${ws}/collections?limit=200`, { key: p.member })).body.collections.length;
-        for (const body of [
-          { name: "x", archetype: "crm" },
-          { name: "x", archetype: "pipeline", colour: "red" },
-          { name: "x", archetype: "pipeline", record_schema: { fields: { amount: { type: "number", min: 5, max: 1 } } } },
-          { name: "x", archetype: "pipeline", record_schema: { fields: { Bad: { type: "string" } } } },
-          { name: "x", archetype: "pipeline", record_schema: { stages: ["a", "a"] } },
-          // (An open collection's views may name any field; a declared schema's may not.)
-          { name: "x", archetype: "pipeline", record_schema: { fields: { company: { type: "string" } } }, views: [{ name: "v", kind: "table", columns: ["fields.nope"] }] },
-        ]) {
+        for (
+          const body of [
+            { name: "x", archetype: "crm" },
+            { name: "x", archetype: "pipeline", colour: "red" },
+            { name: "x", archetype: "pipeline", record_schema: { fields: { amount: { type: "number", min: 5, max: 1 } } } },
+            { name: "x", archetype: "pipeline", record_schema: { fields: { Bad: { type: "string" } } } },
+            { name: "x", archetype: "pipeline", record_schema: { stages: ["a", "a"] } },
+            // (An open collection's views may name any field; a declared schema's may not.)
+            {
+              name: "x",
+              archetype: "pipeline",
+              record_schema: { fields: { company: { type: "string" } } },
+              views: [{ name: "v", kind: "table", columns: ["fields.nope"] }],
+            },
+          ]
+        ) {
           const res = await t.call("POST", `${ws}/collections`, { key: p.member, body });
           expect(res.status).toBe(400);
           expect(res.body.error.code).toBe("VALIDATION_FAILED");
@@ -81,7 +91,11 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const ok = await t.call("PATCH", `${ws}/collections/${c.id}`, { key: p.member, body: { name: "Renamed", expected_version: 1 } });
         expect(ok.status).toBe(200);
         expect(ok.body).toMatchObject({ name: "Renamed", version: 2 });
-        const stale = await t.call("PATCH", `${ws}/collections/${c.id}`, { key: p.member, body: { name: "Late" }, headers: { "if-match": '"1"' } });
+        const stale = await t.call("PATCH", `${ws}/collections/${c.id}`, {
+          key: p.member,
+          body: { name: "Late" },
+          headers: { "if-match": '"1"' },
+        });
         expect(stale.status).toBe(409);
         expect(stale.body.error).toMatchObject({ code: "VERSION_CONFLICT", current_version: 2 });
         expect((await t.call("GET", `${ws}/collections/${c.id}`, { key: p.member })).body.name).toBe("Renamed");
@@ -92,16 +106,22 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const r = await record(c.id, { fields: { company: "A" } });
         expect((await t.call("POST", `${ws}/collections/${c.id}/archive`, { key: p.member })).status).toBe(201);
         // Archiving it again changes nothing: no new version.
-        expect((await t.call("POST", `${ws}/collections/${c.id}/archive`, { key: p.member })).body).toMatchObject({ status: "archived", version: 2 });
+        expect((await t.call("POST", `${ws}/collections/${c.id}/archive`, { key: p.member })).body).toMatchObject({
+          status: "archived",
+          version: 2,
+        });
         const active = (await t.call("GET", `${ws}/collections?limit=200`, { key: p.member })).body.collections.map((x: any) => x.id);
         expect(active).not.toContain(c.id);
-        expect((await t.call("GET", `${ws}/collections?status=archived`, { key: p.member })).body.collections.map((x: any) => x.id)).toContain(c.id);
+        expect((await t.call("GET", `${ws}/collections?status=archived`, { key: p.member })).body.collections.map((x: any) => x.id))
+          .toContain(c.id);
         const write = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { status: "won" } });
         expect(write.status).toBe(409);
         const restored = await t.call("POST", `${ws}/collections/${c.id}/restore`, { key: p.member, body: { expected_version: 2 } });
         expect(restored.status).toBe(201);
         expect(restored.body).toMatchObject({ status: "active", version: 3 });
-        expect((await t.call("PATCH", `${ws}/collections/${c.id}`, { key: p.member, body: { status: "archived" } })).body.status).toBe("archived");
+        expect((await t.call("PATCH", `${ws}/collections/${c.id}`, { key: p.member, body: { status: "archived" } })).body.status).toBe(
+          "archived",
+        );
       });
 
       test("list pages by the last id; search matches name words, archived only when asked", async () => {
@@ -121,21 +141,41 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
 
       test("connector mapping and presentation are read and set with versions; fields they name must exist", async () => {
         const c = await collection({ views: [{ name: "Board", kind: "board", group_by: "status" }] });
-        expect((await t.call("GET", `${ws}/collections/${c.id}/connector-mapping`, { key: p.member })).body).toEqual({ mapping: null, version: 1 });
+        expect((await t.call("GET", `${ws}/collections/${c.id}/connector-mapping`, { key: p.member })).body).toEqual({
+          mapping: null,
+          version: 1,
+        });
         const mapping = { source: "hubspot", fields: { company: "properties.name", amount: "properties.amount" } };
-        const set = await t.call("PUT", `${ws}/collections/${c.id}/connector-mapping`, { key: p.member, body: { mapping, expected_version: 1 } });
+        const set = await t.call("PUT", `${ws}/collections/${c.id}/connector-mapping`, {
+          key: p.member,
+          body: { mapping, expected_version: 1 },
+        });
         expect(set.body).toEqual({ mapping, version: 2 });
-        const bad = await t.call("PUT", `${ws}/collections/${c.id}/connector-mapping`, { key: p.member, body: { mapping: { source: "x", fields: { nope: "y" } } } });
+        const bad = await t.call("PUT", `${ws}/collections/${c.id}/connector-mapping`, {
+          key: p.member,
+          body: { mapping: { source: "x", fields: { nope: "y" } } },
+        });
         expect(bad.status).toBe(400);
-        const pres = await t.call("PUT", `${ws}/collections/${c.id}/presentation`, { key: p.member, body: { title_field: "company", card_fields: ["amount"], default_view: "Board" } });
+        const pres = await t.call("PUT", `${ws}/collections/${c.id}/presentation`, {
+          key: p.member,
+          body: { title_field: "company", card_fields: ["amount"], default_view: "Board" },
+        });
         expect(pres.body).toEqual({ presentation: { title_field: "company", card_fields: ["amount"], default_view: "Board" }, version: 3 });
-        expect((await t.call("PUT", `${ws}/collections/${c.id}/presentation`, { key: p.member, body: { default_view: "Nope" } })).status).toBe(400);
-        expect((await t.call("PUT", `${ws}/collections/${c.id}/presentation`, { key: p.member, body: { title_field: "company", expected_version: 1 } })).status).toBe(409);
+        expect((await t.call("PUT", `${ws}/collections/${c.id}/presentation`, { key: p.member, body: { default_view: "Nope" } })).status)
+          .toBe(400);
+        expect(
+          (await t.call("PUT", `${ws}/collections/${c.id}/presentation`, {
+            key: p.member,
+            body: { title_field: "company", expected_version: 1 },
+          })).status,
+        ).toBe(409);
         expect((await t.call("GET", `${ws}/collections/${c.id}/presentation`, { key: p.member })).body.version).toBe(3);
       });
 
       test("context resolves criterion slugs to topics with their trust verdict, and lists the missing", async () => {
-        const topic = (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Ideal customer profile", body: "Mid-market SaaS" } })).body;
+        const topic =
+          (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Ideal customer profile", body: "Mid-market SaaS" } }))
+            .body;
         await t.call("POST", `${ws}/topics/${topic.slug}/approve`, { key: p.owner });
         const c = await collection({ criterion_rel_slugs: [topic.slug, "no-such-topic"] });
         const ctx = await t.call("GET", `${ws}/collections/${c.id}/context`, { key: p.member });
@@ -146,24 +186,36 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
 
         // Old slugs are followed (a move, a merge into another topic); another workspace's topic is missing.
         const moved = (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Pricing rules" } })).body;
-        expect((await t.call("POST", `${ws}/topics/${moved.slug}/move`, { key: p.owner, body: { slug: "pricing-rules-v2" } })).status).toBe(201);
+        expect((await t.call("POST", `${ws}/topics/${moved.slug}/move`, { key: p.owner, body: { slug: "pricing-rules-v2" } })).status).toBe(
+          201,
+        );
         const merged = (await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Old profile" } })).body;
-        expect((await t.call("POST", `${ws}/topics/${merged.slug}/merge`, { key: p.owner, body: { target: topic.slug } })).status).toBe(201);
-        const foreign = (await t.call("POST", `/workspaces/coll-other/topics`, { key: other.owner, body: { title: "Their playbook" } })).body;
+        expect((await t.call("POST", `${ws}/topics/${merged.slug}/merge`, { key: p.owner, body: { target: topic.slug } })).status).toBe(
+          201,
+        );
+        const foreign =
+          (await t.call("POST", `/workspaces/coll-other/topics`, { key: other.owner, body: { title: "Their playbook" } })).body;
         const c2 = await collection({ criterion_rel_slugs: [moved.slug, merged.slug, foreign.slug, topic.slug] });
         const ctx2 = (await t.call("GET", `${ws}/collections/${c2.id}/context`, { key: p.member })).body;
-        expect(ctx2.criterion.map((x: any) => [x.slug, x.topic.id])).toEqual([[moved.slug, moved.id], [merged.slug, topic.id], [topic.slug, topic.id]]);
+        expect(ctx2.criterion.map((x: any) => [x.slug, x.topic.id])).toEqual([[moved.slug, moved.id], [merged.slug, topic.id], [
+          topic.slug,
+          topic.id,
+        ]]);
         expect(ctx2.missing).toEqual([foreign.slug]);
       });
 
       test("owner_identity_id must name a member of this workspace", async () => {
         const identityOf = async (slug: string, key: string, memberId: string) =>
-          (await t.call("GET", `/workspaces/${slug}/members`, { key })).body.members.find((m: any) => m.id === memberId).identity_id as string;
+          (await t.call("GET", `/workspaces/${slug}/members`, { key })).body.members.find((m: any) => m.id === memberId)
+            .identity_id as string;
         const admin = await identityOf("coll", p.owner, p.adminMemberId);
         expect(await collection({ owner_identity_id: admin })).toMatchObject({ owner_identity_id: admin });
         const stranger = await identityOf("coll-other", other.owner, other.adminMemberId);
         for (const id of [stranger, "01939a3e-0000-7000-8000-000000000000"]) {
-          const res = await t.call("POST", `${ws}/collections`, { key: p.member, body: { name: "Deals", archetype: "pipeline", owner_identity_id: id } });
+          const res = await t.call("POST", `${ws}/collections`, {
+            key: p.member,
+            body: { name: "Deals", archetype: "pipeline", owner_identity_id: id },
+          });
           expect(res.status).toBe(400);
           expect(res.body.error.details).toEqual([{ path: "/owner_identity_id", message: "is not a member of this workspace" }]);
         }
@@ -171,8 +223,16 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
 
       test("another workspace's collection is a 404, on every path", async () => {
         const c = await collection();
-        for (const [method, path] of [["GET", ""], ["GET", "/records"], ["GET", "/context"], ["DELETE", "?dry_run=true"], ["PATCH", ""]] as const) {
-          const res = await t.call(method, `/workspaces/coll-other/collections/${c.id}${path}`, { key: other.owner, ...(method === "PATCH" ? { body: { name: "x" } } : {}) });
+        for (
+          const [method, path] of [["GET", ""], ["GET", "/records"], ["GET", "/context"], ["DELETE", "?dry_run=true"], [
+            "PATCH",
+            "",
+          ]] as const
+        ) {
+          const res = await t.call(method, `/workspaces/coll-other/collections/${c.id}${path}`, {
+            key: other.owner,
+            ...(method === "PATCH" ? { body: { name: "x" } } : {}),
+          });
           expect(res.status).toBe(404);
         }
       });
@@ -184,7 +244,17 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const res = await t.call("POST", `${ws}/collections/${c.id}/records`, {
           key: p.member,
           body: {
-            fields: { amount: -1, seats: 1.5, close_date: "2026-02-30", site: "ftp://x", contact: "nope", tier: "huge", labels: ["a", "b", "c", "d"], extra: 1, account: "not-an-id" },
+            fields: {
+              amount: -1,
+              seats: 1.5,
+              close_date: "2026-02-30",
+              site: "ftp://x",
+              contact: "nope",
+              tier: "huge",
+              labels: ["a", "b", "c", "d"],
+              extra: 1,
+              account: "not-an-id",
+            },
             status: "closed",
           },
         });
@@ -192,21 +262,46 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         expect(res.body.error.code).toBe("VALIDATION_FAILED");
         const paths = res.body.error.details.map((d: any) => d.path).sort();
         expect(paths).toEqual(
-          ["/fields/account", "/fields/amount", "/fields/close_date", "/fields/company", "/fields/contact", "/fields/extra", "/fields/labels", "/fields/seats", "/fields/site", "/fields/tier", "/status"].sort(),
+          [
+            "/fields/account",
+            "/fields/amount",
+            "/fields/close_date",
+            "/fields/company",
+            "/fields/contact",
+            "/fields/extra",
+            "/fields/labels",
+            "/fields/seats",
+            "/fields/site",
+            "/fields/tier",
+            "/status",
+          ].sort(),
         );
         expect((await t.call("GET", `${ws}/collections/${c.id}/records`, { key: p.member })).body.records).toEqual([]);
-        const drifted = await t.call("POST", `${ws}/collections/${c.id}/records`, { key: p.member, body: { fields: { company: "A" }, drifted: true } });
+        const drifted = await t.call("POST", `${ws}/collections/${c.id}/records`, {
+          key: p.member,
+          body: { fields: { company: "A" }, drifted: true },
+        });
         expect(drifted.status).toBe(400);
       });
 
       test("entity links must name entities of the workspace, of the kind the field asks", async () => {
         const c = await collection();
-        const acme = (await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "company", name: "Acme", dedup_key: "acme.com" } })).body.entity;
+        const acme =
+          (await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "company", name: "Acme", dedup_key: "acme.com" } })).body
+            .entity;
         const bob = (await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "person", name: "Bob" } })).body.entity;
-        const theirs = (await t.call("POST", `/workspaces/coll-other/entities`, { key: other.member, body: { kind: "company", name: "X" } })).body.entity;
-        const ok = await t.call("POST", `${ws}/collections/${c.id}/records`, { key: p.member, body: { fields: { company: "Acme", account: acme.id }, entity_id: acme.id } });
+        const theirs =
+          (await t.call("POST", `/workspaces/coll-other/entities`, { key: other.member, body: { kind: "company", name: "X" } })).body
+            .entity;
+        const ok = await t.call("POST", `${ws}/collections/${c.id}/records`, {
+          key: p.member,
+          body: { fields: { company: "Acme", account: acme.id }, entity_id: acme.id },
+        });
         expect(ok.status).toBe(201);
-        const bad = await t.call("POST", `${ws}/collections/${c.id}/records`, { key: p.member, body: { fields: { company: "Acme", account: bob.id }, entity_id: theirs.id } });
+        const bad = await t.call("POST", `${ws}/collections/${c.id}/records`, {
+          key: p.member,
+          body: { fields: { company: "Acme", account: bob.id }, entity_id: theirs.id },
+        });
         expect(bad.status).toBe(400);
         expect(bad.body.error.details).toEqual([
           { path: "/entity_id", message: "is not an entity of this workspace" },
@@ -218,16 +313,29 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const c = await collection();
         const r = await record(c.id, { fields: { company: "Acme", amount: 100, notes: "first" } });
         expect(r).toMatchObject({ status: "lead", version: 1, drifted: false });
-        const u = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { fields: { amount: 250, notes: null }, status: "qualified", expected_version: 1 } });
+        const u = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, {
+          key: p.member,
+          body: { fields: { amount: 250, notes: null }, status: "qualified", expected_version: 1 },
+        });
         expect(u.status).toBe(200);
         expect(u.body).toMatchObject({ fields: { company: "Acme", amount: 250 }, status: "qualified", version: 2 });
         expect(u.body.fields.notes).toBeUndefined();
-        const stale = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { drifted: true }, headers: { "if-match": '"1"' } });
+        const stale = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, {
+          key: p.member,
+          body: { drifted: true },
+          headers: { "if-match": '"1"' },
+        });
         expect(stale.status).toBe(409);
         expect(stale.body.error.current_version).toBe(2);
-        const staleQuery = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}?expected_version=1`, { key: p.member, body: { drifted: true } });
+        const staleQuery = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}?expected_version=1`, {
+          key: p.member,
+          body: { drifted: true },
+        });
         expect(staleQuery.status).toBe(409);
-        const disagree = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}?expected_version=2`, { key: p.member, body: { drifted: true, expected_version: 1 } });
+        const disagree = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}?expected_version=2`, {
+          key: p.member,
+          body: { drifted: true, expected_version: 1 },
+        });
         expect(disagree.status).toBe(400);
         const bad = await t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { status: "closed" } });
         expect(bad.status).toBe(400);
@@ -254,7 +362,9 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const c = await collection();
         const r = await record(c.id, { fields: { company: "Race" } });
         const results = await Promise.all(
-          ["qualified", "won", "lost", "proposal"].map((status) => t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { status, expected_version: 1 } })),
+          ["qualified", "won", "lost", "proposal"].map((status) =>
+            t.call("PATCH", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, body: { status, expected_version: 1 } })
+          ),
         );
         expect(results.map((x) => x.status).sort()).toEqual([200, 409, 409, 409]);
       });
@@ -262,28 +372,43 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
       test("outcomes move the stage when asked and land in the history", async () => {
         const c = await collection();
         const r = await record(c.id, { fields: { company: "Won Co", amount: 5000 } });
-        const o = await t.call("POST", `${ws}/collections/${c.id}/records/${r.id}/outcomes`, { key: p.member, body: { outcome: "won", value: 5000, status: "won", expected_version: 1 } });
+        const o = await t.call("POST", `${ws}/collections/${c.id}/records/${r.id}/outcomes`, {
+          key: p.member,
+          body: { outcome: "won", value: 5000, status: "won", expected_version: 1 },
+        });
         expect(o.status).toBe(201);
         expect(o.body).toMatchObject({ outcome: { outcome: "won", value: 5000, note: null }, record: { status: "won", version: 2 } });
         const h = await t.call("GET", `${ws}/collections/${c.id}/records/${r.id}/history`, { key: p.member });
-        expect(h.body.history[0]).toMatchObject({ type: "record.outcome", outcome: { outcome: "won" }, stage: { from: "lead", to: "won" } });
+        expect(h.body.history[0]).toMatchObject({
+          type: "record.outcome",
+          outcome: { outcome: "won" },
+          stage: { from: "lead", to: "won" },
+        });
       });
 
       test("list filters and keyset pages; a cursor replayed with another filter is a 400", async () => {
         const c = await collection();
         const made: string[] = [];
-        for (let i = 0; i < 7; i++) made.push((await record(c.id, { fields: { company: `Co ${i}`, amount: i * 10 }, status: i % 2 ? "won" : "lead" })).id);
+        for (let i = 0; i < 7; i++) {
+          made.push((await record(c.id, { fields: { company: `Co ${i}`, amount: i * 10 }, status: i % 2 ? "won" : "lead" })).id);
+        }
         const seen: string[] = [];
         let cursor: string | null = null;
         do {
-          const res: any = await t.call("GET", `${ws}/collections/${c.id}/records?status=lead&limit=2${cursor ? `&cursor=${cursor}` : ""}`, { key: p.member });
+          const res: any = await t.call(
+            "GET",
+            `${ws}/collections/${c.id}/records?status=lead&limit=2${cursor ? `&cursor=${cursor}` : ""}`,
+            { key: p.member },
+          );
           expect(res.status).toBe(200);
           seen.push(...res.body.records.map((r: any) => r.id));
           cursor = res.body.nextCursor;
         } while (cursor);
         expect(seen).toEqual([made[6]!, made[4]!, made[2]!, made[0]!]);
         const first = await t.call("GET", `${ws}/collections/${c.id}/records?status=lead&limit=2`, { key: p.member });
-        const replay = await t.call("GET", `${ws}/collections/${c.id}/records?status=won&limit=2&cursor=${first.body.nextCursor}`, { key: p.member });
+        const replay = await t.call("GET", `${ws}/collections/${c.id}/records?status=won&limit=2&cursor=${first.body.nextCursor}`, {
+          key: p.member,
+        });
         expect(replay.status).toBe(400);
         expect(replay.body.error.code).toBe("VALIDATION_FAILED");
         const compact = await t.call("GET", `${ws}/collections/${c.id}/records?view=compact&limit=1`, { key: p.member });
@@ -292,32 +417,68 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
 
       test("query: a typed filter tree and a sort, paged; wrong operators and types are 400s naming the condition", async () => {
         const c = await collection();
-        for (const [company, amount, status] of [["A", 100, "lead"], ["B", 7000, "qualified"], ["C", 9000, "qualified"], ["D", 3000, "qualified"], ["E", 8000, "won"]] as const) {
+        for (
+          const [company, amount, status] of [["A", 100, "lead"], ["B", 7000, "qualified"], ["C", 9000, "qualified"], [
+            "D",
+            3000,
+            "qualified",
+          ], ["E", 8000, "won"]] as const
+        ) {
           await record(c.id, { fields: { company, amount }, status });
         }
-        const body = { filter: { and: [{ field: "status", op: "eq", value: "qualified" }, { field: "fields.amount", op: "gte", value: 5000 }] }, sort: { field: "fields.amount", dir: "desc" }, limit: 1 };
+        const body = {
+          filter: { and: [{ field: "status", op: "eq", value: "qualified" }, { field: "fields.amount", op: "gte", value: 5000 }] },
+          sort: { field: "fields.amount", dir: "desc" },
+          limit: 1,
+        };
         const p1 = await t.call("POST", `${ws}/collections/${c.id}/records/query`, { key: p.member, body });
         expect(p1.status).toBe(201);
         expect(p1.body.records.map((r: any) => r.fields.company)).toEqual(["C"]);
-        const p2 = await t.call("POST", `${ws}/collections/${c.id}/records/query`, { key: p.member, body: { ...body, cursor: p1.body.nextCursor } });
+        const p2 = await t.call("POST", `${ws}/collections/${c.id}/records/query`, {
+          key: p.member,
+          body: { ...body, cursor: p1.body.nextCursor },
+        });
         expect(p2.body.records.map((r: any) => r.fields.company)).toEqual(["B"]);
         expect(p2.body.nextCursor).toBeNull();
-        const other = await t.call("POST", `${ws}/collections/${c.id}/records/query`, { key: p.member, body: { ...body, sort: { field: "fields.amount" }, cursor: p1.body.nextCursor } });
+        const other = await t.call("POST", `${ws}/collections/${c.id}/records/query`, {
+          key: p.member,
+          body: { ...body, sort: { field: "fields.amount" }, cursor: p1.body.nextCursor },
+        });
         expect(other.status).toBe(400);
         const bad = await t.call("POST", `${ws}/collections/${c.id}/records/query`, {
           key: p.member,
-          body: { filter: { or: [{ field: "fields.amount", op: "contains", value: "x" }, { field: "fields.nope", op: "eq", value: 1 }, { field: "fields.company", op: "gt", value: 3 }] } },
+          body: {
+            filter: {
+              or: [{ field: "fields.amount", op: "contains", value: "x" }, { field: "fields.nope", op: "eq", value: 1 }, {
+                field: "fields.company",
+                op: "gt",
+                value: 3,
+              }],
+            },
+          },
         });
         expect(bad.status).toBe(400);
         expect(bad.body.error.details.map((d: any) => d.path)).toEqual(["/filter/or/0/value", "/filter/or/1/field", "/filter/or/2/value"]);
-        const unknown = await t.call("POST", `${ws}/collections/${c.id}/records/query`, { key: p.member, body: { filter: { field: "status", op: "eq", value: "lead", extra: 1 } } });
+        const unknown = await t.call("POST", `${ws}/collections/${c.id}/records/query`, {
+          key: p.member,
+          body: { filter: { field: "status", op: "eq", value: "lead", extra: 1 } },
+        });
         expect(unknown.status).toBe(400);
       });
 
       test("aggregate by stage: count and sum, largest groups first, bounded", async () => {
         const c = await collection();
-        for (const [status, amount] of [["lead", 1], ["lead", 2], ["lead", 3], ["won", 10], ["lost", 5], ["lost", 5]] as const) await record(c.id, { fields: { company: "x", amount }, status });
-        const res = await t.call("POST", `${ws}/collections/${c.id}/records/aggregate`, { key: p.member, body: { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }, { fn: "avg", field: "fields.amount", as: "mean" }], max_groups: 2 } });
+        for (const [status, amount] of [["lead", 1], ["lead", 2], ["lead", 3], ["won", 10], ["lost", 5], ["lost", 5]] as const) {
+          await record(c.id, { fields: { company: "x", amount }, status });
+        }
+        const res = await t.call("POST", `${ws}/collections/${c.id}/records/aggregate`, {
+          key: p.member,
+          body: {
+            group_by: ["status"],
+            metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }, { fn: "avg", field: "fields.amount", as: "mean" }],
+            max_groups: 2,
+          },
+        });
         expect(res.status).toBe(201);
         expect(res.body).toEqual({
           groups: [
@@ -326,13 +487,19 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
           ],
           truncated: true,
         });
-        const bad = await t.call("POST", `${ws}/collections/${c.id}/records/aggregate`, { key: p.member, body: { metrics: [{ fn: "sum", field: "fields.company" }] } });
+        const bad = await t.call("POST", `${ws}/collections/${c.id}/records/aggregate`, {
+          key: p.member,
+          body: { metrics: [{ fn: "sum", field: "fields.company" }] },
+        });
         expect(bad.status).toBe(400);
       });
 
       test("detail: select, projection and max_bytes trimming that says what it cut", async () => {
         const c = await collection();
-        const r = await record(c.id, { fields: { company: "Big", notes: "x".repeat(5000), amount: 1 }, field_meta: { notes: { source: "crm", confidence: 0.5 } } });
+        const r = await record(c.id, {
+          fields: { company: "Big", notes: "x".repeat(5000), amount: 1 },
+          field_meta: { notes: { source: "crm", confidence: 0.5 } },
+        });
         const sel = await t.call("GET", `${ws}/collections/${c.id}/records/${r.id}?select=company,amount`, { key: p.member });
         expect(sel.body.fields).toEqual({ company: "Big", amount: 1 });
         expect(sel.body.truncated).toBe(false);
@@ -362,8 +529,13 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         await t.call("POST", `${ws}/collections/${c.id}/records/${r.id}/outcomes`, { key: p.member, body: { outcome: "lost" } });
         const plan = await t.call("DELETE", `${ws}/collections/${c.id}/records/${r.id}?dry_run=true`, { key: p.member });
         expect(plan.body).toEqual({ dry_run: true, removed: { record_id: r.id, history_entries: 2, outcomes: 1 } });
-        expect((await t.call("DELETE", `${ws}/collections/${c.id}/records/${r.id}?expected_version=1`, { key: p.member })).status).toBe(409);
-        expect((await t.call("DELETE", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, headers: { "if-match": '"2"' } })).body.dry_run).toBe(false);
+        expect((await t.call("DELETE", `${ws}/collections/${c.id}/records/${r.id}?expected_version=1`, { key: p.member })).status).toBe(
+          409,
+        );
+        expect(
+          (await t.call("DELETE", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member, headers: { "if-match": '"2"' } })).body
+            .dry_run,
+        ).toBe(false);
         expect((await t.call("GET", `${ws}/collections/${c.id}/records/${r.id}`, { key: p.member })).status).toBe(404);
       });
     });
@@ -376,7 +548,10 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         await record(c.id, { fields: { company: "B" } });
         await t.call("POST", `${ws}/collections/${c.id}/records/${r.id}/outcomes`, { key: p.member, body: { outcome: "won" } });
         const plan = await t.call("DELETE", `${ws}/collections/${c.id}?dry_run=true`, { key: p.admin });
-        expect(plan.body).toEqual({ dry_run: true, removed: { collection_id: c.id, records: 2, history_entries: 3, outcomes: 1, entity_links: 1 } });
+        expect(plan.body).toEqual({
+          dry_run: true,
+          removed: { collection_id: c.id, records: 2, history_entries: 3, outcomes: 1, entity_links: 1 },
+        });
         expect((await t.call("GET", `${ws}/collections/${c.id}/records`, { key: p.member })).body.records).toHaveLength(2);
         expect((await t.call("DELETE", `${ws}/collections/${c.id}`, { key: p.admin })).status).toBe(400);
         expect((await t.call("DELETE", `${ws}/collections/${c.id}?expected_version=2`, { key: p.admin })).status).toBe(409);
@@ -391,27 +566,54 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
 
     describe("entities", () => {
       test("upsert is idempotent on (kind, dedup_key), normalised, and says what changed", async () => {
-        const first = await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "Company", name: "Globex", dedup_key: " Globex.com ", attributes: { size: 10, city: "Oslo" } } });
+        const first = await t.call("POST", `${ws}/entities`, {
+          key: p.member,
+          body: { kind: "Company", name: "Globex", dedup_key: " Globex.com ", attributes: { size: 10, city: "Oslo" } },
+        });
         expect(first.status).toBe(201);
-        expect(first.body).toMatchObject({ result: "created", changed_attributes: ["city", "size"], entity: { kind: "company", dedup_key: " Globex.com ", version: 1 } });
-        const same = await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "company", name: "Globex", dedup_key: "globex.COM", attributes: { size: 10 } } });
+        expect(first.body).toMatchObject({
+          result: "created",
+          changed_attributes: ["city", "size"],
+          entity: { kind: "company", dedup_key: " Globex.com ", version: 1 },
+        });
+        const same = await t.call("POST", `${ws}/entities`, {
+          key: p.member,
+          body: { kind: "company", name: "Globex", dedup_key: "globex.COM", attributes: { size: 10 } },
+        });
         expect(same.status).toBe(200);
         expect(same.body).toMatchObject({ result: "unchanged", changed_attributes: [], entity: { id: first.body.entity.id, version: 1 } });
-        const upd = await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "company", name: "Globex Corp", dedup_key: "globex.com", attributes: { size: 12, city: null } } });
-        expect(upd.body).toMatchObject({ result: "updated", changed_attributes: ["city", "size"], name_changed: true, entity: { id: first.body.entity.id, name: "Globex Corp", attributes: { size: 12 }, version: 2 } });
+        const upd = await t.call("POST", `${ws}/entities`, {
+          key: p.member,
+          body: { kind: "company", name: "Globex Corp", dedup_key: "globex.com", attributes: { size: 12, city: null } },
+        });
+        expect(upd.body).toMatchObject({
+          result: "updated",
+          changed_attributes: ["city", "size"],
+          name_changed: true,
+          entity: { id: first.body.entity.id, name: "Globex Corp", attributes: { size: 12 }, version: 2 },
+        });
         expect((await t.call("GET", `${ws}/entities/${first.body.entity.id}`, { key: p.member })).body.attributes).toEqual({ size: 12 });
         expect((await t.call("GET", `/workspaces/coll-other/entities/${first.body.entity.id}`, { key: other.member })).status).toBe(404);
       });
 
       test("concurrent upserts of one pair make one entity", async () => {
         const results = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "person", name: "Ann", dedup_key: "ann@example.com", attributes: { [`k${i}`]: i } } })),
+          Array.from(
+            { length: 6 },
+            (_, i) =>
+              t.call("POST", `${ws}/entities`, {
+                key: p.member,
+                body: { kind: "person", name: "Ann", dedup_key: "ann@example.com", attributes: { [`k${i}`]: i } },
+              }),
+          ),
         );
         expect(results.filter((r) => r.status === 201)).toHaveLength(1);
         expect(new Set(results.map((r) => r.body.entity.id)).size).toBe(1);
         const list = await t.call("GET", `${ws}/entities?kind=person`, { key: p.member });
         expect(list.body.entities.filter((e: any) => e.dedup_key === "ann@example.com")).toHaveLength(1);
-        expect((await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "person", name: "x", colour: 1 } })).status).toBe(400);
+        expect((await t.call("POST", `${ws}/entities`, { key: p.member, body: { kind: "person", name: "x", colour: 1 } })).status).toBe(
+          400,
+        );
       });
     });
 
@@ -433,11 +635,18 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         // Stages are still enforced; names outside the pattern and lists in lists are refused, every problem at once.
         const bad = await add({ fields: { Company: "x", grid: [[1]] }, status: "maybe" });
         expect(bad.status).toBe(400);
-        expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["/fields/Company", "/fields/grid/0", "/status"]);
+        expect(bad.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+          "/fields/Company",
+          "/fields/grid/0",
+          "/status",
+        ]);
 
         const query = (body: Record<string, unknown>) => t.call("POST", `${base}/collections/${c.body.id}/records/query`, { key, body });
         // Numbers compare with numbers only: "5k" is neither above nor below 1000.
-        const big = await query({ filter: { field: "fields.amount", op: "gte", value: 1000 }, sort: { field: "fields.amount", dir: "desc" } });
+        const big = await query({
+          filter: { field: "fields.amount", op: "gte", value: 1000 },
+          sort: { field: "fields.amount", dir: "desc" },
+        });
         expect(big.status).toBe(201);
         expect(big.body.records.map((r: { fields: { company: string } }) => r.fields.company)).toEqual(["Umbrella", "Initech"]);
         const sorted = await query({ sort: { field: "fields.amount", dir: "asc" }, limit: 2 });
@@ -447,13 +656,19 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         expect(rest.body.nextCursor).toBeNull();
         const tagged = await query({ filter: { field: "fields.tags", op: "contains", value: "eu" } });
         expect(tagged.body.records.length).toBe(1);
-        const agg = await t.call("POST", `${base}/collections/${c.body.id}/records/aggregate`, { key, body: { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }] } });
+        const agg = await t.call("POST", `${base}/collections/${c.body.id}/records/aggregate`, {
+          key,
+          body: { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }] },
+        });
         expect(agg.status).toBe(201);
         expect(agg.body.groups).toEqual([
           { key: { status: "lead" }, count: 2, values: { count: 2, sum_amount: 17000 } },
           { key: { status: "won" }, count: 1, values: { count: 1, sum_amount: 0 } },
         ]);
-        const patched = await t.call("PATCH", `${base}/collections/${c.body.id}/records/${initech.body.id}`, { key, body: { fields: { amount: null, stage_note: "call back" }, expected_version: 1 } });
+        const patched = await t.call("PATCH", `${base}/collections/${c.body.id}/records/${initech.body.id}`, {
+          key,
+          body: { fields: { amount: null, stage_note: "call back" }, expected_version: 1 },
+        });
         expect(patched.status).toBe(200);
         expect(patched.body.fields).toEqual({ company: "Initech", stage_note: "call back" });
         const history = await t.call("GET", `${base}/collections/${c.body.id}/records/${initech.body.id}/history`, { key });
@@ -467,23 +682,33 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         const declared = { fields: { amount: { type: "number" } } };
         const loose = await collection({ record_schema: { ...declared, additional_fields: true } });
         expect(loose.record_schema.additional_fields).toBe(true);
-        expect((await t.call("POST", `${ws}/collections/${loose.id}/records`, { key: p.member, body: { fields: { amount: 1, note: { any: ["thing"] } } } })).status).toBe(201);
+        expect(
+          (await t.call("POST", `${ws}/collections/${loose.id}/records`, {
+            key: p.member,
+            body: { fields: { amount: 1, note: { any: ["thing"] } } },
+          })).status,
+        ).toBe(201);
         const wrong = await t.call("POST", `${ws}/collections/${loose.id}/records`, { key: p.member, body: { fields: { amount: "one" } } });
         expect(wrong.body.error.details).toEqual([{ path: "/fields/amount", message: "must be a number" }]);
         const strict = await collection({ record_schema: declared });
         const refused = await t.call("POST", `${ws}/collections/${strict.id}/records`, { key: p.member, body: { fields: { note: "x" } } });
         expect(refused.status).toBe(400);
-        expect(refused.body.error.details).toEqual([{ path: "/fields/note", message: "is not a field of this collection's record_schema" }]);
+        expect(refused.body.error.details).toEqual([{
+          path: "/fields/note",
+          message: "is not a field of this collection's record_schema",
+        }]);
       });
 
       test("the doctor infers an open collection's shape; its suggested schema applies with one PATCH, after which the doctor finds nothing to fix", async () => {
         const d = await personas(t, "coll-shape");
         const base = "/workspaces/coll-shape";
         const c = (await t.call("POST", `${base}/collections`, { key: d.member, body: { name: "Leads", archetype: "analysis" } })).body;
-        for (const fields of [
-          { company: "Initech", employees: 120, site: "https://initech.example", meta: { a: 1 } },
-          { company: "Globex", employees: 80, founded: "1989-04-01", meta: "n/a" },
-        ]) {
+        for (
+          const fields of [
+            { company: "Initech", employees: 120, site: "https://initech.example", meta: { a: 1 } },
+            { company: "Globex", employees: 80, founded: "1989-04-01", meta: "n/a" },
+          ]
+        ) {
           expect((await t.call("POST", `${base}/collections/${c.id}/records`, { key: d.member, body: { fields } })).status).toBe(201);
         }
         const report = (await t.call("GET", `${base}/collections/doctor`, { key: d.member })).body;
@@ -497,17 +722,26 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
           { name: "meta", records: 2, types: { object: 1, string: 1 }, suggested: null },
           { name: "site", records: 1, types: { string: 1 }, suggested: { type: "url" } },
         ]);
-        const applied = await t.call("PATCH", `${base}/collections/${c.id}`, { key: d.member, body: { record_schema: shape.suggested_record_schema, expected_version: c.version } });
+        const applied = await t.call("PATCH", `${base}/collections/${c.id}`, {
+          key: d.member,
+          body: { record_schema: shape.suggested_record_schema, expected_version: c.version },
+        });
         expect(applied.status).toBe(200);
         expect(applied.body.record_schema.fields.employees).toEqual({ type: "integer" });
         const after = (await t.call("GET", `${base}/collections/doctor?full=true`, { key: d.member })).body;
         expect(after.healthy).toBe(true);
         expect(after.findings.schema_mismatch.count).toBe(0);
         // Declared now: a text for employees is refused; meta, never declarable, is still accepted.
-        const bad = await t.call("POST", `${base}/collections/${c.id}/records`, { key: d.member, body: { fields: { employees: "many", meta: [1] } } });
+        const bad = await t.call("POST", `${base}/collections/${c.id}/records`, {
+          key: d.member,
+          body: { fields: { employees: "many", meta: [1] } },
+        });
         expect(bad.body.error.details).toEqual([{ path: "/fields/employees", message: "must be a number" }]);
         // Declaring fields strictly later: records are not rewritten, the doctor lists what no longer fits.
-        const strict = await t.call("PATCH", `${base}/collections/${c.id}`, { key: d.member, body: { record_schema: { fields: { company: { type: "string" } } } } });
+        const strict = await t.call("PATCH", `${base}/collections/${c.id}`, {
+          key: d.member,
+          body: { record_schema: { fields: { company: { type: "string" } } } },
+        });
         expect(strict.status).toBe(200);
         const drift = (await t.call("GET", `${base}/collections/doctor`, { key: d.member })).body;
         expect(drift.findings.schema_mismatch.count).toBe(2);
@@ -520,21 +754,53 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
         await t.bootstrap("coll-doc");
         const d = await personas(t, "coll-doc2");
         const base = `/workspaces/coll-doc2`;
-        const c = (await t.call("POST", `${base}/collections`, { key: d.member, body: { name: "D", archetype: "pipeline", record_schema: { fields: { company: { type: "string" }, size: { type: "string" } }, stages: ["a", "b"] } } })).body;
-        const r1 = (await t.call("POST", `${base}/collections/${c.id}/records`, { key: d.member, body: { fields: { company: "X", size: "big" }, status: "b" } })).body;
-        await t.call("POST", `${base}/entities`, { key: d.member, body: { kind: "company", name: "Acme", dedup_key: "https://www.acme.com/" } });
+        const c = (await t.call("POST", `${base}/collections`, {
+          key: d.member,
+          body: {
+            name: "D",
+            archetype: "pipeline",
+            record_schema: { fields: { company: { type: "string" }, size: { type: "string" } }, stages: ["a", "b"] },
+          },
+        })).body;
+        const r1 = (await t.call("POST", `${base}/collections/${c.id}/records`, {
+          key: d.member,
+          body: { fields: { company: "X", size: "big" }, status: "b" },
+        })).body;
+        await t.call("POST", `${base}/entities`, {
+          key: d.member,
+          body: { kind: "company", name: "Acme", dedup_key: "https://www.acme.com/" },
+        });
         await t.call("POST", `${base}/entities`, { key: d.member, body: { kind: "company", name: "ACME", dedup_key: "acme.com" } });
         // a schema edit: stage b gone, size becomes a number
-        expect((await t.call("PATCH", `${base}/collections/${c.id}`, { key: d.member, body: { record_schema: { fields: { company: { type: "string" }, size: { type: "number" } }, stages: ["a"] } } })).status).toBe(200);
+        expect(
+          (await t.call("PATCH", `${base}/collections/${c.id}`, {
+            key: d.member,
+            body: { record_schema: { fields: { company: { type: "string" }, size: { type: "number" } }, stages: ["a"] } },
+          })).status,
+        ).toBe(200);
         const healthy = await t.call("GET", `${base}/collections/doctor`, { key: d.member });
-        expect(healthy.body).toMatchObject({ mode: "sample", complete: true, healthy: false, scanned: { collections: 1, records: 1, entities: 2 } });
-        expect(healthy.body.findings.status_not_a_stage).toEqual({ count: 1, items: [{ collection_id: c.id, record_id: r1.id, status: "b" }] });
-        expect(healthy.body.findings.schema_mismatch.items[0]).toMatchObject({ record_id: r1.id, errors: [{ path: "/fields/size", message: "must be a number" }] });
+        expect(healthy.body).toMatchObject({
+          mode: "sample",
+          complete: true,
+          healthy: false,
+          scanned: { collections: 1, records: 1, entities: 2 },
+        });
+        expect(healthy.body.findings.status_not_a_stage).toEqual({
+          count: 1,
+          items: [{ collection_id: c.id, record_id: r1.id, status: "b" }],
+        });
+        expect(healthy.body.findings.schema_mismatch.items[0]).toMatchObject({
+          record_id: r1.id,
+          errors: [{ path: "/fields/size", message: "must be a number" }],
+        });
         expect(healthy.body.findings.duplicate_entities.count).toBe(1);
         const full = await t.call("GET", `${base}/collections/doctor?full=true`, { key: d.member });
         expect(full.body).toMatchObject({ mode: "full", sample_limits: null, complete: true });
         // the drifted record can still be edited piecemeal
-        expect((await t.call("PATCH", `${base}/collections/${c.id}/records/${r1.id}`, { key: d.member, body: { fields: { company: "Y" } } })).status).toBe(200);
+        expect(
+          (await t.call("PATCH", `${base}/collections/${c.id}/records/${r1.id}`, { key: d.member, body: { fields: { company: "Y" } } }))
+            .status,
+        ).toBe(200);
       });
     });
   });

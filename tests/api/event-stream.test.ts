@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 import { openEventStream } from "../support/event-stream.ts";
 
@@ -12,7 +12,10 @@ beforeAll(async () => {
 
 describe("GET /workspaces/{slug}/events/stream", () => {
   test("streams the workspace's events as Server-Sent Events", async () => {
-    const stream = await openEventStream((init) => t.app.handle(new Request("http://localhost/api/v1/workspaces/stream-ws/events/stream", init)), p.member);
+    const stream = await openEventStream(
+      (init) => t.app.handle(new Request("http://localhost/api/v1/workspaces/stream-ws/events/stream", init)),
+      p.member,
+    );
     expect(stream.contentType).toBe("text/event-stream");
     await t.call("POST", "/workspaces/stream-ws/areas", { key: p.owner, body: { name: "Streamed" } });
     const e = await stream.next((ev) => ev.type === "area.created");
@@ -23,7 +26,10 @@ describe("GET /workspaces/{slug}/events/stream", () => {
 
   test("does not deliver other workspaces' events", async () => {
     const other = await personas(t, "stream-other");
-    const stream = await openEventStream((init) => t.app.handle(new Request("http://localhost/api/v1/workspaces/stream-ws/events/stream", init)), p.owner);
+    const stream = await openEventStream(
+      (init) => t.app.handle(new Request("http://localhost/api/v1/workspaces/stream-ws/events/stream", init)),
+      p.owner,
+    );
     await t.call("POST", "/workspaces/stream-other/areas", { key: other.owner, body: { name: "Elsewhere" } });
     await t.call("POST", "/workspaces/stream-ws/areas", { key: p.owner, body: { name: "Here" } });
     const e = await stream.next((ev) => ev.type === "area.created");
@@ -33,7 +39,10 @@ describe("GET /workspaces/{slug}/events/stream", () => {
 
   test("ends when the caller's own key is revoked", async () => {
     const k = await t.call("POST", "/workspaces/stream-ws/api-keys", { key: p.owner, body: { name: "watcher" } });
-    const stream = await openEventStream((init) => t.app.handle(new Request("http://localhost/api/v1/workspaces/stream-ws/events/stream", init)), k.body.key);
+    const stream = await openEventStream(
+      (init) => t.app.handle(new Request("http://localhost/api/v1/workspaces/stream-ws/events/stream", init)),
+      k.body.key,
+    );
     await t.call("DELETE", `/workspaces/stream-ws/api-keys/${k.body.id}`, { key: p.owner });
     await stream.next((ev) => ev.type === "api_key.revoked");
     expect(await stream.ended()).toBe(true);

@@ -57,7 +57,9 @@ describe("two instances on one database", () => {
     const mk = await a.call("POST", `/workspaces/${slug}/api-keys`, { key, body: { member_id: m.body.id } });
     expect((await b.call("PATCH", `/workspaces/${slug}/plan`, { key: mk.body.key, body: { plan: "team" } })).status).toBe(200);
     await a.call("PATCH", `/workspaces/${slug}/members/${m.body.id}`, { key, body: { role: "member" } });
-    await eventually(async () => (await b.call("PATCH", `/workspaces/${slug}/plan`, { key: mk.body.key, body: { plan: "team" } })).status === 403);
+    await eventually(async () =>
+      (await b.call("PATCH", `/workspaces/${slug}/plan`, { key: mk.body.key, body: { plan: "team" } })).status === 403
+    );
     await a.call("PATCH", `/workspaces/${slug}`, { key, body: { name: "Renamed" } });
     await eventually(async () => (await b.call("GET", `/workspaces/${slug}`, { key })).body.name === "Renamed");
   });

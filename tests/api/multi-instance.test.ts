@@ -13,7 +13,11 @@ const SECRET_KEY = "multi-instance-secret-multi-instance-secret";
 const servers: AppServer[] = [];
 
 async function server(databaseUrl: string, redisUrl: string, env: Record<string, string> = {}): Promise<AppServer> {
-  const s = await startAppServer({ name: `server-${servers.length}`, databaseUrl, env: { SECRET_KEY, REDIS_URL: redisUrl, LOG_LEVEL: "warn", ...env } });
+  const s = await startAppServer({
+    name: `server-${servers.length}`,
+    databaseUrl,
+    env: { SECRET_KEY, REDIS_URL: redisUrl, LOG_LEVEL: "warn", ...env },
+  });
   servers.push(s);
   return s;
 }

@@ -15,12 +15,15 @@ beforeAll(async () => {
   key = (await t.bootstrap("conform")).key;
 });
 
-const param = (path: string, method: string, name: string) => doc.paths[`/api/v1${path}`][method].parameters.find((p: any) => p.name === name);
+const param = (path: string, method: string, name: string) =>
+  doc.paths[`/api/v1${path}`][method].parameters.find((p: any) => p.name === name);
 
 describe("the OpenAPI document", () => {
   test("has a server entry and declares public operations with an explicit security", () => {
     expect(doc.servers).toEqual([expect.objectContaining({ url: "/" })]);
-    for (const [path, method] of [["/health", "get"], ["/version", "get"], ["/webhooks/code-host", "post"], ["/s/{token}", "get"]] as const) {
+    for (
+      const [path, method] of [["/health", "get"], ["/version", "get"], ["/webhooks/code-host", "post"], ["/s/{token}", "get"]] as const
+    ) {
       expect(doc.paths[`/api/v1${path}`][method].security).toEqual([]);
     }
     // Creating a workspace is public, and a key makes its person the owner: optional security.
@@ -40,7 +43,10 @@ describe("the OpenAPI document", () => {
     expect(param("/workspaces/{slug}/topics", "get", "status").schema.enum).toEqual(["draft", "proposed", "reviewed", "archived"]);
     expect(param("/workspaces/{slug}/topics", "get", "stale").schema.type).toBe("boolean");
     expect(param("/workspaces/{slug}/topics/graph", "get", "depth").schema).toMatchObject({ type: "integer", minimum: 1, maximum: 3 });
-    expect(param("/workspaces/{slug}/collections/{id}/records/{recordId}", "get", "max_bytes").schema).toMatchObject({ minimum: 256, maximum: 1048576 });
+    expect(param("/workspaces/{slug}/collections/{id}/records/{recordId}", "get", "max_bytes").schema).toMatchObject({
+      minimum: 256,
+      maximum: 1048576,
+    });
     expect(param("/workspaces/{slug}/collections", "get", "updated_after").schema.format).toBe("date-time");
     expect(param("/workspaces/{slug}/collections", "get", "cursor").schema.format).toBe("uuid");
   });
@@ -48,11 +54,17 @@ describe("the OpenAPI document", () => {
   test("links each create to the operations on what it created", () => {
     const links = doc.paths["/api/v1/workspaces/{slug}/collections"].post.responses["201"].links;
     expect(links.getApiV1WorkspacesBySlugCollectionsById).toEqual(
-      expect.objectContaining({ operationId: "getApiV1WorkspacesBySlugCollectionsById", parameters: { slug: "$request.path.slug", id: "$response.body#/id" } }),
+      expect.objectContaining({
+        operationId: "getApiV1WorkspacesBySlugCollectionsById",
+        parameters: { slug: "$request.path.slug", id: "$response.body#/id" },
+      }),
     );
     // A topic is addressed by its slug.
     const topicLinks = doc.paths["/api/v1/workspaces/{slug}/topics"].post.responses["201"].links;
-    expect(topicLinks.getApiV1WorkspacesBySlugTopicsByTopic.parameters).toEqual({ slug: "$request.path.slug", topic: "$response.body#/slug" });
+    expect(topicLinks.getApiV1WorkspacesBySlugTopicsByTopic.parameters).toEqual({
+      slug: "$request.path.slug",
+      topic: "$response.body#/slug",
+    });
     const ids = new Set(Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId)));
     for (const item of Object.values(doc.paths) as any[]) {
       for (const op of Object.values(item) as any[]) {
@@ -64,14 +76,18 @@ describe("the OpenAPI document", () => {
 
 describe("the server keeps to the declared parameters", () => {
   test("a value valid by the document is accepted, one outside it is a 400 naming the parameter", async () => {
-    expect((await t.call("GET", "/workspaces/conform/topics?limit=200&offset=10000&stale=false&status=reviewed", { key })).status).toBe(200);
-    for (const [query, message] of [
-      ["limit=201", "Invalid request query: limit: expected an integer from 1 to 200"],
-      ["limit=1.5", "Invalid request query: limit: expected an integer from 1 to 200"],
-      ["offset=10001", "Invalid request query: offset: expected an integer from 0 to 10000"],
-      ["stale=yes", "Invalid request query: stale: expected true or false"],
-      ["status=gone", "Invalid request query: status: expected one of draft, proposed, reviewed, archived"],
-    ]) {
+    expect((await t.call("GET", "/workspaces/conform/topics?limit=200&offset=10000&stale=false&status=reviewed", { key })).status).toBe(
+      200,
+    );
+    for (
+      const [query, message] of [
+        ["limit=201", "Invalid request query: limit: expected an integer from 1 to 200"],
+        ["limit=1.5", "Invalid request query: limit: expected an integer from 1 to 200"],
+        ["offset=10001", "Invalid request query: offset: expected an integer from 0 to 10000"],
+        ["stale=yes", "Invalid request query: stale: expected true or false"],
+        ["status=gone", "Invalid request query: status: expected one of draft, proposed, reviewed, archived"],
+      ]
+    ) {
       const res = await t.call("GET", `/workspaces/conform/topics?${query}`, { key });
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: "VALIDATION_FAILED", message });
@@ -80,9 +96,17 @@ describe("the server keeps to the declared parameters", () => {
 
   test("If-Match takes the forms the document declares", async () => {
     const topic = (await t.call("POST", "/workspaces/conform/topics", { key, body: { title: "Versioned", body: "text" } })).body;
-    const ok = await t.call("PATCH", `/workspaces/conform/topics/${topic.slug}`, { key, body: { title: "Versioned twice" }, headers: { "if-match": `W/"${topic.version}"` } });
+    const ok = await t.call("PATCH", `/workspaces/conform/topics/${topic.slug}`, {
+      key,
+      body: { title: "Versioned twice" },
+      headers: { "if-match": `W/"${topic.version}"` },
+    });
     expect(ok.status).toBe(200);
-    const bad = await t.call("PATCH", `/workspaces/conform/topics/${topic.slug}`, { key, body: { title: "x" }, headers: { "if-match": "version three" } });
+    const bad = await t.call("PATCH", `/workspaces/conform/topics/${topic.slug}`, {
+      key,
+      body: { title: "x" },
+      headers: { "if-match": "version three" },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toEqual([expect.objectContaining({ path: "headers/if-match" })]);
   });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { WorkspaceEvent } from "../../core/events/event.ts";
@@ -32,14 +32,19 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
       t.call("POST", `${ws}/${base}/${slug}/proposals`, { key, body });
     const decide = (slug: string, id: string, action: "merge" | "reject", key = p.owner, base = "topics") =>
       t.call("POST", `${ws}/${base}/${slug}/proposals/${id}/${action}`, { key });
-    const relate = (slug: string, body: unknown, key = p.member, base = "topics") => t.call("POST", `${ws}/${base}/${slug}/relations`, { key, body });
-    const relations = async (slug: string) => (await t.call("GET", `${ws}/topics/${slug}/relations`, { key: p.member })).body.relations as any[];
+    const relate = (slug: string, body: unknown, key = p.member, base = "topics") =>
+      t.call("POST", `${ws}/${base}/${slug}/relations`, { key, body });
+    const relations = async (slug: string) =>
+      (await t.call("GET", `${ws}/topics/${slug}/relations`, { key: p.member })).body.relations as any[];
 
     describe("suggested edits", () => {
       test("a member opens one on a reviewed topic; reads keep the reviewed text until an owner merges it", async () => {
         const topic = await create({ title: "Deploy guide", body: "Reviewed text", tags: ["ops"] });
         await t.call("POST", `${ws}/topics/${topic.slug}/approve`, { key: p.owner });
-        const opened = await propose(topic.slug, { summary: "Add the rollback step", patch: { body: "Reviewed text\n\nRollback: ...", tags: ["Ops", "Run Book"] } });
+        const opened = await propose(topic.slug, {
+          summary: "Add the rollback step",
+          patch: { body: "Reviewed text\n\nRollback: ...", tags: ["Ops", "Run Book"] },
+        });
         expect(opened.status).toBe(201);
         expect(opened.body).toMatchObject({
           topic_id: topic.id,
@@ -67,10 +72,18 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
         expect(merged.status).toBe(201);
         expect(merged.body.proposal).toMatchObject({ id: opened.body.id, status: "merged", merged_version: 3 });
         expect(merged.body.proposal.decided_by).toBeString();
-        expect(merged.body.topic).toMatchObject({ body: "Reviewed text\n\nRollback: ...", tags: ["ops", "run-book"], version: 3, status: "reviewed", approved_via: "human" });
+        expect(merged.body.topic).toMatchObject({
+          body: "Reviewed text\n\nRollback: ...",
+          tags: ["ops", "run-book"],
+          version: 3,
+          status: "reviewed",
+          approved_via: "human",
+        });
         expect(merged.headers.get("etag")).toBe('"3"');
         expect(await read(topic.slug)).toMatchObject({ body: "Reviewed text\n\nRollback: ...", version: 3 });
-        const revision = (await t.call("GET", `${ws}/topics/events?type=topic.updated`, { key: p.member })).body.events.find((e: any) => e.topic_id === topic.id);
+        const revision = (await t.call("GET", `${ws}/topics/events?type=topic.updated`, { key: p.member })).body.events.find((e: any) =>
+          e.topic_id === topic.id
+        );
         expect(revision.data).toMatchObject({ proposal_id: opened.body.id, fields: ["body", "tags"] });
 
         const after = await t.call("GET", `${ws}/topics/proposals`, { key: p.member });
@@ -88,7 +101,9 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
         const second = await propose(topic.slug, { summary: "Make it a doc", patch: { kind: "doc" } }, p.service);
         const queue = (await t.call("GET", `${ws}/topics/proposals?limit=200`, { key: p.member })).body.proposals.map((x: any) => x.id);
         expect(queue.indexOf(first.body.id)).toBeLessThan(queue.indexOf(second.body.id));
-        const newestFirst = (await t.call("GET", `${ws}/topics/${topic.slug}/proposals`, { key: p.member })).body.proposals.map((x: any) => x.id);
+        const newestFirst = (await t.call("GET", `${ws}/topics/${topic.slug}/proposals`, { key: p.member })).body.proposals.map((x: any) =>
+          x.id
+        );
         expect(newestFirst).toEqual([second.body.id, first.body.id]);
         const merged = await decide(topic.slug, first.body.id, "merge");
         expect(merged.body.topic).toMatchObject({ source_url: null, version: 2 });
@@ -114,10 +129,21 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
         expect(opened.body.patch).toEqual(removeAll); // stored as sent
         const merged = await decide(topic.slug, opened.body.id, "merge");
         expect(merged.status).toBe(201);
-        const stripped = { title: "Fully loaded", body: "", tags: [], anchors: [], kind: "note", source_url: null, area_id: null, repo_id: null };
+        const stripped = {
+          title: "Fully loaded",
+          body: "",
+          tags: [],
+          anchors: [],
+          kind: "note",
+          source_url: null,
+          area_id: null,
+          repo_id: null,
+        };
         expect(merged.body.topic).toMatchObject({ ...stripped, version: 2 });
         expect(await read(topic.slug)).toMatchObject(stripped);
-        const revision = (await t.call("GET", `${ws}/topics/events?type=topic.updated`, { key: p.member })).body.events.find((e: any) => e.topic_id === topic.id);
+        const revision = (await t.call("GET", `${ws}/topics/events?type=topic.updated`, { key: p.member })).body.events.find((e: any) =>
+          e.topic_id === topic.id
+        );
         expect(revision.data.fields).toEqual(["body", "tags", "area_id", "anchors", "kind", "source_url"]);
 
         // PATCH of a topic is the same merge patch.
@@ -132,10 +158,12 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
 
       test("a null title is a 400 that says the title cannot be removed, in a proposal and in PATCH", async () => {
         const topic = await create({ title: "Keeps its title" });
-        for (const res of [
-          await propose(topic.slug, { summary: "x", patch: { title: null } }),
-          await t.call("PATCH", `${ws}/topics/${topic.slug}`, { key: p.member, body: { title: null } }),
-        ]) {
+        for (
+          const res of [
+            await propose(topic.slug, { summary: "x", patch: { title: null } }),
+            await t.call("PATCH", `${ws}/topics/${topic.slug}`, { key: p.member, body: { title: null } }),
+          ]
+        ) {
           expect(res.status).toBe(400);
           expect(res.body.error.code).toBe("VALIDATION_FAILED");
           const detail = res.body.error.details.find((d: any) => d.path.endsWith("/title"));
@@ -203,22 +231,24 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
       test("bad input is a 400, an unknown proposal a 404", async () => {
         const topic = await create({ title: "Strict" });
         const other = await create({ title: "Strict neighbour" });
-        for (const body of [
-          { summary: "x", patch: {} },
-          { summary: "x", patch: { colour: "red" } },
-          { summary: "x", patch: { title: null } },
-          { summary: "x", patch: { title: "" } },
-          { summary: "x", patch: { kind: "essay" } },
-          { summary: "x", patch: { area_id: "01939a3e-0000-7000-8000-000000000000" } },
-          { summary: "", patch: { body: "y" } },
-          { summary: "   ", patch: { body: "y" } },
-          { summary: "s".repeat(501), patch: { body: "y" } },
-          { summary: "x" },
-          { patch: { body: "y" } },
-          { summary: "x", patch: { body: "y" }, extra: 1 },
-          { summary: "x", patch: { body: "y" }, base_version: 2 },
-          { summary: "x", patch: "body=y" },
-        ]) {
+        for (
+          const body of [
+            { summary: "x", patch: {} },
+            { summary: "x", patch: { colour: "red" } },
+            { summary: "x", patch: { title: null } },
+            { summary: "x", patch: { title: "" } },
+            { summary: "x", patch: { kind: "essay" } },
+            { summary: "x", patch: { area_id: "01939a3e-0000-7000-8000-000000000000" } },
+            { summary: "", patch: { body: "y" } },
+            { summary: "   ", patch: { body: "y" } },
+            { summary: "s".repeat(501), patch: { body: "y" } },
+            { summary: "x" },
+            { patch: { body: "y" } },
+            { summary: "x", patch: { body: "y" }, extra: 1 },
+            { summary: "x", patch: { body: "y" }, base_version: 2 },
+            { summary: "x", patch: "body=y" },
+          ]
+        ) {
           const res = await propose(topic.slug, body);
           expect(res.status, JSON.stringify(body)).toBe(400);
           expect(res.body.error.code).toBe("VALIDATION_FAILED");
@@ -249,21 +279,27 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
           topic: { id: db.id, slug: db.slug, title: "Billing database", trust: "reviewed" },
         });
         expect(await relations(api.slug)).toMatchObject([{ id: added.body.id, direction: "outgoing", topic: { slug: db.slug } }]);
-        expect(await relations(db.slug)).toMatchObject([{ id: added.body.id, direction: "incoming", topic: { slug: api.slug, trust: "draft" } }]);
+        expect(await relations(db.slug)).toMatchObject([{
+          id: added.body.id,
+          direction: "incoming",
+          topic: { slug: api.slug, trust: "draft" },
+        }]);
 
         const dup = await relate(api.slug, { type: "depends_on", target: db.slug });
         expect(dup.status).toBe(409);
         expect((await relate(db.slug, { type: "depends_on", target: api.slug })).status).toBe(201); // directed: the other way is another relation
         expect((await relate(api.slug, { type: "relates_to", target: db.slug })).status).toBe(201);
         expect((await relate(db.slug, { type: "relates_to", target: api.slug })).status).toBe(409); // symmetric
-        for (const body of [
-          { type: "depends_on", target: api.slug },
-          { type: "depends_on", target: "no-such-topic" },
-          { type: "loves", target: db.slug },
-          { type: "depends_on" },
-          { type: "depends_on", target: db.slug, note: "x" },
-          { type: "depends_on", target: "Not A Slug" },
-        ]) {
+        for (
+          const body of [
+            { type: "depends_on", target: api.slug },
+            { type: "depends_on", target: "no-such-topic" },
+            { type: "loves", target: db.slug },
+            { type: "depends_on" },
+            { type: "depends_on", target: db.slug, note: "x" },
+            { type: "depends_on", target: "Not A Slug" },
+          ]
+        ) {
           const res = await relate(api.slug, body);
           expect(res.status, JSON.stringify(body)).toBe(400);
           expect(res.body.error.code).toBe("VALIDATION_FAILED");
@@ -317,7 +353,12 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
       let ring: any[];
       beforeAll(async () => {
         hub = await create({ title: "Graph hub" });
-        ring = [await create({ title: "Graph one" }), await create({ title: "Graph two" }), await create({ title: "Graph three" }), await create({ title: "Graph old" })];
+        ring = [
+          await create({ title: "Graph one" }),
+          await create({ title: "Graph two" }),
+          await create({ title: "Graph three" }),
+          await create({ title: "Graph old" }),
+        ];
         await relate(hub.slug, { type: "depends_on", target: ring[0].slug });
         await relate(ring[1].slug, { type: "part_of", target: ring[0].slug });
         await relate(ring[2].slug, { type: "relates_to", target: ring[1].slug });
@@ -333,7 +374,14 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
           [hub.slug, 0],
           [ring[0].slug, 1],
         ]);
-        expect(one.body.nodes[0]).toMatchObject({ id: hub.id, title: "Graph hub", status: "draft", trust: "draft", stale: false, drifted: false });
+        expect(one.body.nodes[0]).toMatchObject({
+          id: hub.id,
+          title: "Graph hub",
+          status: "draft",
+          trust: "draft",
+          stale: false,
+          drifted: false,
+        });
         expect(one.body.edges).toEqual([{ id: expect.any(String), from: hub.id, to: ring[0].id, type: "depends_on" }]);
         const three = await t.call("GET", `${ws}/topics/graph?center=${ring[0].slug}&depth=3`, { key: p.member });
         expect(Object.fromEntries(three.body.nodes.map((n: any) => [n.slug, n.distance]))).toEqual({
@@ -350,7 +398,15 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
       });
 
       test("GET /topics/graph refuses what it cannot mean", async () => {
-        for (const q of ["", `center=${hub.slug}&depth=4`, `center=${hub.slug}&depth=0`, `center=${hub.slug}&depth=x`, `center=${hub.slug}&colour=1`]) {
+        for (
+          const q of [
+            "",
+            `center=${hub.slug}&depth=4`,
+            `center=${hub.slug}&depth=0`,
+            `center=${hub.slug}&depth=x`,
+            `center=${hub.slug}&colour=1`,
+          ]
+        ) {
           expect((await t.call("GET", `${ws}/topics/graph?${q}`, { key: p.member })).status, q).toBe(400);
         }
         expect((await t.call("GET", `${ws}/topics/graph?center=no-such-topic`, { key: p.member })).status).toBe(404);
@@ -366,13 +422,19 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
         const slugs = full.body.nodes.map((n: any) => n.slug);
         expect(slugs).toContain(hub.slug);
         expect(slugs).not.toContain(ring[3].slug);
-        expect(full.body.edges.every((e: any) => full.body.nodes.some((n: any) => n.id === e.from) && full.body.nodes.some((n: any) => n.id === e.to))).toBe(true);
+        expect(
+          full.body.edges.every((e: any) =>
+            full.body.nodes.some((n: any) => n.id === e.from) && full.body.nodes.some((n: any) => n.id === e.to)
+          ),
+        ).toBe(true);
 
         const again = await t.call("GET", `${ws}/topics/graph-full`, { key: p.member, headers: { "if-none-match": etag } });
         expect(again.status).toBe(304);
         expect(again.body).toBeNull();
         expect(again.headers.get("etag")).toBe(etag);
-        expect((await t.call("GET", `${ws}/topics/graph-full`, { key: p.member, headers: { "if-none-match": `"nope", W/${etag}` } })).status).toBe(304);
+        expect(
+          (await t.call("GET", `${ws}/topics/graph-full`, { key: p.member, headers: { "if-none-match": `"nope", W/${etag}` } })).status,
+        ).toBe(304);
 
         const withArchived = await t.call("GET", `${ws}/topics/graph-full?include_archived=true`, { key: p.member });
         expect(withArchived.headers.get("etag")).not.toBe(etag);
@@ -405,21 +467,27 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
       test("another workspace's key gets 404; another workspace's topic is no target", async () => {
         const topic = await create({ title: "Tenant topic" });
         const other = await personas(t, "links-other");
-        for (const [method, path] of [
-          ["GET", `${ws}/topics/proposals`],
-          ["GET", `${ws}/topics/${topic.slug}/proposals`],
-          ["GET", `${ws}/topics/${topic.slug}/relations`],
-          ["GET", `${ws}/topics/graph?center=${topic.slug}`],
-          ["GET", `${ws}/topics/graph-full`],
-        ] as const) {
+        for (
+          const [method, path] of [
+            ["GET", `${ws}/topics/proposals`],
+            ["GET", `${ws}/topics/${topic.slug}/proposals`],
+            ["GET", `${ws}/topics/${topic.slug}/relations`],
+            ["GET", `${ws}/topics/graph?center=${topic.slug}`],
+            ["GET", `${ws}/topics/graph-full`],
+          ] as const
+        ) {
           const res = await t.call(method, path, { key: other.owner });
           expect(res.status, path).toBe(404);
           expect(res.body.error.message).toContain("Workspace");
         }
-        expect((await t.call("POST", `${ws}/topics/${topic.slug}/proposals`, { key: other.owner, body: { summary: "x", patch: { body: "y" } } })).status).toBe(404);
+        expect(
+          (await t.call("POST", `${ws}/topics/${topic.slug}/proposals`, { key: other.owner, body: { summary: "x", patch: { body: "y" } } }))
+            .status,
+        ).toBe(404);
         const theirs = (await t.call("POST", "/workspaces/links-other/topics", { key: other.owner, body: { title: "Their topic" } })).body;
         expect((await relate(topic.slug, { type: "relates_to", target: theirs.slug })).status).toBe(400);
-        expect((await t.call("GET", `/workspaces/links-other/topics/graph-full`, { key: other.owner })).body.nodes.map((n: any) => n.slug)).toEqual([theirs.slug]);
+        expect((await t.call("GET", `/workspaces/links-other/topics/graph-full`, { key: other.owner })).body.nodes.map((n: any) => n.slug))
+          .toEqual([theirs.slug]);
       });
 
       test("every call answers under /watchers too, with the deprecation headers", async () => {
@@ -442,10 +510,16 @@ function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) 
         expect((await t.call("GET", `${ws}/watchers/graph?center=${a.slug}`, { key: p.member })).status).toBe(200);
         const full = await t.call("GET", `${ws}/watchers/graph-full`, { key: p.member });
         expect(full.status).toBe(200);
-        const notModified = await t.call("GET", `${ws}/watchers/graph-full`, { key: p.member, headers: { "if-none-match": full.headers.get("etag")! } });
+        const notModified = await t.call("GET", `${ws}/watchers/graph-full`, {
+          key: p.member,
+          headers: { "if-none-match": full.headers.get("etag")! },
+        });
         expect(notModified.status).toBe(304);
         expect(notModified.headers.get("deprecation")).toMatch(/^@\d+$/);
-        const canonical = await t.call("GET", `${ws}/topics/graph-full`, { key: p.member, headers: { "if-none-match": full.headers.get("etag")! } });
+        const canonical = await t.call("GET", `${ws}/topics/graph-full`, {
+          key: p.member,
+          headers: { "if-none-match": full.headers.get("etag")! },
+        });
         expect(canonical.status).toBe(304);
         expect(canonical.headers.get("deprecation")).toBeNull();
       });

@@ -8,7 +8,7 @@ import { fit } from "../../core/code-context/retrieve.ts";
 import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import type { ConsumableJobQueue } from "../../core/jobs/ports.ts";
 import { jobRunner } from "../../workers/registry.ts";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 /** POST /topics/retrieve and GET /topics/audit over a real git repository linked by path. */
@@ -16,7 +16,10 @@ const root = mkdtempSync(join(tmpdir(), "retrieve-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function git(dir: string, ...args: string[]) {
-  const r = Bun.spawnSync(["git", "-C", dir, "-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], { stderr: "pipe" });
+  const r = Bun.spawnSync(
+    ["git", "-C", dir, "-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args],
+    { stderr: "pipe" },
+  );
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
 }
 
@@ -58,12 +61,19 @@ beforeAll(async () => {
     if (approve) await t.call("POST", `${ws}/topics/${res.body.slug}/approve`, { key: p.owner });
     topics[key] = res.body;
   };
-  await mk("invoices", { title: "How invoices are numbered", body: "Invoices take the next number. ".repeat(40), anchors: ["src/billing/**"] }, true);
+  await mk("invoices", {
+    title: "How invoices are numbered",
+    body: "Invoices take the next number. ".repeat(40),
+    anchors: ["src/billing/**"],
+  }, true);
   await mk("tax", { title: "Tax rules", body: "Tax is computed per line.", anchors: ["src/billing/tax.ts"] });
   await mk("ledger", { title: "The ledger", body: "Every invoice posts to the ledger." }, true);
   await mk("login", { title: "Login flow", body: "Sessions last a day.", anchors: ["src/auth/**"] });
   await mk("draft", { title: "Invoice ideas", body: "scratch", status: "draft" });
-  await t.call("POST", `${ws}/topics/${topics.invoices.slug}/relations`, { key: p.owner, body: { type: "depends_on", target: topics.ledger.slug } });
+  await t.call("POST", `${ws}/topics/${topics.invoices.slug}/relations`, {
+    key: p.owner,
+    body: { type: "depends_on", target: topics.ledger.slug },
+  });
 });
 
 describe("POST /topics/retrieve", () => {
@@ -87,10 +97,18 @@ describe("POST /topics/retrieve", () => {
   });
 
   test("fits the budget, and does not send a session the same text twice", async () => {
-    const small = await t.call("POST", `${ws}/topics/retrieve`, { key: p.member, headers: session, body: { paths: ["src/billing/invoice.ts"], budget_tokens: 200 } });
+    const small = await t.call("POST", `${ws}/topics/retrieve`, {
+      key: p.member,
+      headers: session,
+      body: { paths: ["src/billing/invoice.ts"], budget_tokens: 200 },
+    });
     expect(small.body.used_tokens).toBeLessThanOrEqual(200);
     expect(small.body.topics[0]).toMatchObject({ slug: topics.invoices.slug, truncated: true });
-    const again = await t.call("POST", `${ws}/topics/retrieve`, { key: p.member, headers: session, body: { paths: ["src/billing/invoice.ts"], budget_tokens: 200 } });
+    const again = await t.call("POST", `${ws}/topics/retrieve`, {
+      key: p.member,
+      headers: session,
+      body: { paths: ["src/billing/invoice.ts"], budget_tokens: 200 },
+    });
     expect(again.body.topics.map((x: any) => x.slug)).not.toContain(topics.invoices.slug);
     expect(again.body.skipped_delivered).toContain(topics.invoices.slug);
     const asked = await t.call("POST", `${ws}/topics/retrieve`, {
@@ -101,16 +119,23 @@ describe("POST /topics/retrieve", () => {
     expect(asked.body.topics.map((x: any) => x.slug)).toContain(topics.invoices.slug);
     // A changed topic is sent again.
     await t.call("PATCH", `${ws}/topics/${topics.tax.slug}`, { key: p.owner, body: { body: "Tax is rounded per invoice." } });
-    const changed = await t.call("POST", `${ws}/topics/retrieve`, { key: p.member, headers: session, body: { paths: ["src/billing/tax.ts"] } });
+    const changed = await t.call("POST", `${ws}/topics/retrieve`, {
+      key: p.member,
+      headers: session,
+      body: { paths: ["src/billing/tax.ts"] },
+    });
     expect(changed.body.topics.find((x: any) => x.slug === topics.tax.slug)?.text).toBe("Tax is rounded per invoice.");
   });
 
   test("needs the session header, a question or paths, and a strict body", async () => {
     expect((await t.call("POST", `${ws}/topics/retrieve`, { key: p.member, body: { question: "x" } })).status).toBe(400);
     for (const body of [{}, { question: "" }, { question: "x", budget_tokens: 10 }, { question: "x", colour: 1 }, { paths: ["/abs"] }]) {
-      expect((await t.call("POST", `${ws}/topics/retrieve`, { key: p.member, headers: session, body })).status, JSON.stringify(body)).toBe(400);
+      expect((await t.call("POST", `${ws}/topics/retrieve`, { key: p.member, headers: session, body })).status, JSON.stringify(body)).toBe(
+        400,
+      );
     }
-    expect((await t.call("POST", `${ws}/watchers/retrieve`, { key: p.member, headers: session, body: { question: "ledger" } })).status).toBe(201);
+    expect((await t.call("POST", `${ws}/watchers/retrieve`, { key: p.member, headers: session, body: { question: "ledger" } })).status)
+      .toBe(201);
   });
 
   test("fit() cuts at a boundary and says so", () => {

@@ -70,7 +70,10 @@ describe("security headers", () => {
       unauthenticated: await t.call("GET", "/workspaces/headers"),
       invalid: await t.call("POST", "/workspaces", { body: { slug: "x" } }),
       unparsable: await t.call("POST", "/workspaces", { rawBody: "{not json", headers: { "content-type": "application/json" } }),
-      tooLarge: await t.call("POST", "/workspaces", { rawBody: JSON.stringify({ pad: "x".repeat(70_000) }), headers: { "content-type": "application/json" } }),
+      tooLarge: await t.call("POST", "/workspaces", {
+        rawBody: JSON.stringify({ pad: "x".repeat(70_000) }),
+        headers: { "content-type": "application/json" },
+      }),
       notFound: await t.call("GET", "/workspaces/nobody-here", { key: owner }),
     };
     expect(Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, `${r.status} ${r.body.error.code}`]))).toEqual({

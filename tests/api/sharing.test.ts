@@ -5,10 +5,11 @@ import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { openPgliteStores } from "../../adapters/postgres/mod.ts";
-import { personas, type Personas } from "../support/personas.ts";
+import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const HOSTILE_BODY = [
   "# Runbook",
@@ -118,7 +119,7 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
         await t.call("PATCH", `${ws}/topics/${topic.slug}`, { key: p.member, body: { title: "Living doc, edited", body: "**v2**" } });
         await t.call("POST", `${ws}/topics/${topic.slug}/propose`, { key: p.member });
         let page = await visit(path);
-        expect(page.text).toContain("<h1 id=\"topic-title\">Living doc, edited</h1>");
+        expect(page.text).toContain('<h1 id="topic-title">Living doc, edited</h1>');
         expect(page.text).toContain("<strong>v2</strong>");
         expect(page.text).toContain('data-trust="proposed"');
         expect(page.text).toContain(">Proposed<");
@@ -227,11 +228,13 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
         expect((await t.call("POST", `${ws}/topics/${topic.slug}/share`)).status).toBe(401);
         expect((await t.call("POST", `${ws}/topics/no-such-topic/share`, { key: p.member })).status).toBe(404);
         const other = await t.bootstrap("sharing-other");
-        for (const [method, path] of [
-          ["POST", `${ws}/topics/${topic.slug}/share`],
-          ["GET", `${ws}/topics/${topic.slug}/share`],
-          ["DELETE", `${ws}/topics/${topic.slug}/share`],
-        ] as const) {
+        for (
+          const [method, path] of [
+            ["POST", `${ws}/topics/${topic.slug}/share`],
+            ["GET", `${ws}/topics/${topic.slug}/share`],
+            ["DELETE", `${ws}/topics/${topic.slug}/share`],
+          ] as const
+        ) {
           const res = await t.call(method, path, { key: other.key });
           expect(res.status, `${method} ${path}`).toBe(404);
           expect(res.body.error.message).toContain("Workspace");
@@ -281,7 +284,10 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
         const listed = await inbox(p.admin);
         expect(listed.status).toBe(200);
         expect(listed.body.total).toBe(before + 1);
-        expect(listed.body.shared[0]).toMatchObject({ recipient_member_id: p.adminMemberId, topic: { slug: topic.slug, title: "Read this", trust: "proposed" } });
+        expect(listed.body.shared[0]).toMatchObject({
+          recipient_member_id: p.adminMemberId,
+          topic: { slug: topic.slug, title: "Read this", trust: "proposed" },
+        });
         // The sender's own inbox does not have it.
         expect((await inbox(p.member)).body.shared.map((s: any) => s.topic_id)).not.toContain(topic.id);
       });
@@ -291,7 +297,10 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
         const b = await create({ title: "Newer note" });
         await t.call("POST", "/workspaces/sharing/shared/read-all", { key: p.owner });
         for (const topic of [a, b]) {
-          const r = await t.call("POST", `${ws}/topics/${topic.slug}/share-with`, { key: p.admin, body: { member_ids: [p.ownerMemberId] } });
+          const r = await t.call("POST", `${ws}/topics/${topic.slug}/share-with`, {
+            key: p.admin,
+            body: { member_ids: [p.ownerMemberId] },
+          });
           expect(r.status).toBe(201);
         }
         const unread = await inbox(p.owner, "?unread=true");
@@ -319,7 +328,10 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
 
       test("only the recipient marks an entry read: another member's entry, or an unknown one, is 404", async () => {
         const topic = await create({ title: "Private inbox" });
-        const sent = await t.call("POST", `${ws}/topics/${topic.slug}/share-with`, { key: p.owner, body: { member_ids: [p.adminMemberId] } });
+        const sent = await t.call("POST", `${ws}/topics/${topic.slug}/share-with`, {
+          key: p.owner,
+          body: { member_ids: [p.adminMemberId] },
+        });
         const id = sent.body.shared[0].id;
         expect((await t.call("POST", `${ws}/shared/${id}/read`, { key: p.member })).status).toBe(404);
         expect((await t.call("POST", `${ws}/shared/${id}/read`, { key: p.owner })).status).toBe(404);
@@ -333,16 +345,18 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
         const other = await t.bootstrap("sharing-elsewhere");
         const stranger = (await t.call("GET", "/workspaces/sharing-elsewhere/members", { key: other.key })).body.members[0].id;
         const before = (await inbox(p.admin)).body.total;
-        for (const body of [
-          {},
-          { member_ids: [] },
-          { member_ids: Array.from({ length: 51 }, () => p.adminMemberId) },
-          { member_ids: ["not-a-uuid"] },
-          { member_ids: [p.adminMemberId], colour: "red" },
-          { member_ids: [p.adminMemberId], message: "" },
-          { member_ids: [p.adminMemberId], message: "x".repeat(2001) },
-          { member_ids: [p.adminMemberId], message: 5 },
-        ]) {
+        for (
+          const body of [
+            {},
+            { member_ids: [] },
+            { member_ids: Array.from({ length: 51 }, () => p.adminMemberId) },
+            { member_ids: ["not-a-uuid"] },
+            { member_ids: [p.adminMemberId], colour: "red" },
+            { member_ids: [p.adminMemberId], message: "" },
+            { member_ids: [p.adminMemberId], message: "x".repeat(2001) },
+            { member_ids: [p.adminMemberId], message: 5 },
+          ]
+        ) {
           const res = await t.call("POST", `${ws}/topics/${topic.slug}/share-with`, { key: p.member, body });
           expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
           expect(res.body.error.code).toBe("VALIDATION_FAILED");
@@ -362,14 +376,20 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
         for (const query of ["?unread=maybe", "?limit=500", "?limit=0", "?offset=-1", "?colour=red"]) {
           expect((await inbox(p.admin, query)).status, query).toBe(400);
         }
-        expect((await t.call("POST", `${ws}/topics/no-such-topic/share-with`, { key: p.member, body: { member_ids: [p.adminMemberId] } })).status).toBe(
+        expect(
+          (await t.call("POST", `${ws}/topics/no-such-topic/share-with`, { key: p.member, body: { member_ids: [p.adminMemberId] } }))
+            .status,
+        ).toBe(
           404,
         );
       });
 
       test("a faceless key may share but has no inbox (403); another workspace's key gets 404", async () => {
         const topic = await create({ title: "From a robot" });
-        const sent = await t.call("POST", `${ws}/topics/${topic.slug}/share-with`, { key: p.service, body: { member_ids: [p.memberMemberId] } });
+        const sent = await t.call("POST", `${ws}/topics/${topic.slug}/share-with`, {
+          key: p.service,
+          body: { member_ids: [p.memberMemberId] },
+        });
         expect(sent.status).toBe(201);
         expect(sent.body.shared[0].sender_id).toBeNull();
         expect((await inbox(p.service)).status).toBe(403);
@@ -377,12 +397,14 @@ function runSharingApiSuite(name: string, open: () => Promise<Stores>) {
         expect((await t.call("POST", `${ws}/shared/${sent.body.shared[0].id}/read`, { key: p.service })).status).toBe(403);
 
         const other = await t.bootstrap("sharing-tenant");
-        for (const [method, path, body] of [
-          ["GET", `${ws}/shared`, undefined],
-          ["POST", `${ws}/shared/read-all`, undefined],
-          ["POST", `${ws}/shared/${sent.body.shared[0].id}/read`, undefined],
-          ["POST", `${ws}/topics/${topic.slug}/share-with`, { member_ids: [p.memberMemberId] }],
-        ] as const) {
+        for (
+          const [method, path, body] of [
+            ["GET", `${ws}/shared`, undefined],
+            ["POST", `${ws}/shared/read-all`, undefined],
+            ["POST", `${ws}/shared/${sent.body.shared[0].id}/read`, undefined],
+            ["POST", `${ws}/topics/${topic.slug}/share-with`, { member_ids: [p.memberMemberId] }],
+          ] as const
+        ) {
           const res = await t.call(method, path, { key: other.key, body });
           expect(res.status, `${method} ${path}`).toBe(404);
           expect(res.body.error.message).toContain("Workspace");

@@ -30,23 +30,25 @@ describe("system", () => {
     expect(spec.status).toBe(200);
     expect(spec.body.openapi).toMatch(/^3\.1/);
     const paths = Object.keys(spec.body.paths);
-    for (const p of [
-      "/api/v1/health",
-      "/api/v1/version",
-      "/api/v1/workspaces",
-      "/api/v1/me",
-      "/api/v1/workspaces/{slug}",
-      "/api/v1/workspaces/{slug}/plan",
-      "/api/v1/workspaces/{slug}/health",
-      "/api/v1/workspaces/{slug}/api-keys",
-      "/api/v1/workspaces/{slug}/api-keys/{id}",
-      "/api/v1/workspaces/{slug}/members",
-      "/api/v1/workspaces/{slug}/members/{memberId}",
-      "/api/v1/workspaces/{slug}/areas",
-      "/api/v1/workspaces/{slug}/areas/{id}",
-      "/api/v1/workspaces/{slug}/repos",
-      "/api/v1/workspaces/{slug}/repos/{id}",
-    ]) {
+    for (
+      const p of [
+        "/api/v1/health",
+        "/api/v1/version",
+        "/api/v1/workspaces",
+        "/api/v1/me",
+        "/api/v1/workspaces/{slug}",
+        "/api/v1/workspaces/{slug}/plan",
+        "/api/v1/workspaces/{slug}/health",
+        "/api/v1/workspaces/{slug}/api-keys",
+        "/api/v1/workspaces/{slug}/api-keys/{id}",
+        "/api/v1/workspaces/{slug}/members",
+        "/api/v1/workspaces/{slug}/members/{memberId}",
+        "/api/v1/workspaces/{slug}/areas",
+        "/api/v1/workspaces/{slug}/areas/{id}",
+        "/api/v1/workspaces/{slug}/repos",
+        "/api/v1/workspaces/{slug}/repos/{id}",
+      ]
+    ) {
       expect(paths).toContain(p);
     }
     const create = spec.body.paths["/api/v1/workspaces"].post;
@@ -69,7 +71,14 @@ describe("system", () => {
     const res = await t.call("GET", "/health", { headers: { "x-request-id": "trace-abcdef12" } });
     expect(res.headers.get("x-request-id")).toBe("trace-abcdef12");
     const line = await logged("trace-abcdef12");
-    expect(line).toMatchObject({ level: "info", msg: "request", request_id: "trace-abcdef12", method: "GET", route: "/api/v1/health", status: 200 });
+    expect(line).toMatchObject({
+      level: "info",
+      msg: "request",
+      request_id: "trace-abcdef12",
+      method: "GET",
+      route: "/api/v1/health",
+      status: 200,
+    });
     expect(typeof line.duration_ms).toBe("number");
     const denied = await t.call("GET", "/workspaces/nope", { key: "wks_" + "b".repeat(40) });
     const failed = await logged(denied.headers.get("x-request-id")!);

@@ -9,7 +9,12 @@ describe("npm run worker (workers/main.ts)", () => {
   test("refuses to start without a shared job queue, saying why, and touches no data", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "worker-entry-"));
     try {
-      const child = Bun.spawn([process.execPath, "workers/main.ts"], { cwd: root, env: { ...process.env, DATA_DIR: dataDir }, stdout: "pipe", stderr: "pipe" });
+      const child = Bun.spawn([process.execPath, "workers/main.ts"], {
+        cwd: root,
+        env: { ...process.env, DATA_DIR: dataDir },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
       expect(code).toBe(1);
       expect(stderr).toContain("Cannot start a worker: there is no shared job queue to consume");

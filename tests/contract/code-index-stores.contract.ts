@@ -74,7 +74,10 @@ export function runCodeIndexStoresContract(name: string, open: () => Promise<Sto
 
     test("RepoIndexStore holds a repo of 50,000 paths as one value", async () => {
       const { workspaceId, repo } = await workspaceWithRepo();
-      const files = Array.from({ length: 50_000 }, (_, i) => `packages/p${Math.floor(i / 1000)}/src/module-${String(i).padStart(5, "0")}.ts`).sort();
+      const files = Array.from(
+        { length: 50_000 },
+        (_, i) => `packages/p${Math.floor(i / 1000)}/src/module-${String(i).padStart(5, "0")}.ts`,
+      ).sort();
       expect(await s.repoIndex.put(indexOf(repo, files))).toBe(true);
       expect((await s.repoIndex.head(workspaceId, repo.id))?.file_count).toBe(50_000);
       const back = await s.repoIndex.get(workspaceId, repo.id);

@@ -1,8 +1,8 @@
 import type { TestApi } from "./kit/test-api.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "../../core/collections/model.ts";
-import { aggregateInMemory, compareGroups, compileAggregate, type AggregateRecordsDto } from "../../core/collections/record-aggregate.ts";
+import { aggregateInMemory, type AggregateRecordsDto, compareGroups, compileAggregate } from "../../core/collections/record-aggregate.ts";
 import { compileFilter, type FilterNode, matches } from "../../core/collections/record-filter.ts";
-import { compareRecords, compileSort, type CompiledSort, positionOf, type RecordSort } from "../../core/collections/record-sort.ts";
+import { compareRecords, type CompiledSort, compileSort, positionOf, type RecordSort } from "../../core/collections/record-sort.ts";
 import type { RecordQuery } from "../../core/collections/ports.ts";
 import { recordSearchText } from "../../core/collections/record-text.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
@@ -68,7 +68,12 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
 
     test("CollectionStore.insert() then get() returns it; other workspaces do not see it", async () => {
       const ws = await workspace();
-      const c = await collection(ws, { views: [{ name: "board", kind: "board" }], criterion_rel_slugs: ["icp"], distill_policy: { enabled: true }, presentation: { title_field: "company" } });
+      const c = await collection(ws, {
+        views: [{ name: "board", kind: "board" }],
+        criterion_rel_slugs: ["icp"],
+        distill_policy: { enabled: true },
+        presentation: { title_field: "company" },
+      });
       expect(await s.collections.get(ws, c.id)).toEqual(c);
       expect(await s.collections.get(await workspace(), c.id)).toBeNull();
       expect(await s.collections.get(ws, uuidv7())).toBeNull();
@@ -114,7 +119,12 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       await record(c);
       const kept = await record(keep);
       const r1b = next(r1, { status: "won" });
-      expect(await s.records.update({ record: r1b, change: change(r1b, { type: "record.outcome", outcome: { outcome: "won", value: 10, note: null, occurred_at: stamp() } }) })).toBe("ok");
+      expect(
+        await s.records.update({
+          record: r1b,
+          change: change(r1b, { type: "record.outcome", outcome: { outcome: "won", value: 10, note: null, occurred_at: stamp() } }),
+        }),
+      ).toBe("ok");
       const plan = { collection_id: c.id, records: 2, history_entries: 3, outcomes: 1, entity_links: 1 };
       expect(await s.collections.purgePlan(ws, c.id)).toEqual(plan);
       expect(await s.collections.get(ws, c.id)).toEqual(c);
@@ -134,7 +144,12 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
     test("RecordStore.insert() then get() returns it; another collection or workspace does not see it", async () => {
       const ws = await workspace();
       const c = await collection(ws);
-      const r = await record(c, { fields: { company: "Zeta", amount: 12.5, tags: ["a", "b"], won: false }, field_meta: { amount: { source: "crm", confidence: 0.9 } }, entity_id: uuidv7(), drifted: true });
+      const r = await record(c, {
+        fields: { company: "Zeta", amount: 12.5, tags: ["a", "b"], won: false },
+        field_meta: { amount: { source: "crm", confidence: 0.9 } },
+        entity_id: uuidv7(),
+        drifted: true,
+      });
       expect(await s.records.get(ws, c.id, r.id)).toEqual(r);
       expect(await s.records.get(ws, (await collection(ws)).id, r.id)).toBeNull();
       expect(await s.records.get(await workspace(), c.id, r.id)).toBeNull();
@@ -153,7 +168,10 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       const c = await collection(ws);
       const r = await record(c);
       const [a, b] = [next(r, { status: "qualified" }), next(r, { status: "lost" })];
-      const results = await Promise.all([s.records.update({ record: a, change: change(a) }), s.records.update({ record: b, change: change(b) })]);
+      const results = await Promise.all([
+        s.records.update({ record: a, change: change(a) }),
+        s.records.update({ record: b, change: change(b) }),
+      ]);
       expect(results.sort()).toEqual(["ok", "version_conflict"]);
       const stored = await s.records.get(ws, c.id, r.id);
       expect([a, b]).toContainEqual(stored!);
@@ -170,7 +188,12 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       const changes: RecordChange[] = [];
       for (const status of ["qualified", "won"]) {
         const n = next(r, { status });
-        const ch = change(n, { diff: [{ path: "status", before: r.status, after: status }], stage: { from: r.status, to: status }, actor_id: uuidv7(), actor_kind: "agent" });
+        const ch = change(n, {
+          diff: [{ path: "status", before: r.status, after: status }],
+          stage: { from: r.status, to: status },
+          actor_id: uuidv7(),
+          actor_kind: "agent",
+        });
         expect(await s.records.update({ record: n, change: ch })).toBe("ok");
         changes.unshift(ch);
         r = n;
@@ -187,7 +210,10 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       const c = await collection(ws);
       const r = await record(c);
       const n = next(r, { status: "won" });
-      await s.records.update({ record: n, change: change(n, { type: "record.outcome", outcome: { outcome: "won", value: null, note: "signed", occurred_at: stamp() } }) });
+      await s.records.update({
+        record: n,
+        change: change(n, { type: "record.outcome", outcome: { outcome: "won", value: null, note: "signed", occurred_at: stamp() } }),
+      });
       const plan = { record_id: r.id, history_entries: 2, outcomes: 1 };
       expect(await s.records.deletePlan(ws, c.id, r.id)).toEqual(plan);
       expect(await s.records.delete(ws, c.id, r.id, 1)).toBe("version_conflict");
@@ -267,7 +293,10 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
             const { spec } = compileAggregate(c.record_schema, dto);
             const got = await s.records.aggregate(c.workspace_id, c.id, spec);
             const want = aggregateInMemory(rows, spec);
-            const round = <G extends { key: unknown[]; values: unknown[] }>(g: G): G => ({ ...g, values: g.values.map((v) => (typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v)) });
+            const round = <G extends { key: unknown[]; values: unknown[] }>(g: G): G => ({
+              ...g,
+              values: g.values.map((v) => (typeof v === "number" ? Math.round(v * 1e6) / 1e6 : v)),
+            });
             expect(got.map(round).sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)))).toEqual(
               want.map(round).sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key))),
             );
@@ -277,10 +306,16 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         }
         test("aggregate: at most max_groups + 1 groups, the largest ones, ties in key order", async () => {
           const dto = aggregates[0]![1];
-          const { spec } = compileAggregate(c.record_schema, { group_by: dto.group_by ?? ["status"], metrics: [{ fn: "count" }], max_groups: 2 });
+          const { spec } = compileAggregate(c.record_schema, {
+            group_by: dto.group_by ?? ["status"],
+            metrics: [{ fn: "count" }],
+            max_groups: 2,
+          });
           const got = await s.records.aggregate(c.workspace_id, c.id, spec);
           expect(got.length).toBe(3);
-          expect(got.sort(compareGroups).map((g) => [g.key, g.count])).toEqual(aggregateInMemory(rows, spec).slice(0, 3).map((g) => [g.key, g.count]));
+          expect(got.sort(compareGroups).map((g) => [g.key, g.count])).toEqual(
+            aggregateInMemory(rows, spec).slice(0, 3).map((g) => [g.key, g.count]),
+          );
         });
       });
     }
@@ -298,7 +333,12 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
           if (i % 4 === 0) fields.tags = i % 8 === 0 ? ["hot", "eu"] : ["eu"];
           if (i % 3 === 1) fields.won = i % 2 === 0;
           if (i % 6 !== 5) fields.close = `2026-0${(i % 9) + 1}-1${i % 10}`;
-          return { fields, status: ["lead", "qualified", "won", "lost"][i % 4]!, entity_id: i % 9 === 0 ? uuidv7() : null, drifted: i % 10 === 0 };
+          return {
+            fields,
+            status: ["lead", "qualified", "won", "lost"][i % 4]!,
+            entity_id: i % 9 === 0 ? uuidv7() : null,
+            drifted: i % 10 === 0,
+          };
         }),
       [
         ["eq status", { field: "status", op: "eq", value: "qualified" }],
@@ -315,10 +355,18 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         ["eq boolean", { field: "fields.won", op: "eq", value: false }],
         ["gt text by code point", { field: "fields.company", op: "gt", value: "Z" }],
         ["lt text: a character above U+FFFF sorts after U+FFFF", { field: "fields.company", op: "lt", value: "\uFFFF" }],
-        ["date range", { and: [{ field: "fields.close", op: "gte", value: "2026-03-01" }, { field: "fields.close", op: "lt", value: "2026-07-01" }] }],
+        ["date range", {
+          and: [{ field: "fields.close", op: "gte", value: "2026-03-01" }, { field: "fields.close", op: "lt", value: "2026-07-01" }],
+        }],
         ["drifted column", { field: "drifted", op: "eq", value: true }],
         ["entity_id exists", { field: "entity_id", op: "exists", value: true }],
-        ["and/or tree", { or: [{ and: [{ field: "status", op: "eq", value: "won" }, { field: "fields.amount", op: "gt", value: 1000 }] }, { field: "fields.tags", op: "contains", value: "eu" }] }],
+        ["and/or tree", {
+          or: [{ and: [{ field: "status", op: "eq", value: "won" }, { field: "fields.amount", op: "gt", value: 1000 }] }, {
+            field: "fields.tags",
+            op: "contains",
+            value: "eu",
+          }],
+        }],
       ],
       [
         ["default (newest first)", undefined],
@@ -331,15 +379,43 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       ],
       [
         ["count by status", { group_by: ["status"], metrics: [{ fn: "count" }] }],
-        ["sum/avg/min/max of amount by status", { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }, { fn: "avg", field: "fields.amount" }, { fn: "min", field: "fields.amount" }, { fn: "max", field: "fields.amount" }] }],
+        ["sum/avg/min/max of amount by status", {
+          group_by: ["status"],
+          metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }, { fn: "avg", field: "fields.amount" }, {
+            fn: "min",
+            field: "fields.amount",
+          }, { fn: "max", field: "fields.amount" }],
+        }],
         ["min/max of a date, no groups", { metrics: [{ fn: "min", field: "fields.close" }, { fn: "max", field: "fields.close" }] }],
-        ["by a boolean and status, filtered", { group_by: ["fields.won", "status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }], filter: { field: "fields.company", op: "contains", value: "a" } }],
+        ["by a boolean and status, filtered", {
+          group_by: ["fields.won", "status"],
+          metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }],
+          filter: { field: "fields.company", op: "contains", value: "a" },
+        }],
         ["by a text field with missing values", { group_by: ["fields.close"], metrics: [{ fn: "count" }], max_groups: 1000 }],
       ],
     );
 
     // An open collection: no declared fields, so every field holds values of any JSON type.
-    const mixed: unknown[] = [5, "5", "Acme", "acme labs", true, false, 2.5, -3, "Zeta", "\u{1F600}", ["eu", 5, "5"], { city: "Berlin" }, ["hot", { n: ["nested", 5] }], "", 0, [null, 1], 1e21];
+    const mixed: unknown[] = [
+      5,
+      "5",
+      "Acme",
+      "acme labs",
+      true,
+      false,
+      2.5,
+      -3,
+      "Zeta",
+      "\u{1F600}",
+      ["eu", 5, "5"],
+      { city: "Berlin" },
+      ["hot", { n: ["nested", 5] }],
+      "",
+      0,
+      [null, 1],
+      1e21,
+    ];
     agreesWithReference(
       "RecordStore.query() and aggregate() agree with core's reference on an open collection of mixed-type values",
       { record_schema: { fields: {}, stages: ["lead", "qualified", "won", "lost"] } },
@@ -353,7 +429,7 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         }),
       [
         ["eq number: 5 matches the number only", { field: "fields.v", op: "eq", value: 5 }],
-        ["eq text: \"5\" matches the text only", { field: "fields.v", op: "eq", value: "5" }],
+        ['eq text: "5" matches the text only', { field: "fields.v", op: "eq", value: "5" }],
         ["eq boolean", { field: "fields.v", op: "eq", value: false }],
         ["ne number (missing, other types and lists match)", { field: "fields.v", op: "ne", value: 5 }],
         ["in of mixed types", { field: "fields.v", op: "in", value: [5, "Acme", true] }],
@@ -366,7 +442,13 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         ["exists true (lists holding null count)", { field: "fields.v", op: "exists", value: true }],
         ["exists false", { field: "fields.v", op: "exists", value: false }],
         ["an undeclared text field", { field: "fields.company", op: "contains", value: "acme" }],
-        ["and/or tree over undeclared fields", { or: [{ and: [{ field: "fields.v", op: "gte", value: 1 }, { field: "status", op: "ne", value: "lost" }] }, { field: "fields.w", op: "eq", value: "Zeta" }] }],
+        ["and/or tree over undeclared fields", {
+          or: [{ and: [{ field: "fields.v", op: "gte", value: 1 }, { field: "status", op: "ne", value: "lost" }] }, {
+            field: "fields.w",
+            op: "eq",
+            value: "Zeta",
+          }],
+        }],
       ],
       [
         ["v asc: numbers, strings, booleans, then the rest", { field: "fields.v", dir: "asc" }],
@@ -376,9 +458,24 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       ],
       [
         ["count by a mixed-type field", { group_by: ["fields.v"], metrics: [{ fn: "count" }], max_groups: 1000 }],
-        ["sum/avg/min/max of a mixed-type field by status", { group_by: ["status"], metrics: [{ fn: "count" }, { fn: "sum", field: "fields.v" }, { fn: "avg", field: "fields.v" }, { fn: "min", field: "fields.v" }, { fn: "max", field: "fields.v" }] }],
-        ["min/max where only strings or nothing", { group_by: ["fields.w"], metrics: [{ fn: "min", field: "fields.company" }, { fn: "max", field: "fields.company" }], max_groups: 1000 }],
-        ["by two mixed-type fields, filtered", { group_by: ["fields.v", "fields.w"], metrics: [{ fn: "count" }, { fn: "max", field: "fields.w" }], filter: { field: "status", op: "ne", value: "lost" }, max_groups: 1000 }],
+        ["sum/avg/min/max of a mixed-type field by status", {
+          group_by: ["status"],
+          metrics: [{ fn: "count" }, { fn: "sum", field: "fields.v" }, { fn: "avg", field: "fields.v" }, { fn: "min", field: "fields.v" }, {
+            fn: "max",
+            field: "fields.v",
+          }],
+        }],
+        ["min/max where only strings or nothing", {
+          group_by: ["fields.w"],
+          metrics: [{ fn: "min", field: "fields.company" }, { fn: "max", field: "fields.company" }],
+          max_groups: 1000,
+        }],
+        ["by two mixed-type fields, filtered", {
+          group_by: ["fields.v", "fields.w"],
+          metrics: [{ fn: "count" }, { fn: "max", field: "fields.w" }],
+          filter: { field: "status", op: "ne", value: "lost" },
+          max_groups: 1000,
+        }],
       ],
     );
 
@@ -411,7 +508,9 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       expect(await s.entities.upsert(e, () => null)).toEqual({ entity: e, created: true, previous: null });
       const again = entity(ws, { dedup_key: "ACME.com", dedup_norm: "acme.com" });
       const merged = { ...e, attributes: { size: 12 }, version: 2, updated_at: stamp() };
-      expect(await s.entities.upsert(again, (x) => ({ ...x, attributes: { size: 12 }, version: x.version + 1, updated_at: merged.updated_at }))).toEqual({
+      expect(
+        await s.entities.upsert(again, (x) => ({ ...x, attributes: { size: 12 }, version: x.version + 1, updated_at: merged.updated_at })),
+      ).toEqual({
         entity: merged,
         created: false,
         previous: e,
@@ -419,10 +518,16 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       expect(await s.entities.get(ws, e.id)).toEqual(merged);
       expect(await s.entities.get(ws, again.id)).toBeNull();
       // unchanged: merge says null
-      expect(await s.entities.upsert(entity(ws, { dedup_key: "acme.com", dedup_norm: "acme.com" }), () => null)).toEqual({ entity: merged, created: false, previous: merged });
+      expect(await s.entities.upsert(entity(ws, { dedup_key: "acme.com", dedup_norm: "acme.com" }), () => null)).toEqual({
+        entity: merged,
+        created: false,
+        previous: merged,
+      });
       // another kind, or another workspace, is another entity
-      expect((await s.entities.upsert(entity(ws, { kind: "person", dedup_key: "acme.com", dedup_norm: "acme.com" }), () => null)).created).toBe(true);
-      expect((await s.entities.upsert(entity(await workspace(), { dedup_key: "acme.com", dedup_norm: "acme.com" }), () => null)).created).toBe(true);
+      expect((await s.entities.upsert(entity(ws, { kind: "person", dedup_key: "acme.com", dedup_norm: "acme.com" }), () => null)).created)
+        .toBe(true);
+      expect((await s.entities.upsert(entity(await workspace(), { dedup_key: "acme.com", dedup_norm: "acme.com" }), () => null)).created)
+        .toBe(true);
     });
 
     test("EntityStore.upsert() without a key always inserts", async () => {
@@ -436,13 +541,15 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
     test("EntityStore.upsert(): concurrent upserts of one (kind, key) make one entity that holds every merge", async () => {
       const ws = await workspace();
       const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
-          s.entities.upsert(entity(ws, { dedup_key: "k", dedup_norm: "k", attributes: { [`a${i}`]: i } }), (x) => ({
-            ...x,
-            attributes: { ...x.attributes, [`a${i}`]: i },
-            version: x.version + 1,
-            updated_at: stamp(),
-          })),
+        Array.from(
+          { length: 8 },
+          (_, i) =>
+            s.entities.upsert(entity(ws, { dedup_key: "k", dedup_norm: "k", attributes: { [`a${i}`]: i } }), (x) => ({
+              ...x,
+              attributes: { ...x.attributes, [`a${i}`]: i },
+              version: x.version + 1,
+              updated_at: stamp(),
+            })),
         ),
       );
       expect(results.filter((r) => r.created).length).toBe(1);
@@ -464,7 +571,10 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
       const companies = made.filter((e) => e.kind === "company").reverse();
       const first = await s.entities.list(ws, "company", { limit: 2 });
       expect(first).toEqual({ items: companies.slice(0, 2), has_more: true });
-      expect(await s.entities.list(ws, "company", { limit: 2, afterId: companies[1]!.id })).toEqual({ items: companies.slice(2), has_more: false });
+      expect(await s.entities.list(ws, "company", { limit: 2, afterId: companies[1]!.id })).toEqual({
+        items: companies.slice(2),
+        has_more: false,
+      });
       expect((await s.entities.list(ws, null, { limit: 10 })).items.length).toBe(4);
       expect((await s.entities.list(await workspace(), null, { limit: 10 })).items).toEqual([]);
     });

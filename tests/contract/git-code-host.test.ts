@@ -14,7 +14,10 @@ const root = mkdtempSync(join(tmpdir(), "codectx-git-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function git(dir: string, ...args: string[]): string {
-  const r = Bun.spawnSync(["git", "-C", dir, "-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], { stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(
+    ["git", "-C", dir, "-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args],
+    { stdout: "pipe", stderr: "pipe" },
+  );
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
   return r.stdout.toString().trim();
 }

@@ -37,7 +37,7 @@ export function runInvalidationBusContract(name: string, makePair: () => Promise
       expect(alsoHeardByB.filter((id) => id === ws)).toHaveLength(1);
     });
 
-    test("InvalidationBus tells its listeners \"*\" when it resubscribes, then delivers again", async () => {
+    test('InvalidationBus tells its listeners "*" when it resubscribes, then delivers again', async () => {
       const starsBefore = heardByB.filter((id) => id === "*").length;
       await p.disrupt();
       await eventually(() => heardByB.filter((id) => id === "*").length > starsBefore, 10_000);

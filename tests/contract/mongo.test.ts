@@ -1,6 +1,6 @@
 import * as bunTest from "bun:test";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { MongoClient, type Db } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
 import { createMongoStores, ensureIndexes, openMongoStores } from "../../adapters/mongo/mod.ts";
 import { apiKeyDoc } from "../../adapters/mongo/access/documents.ts";
 import { identityDoc, memberDoc } from "../../adapters/mongo/workspaces/documents.ts";
@@ -13,7 +13,18 @@ import type { Topic } from "../../core/topics/model.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
-import { apiKey, bundle, collectionFixture, identity, newMember, recordChangeFixture, recordFixture, stamp, topicFixture, unique } from "./fixtures.ts";
+import {
+  apiKey,
+  bundle,
+  collectionFixture,
+  identity,
+  newMember,
+  recordChangeFixture,
+  recordFixture,
+  stamp,
+  topicFixture,
+  unique,
+} from "./fixtures.ts";
 import { runStoreContracts } from "./kit/mod.ts";
 
 // Started at load, not in a hook: the first run on a machine builds FerretDB (about 1.5 minutes),
@@ -154,7 +165,14 @@ describe("mongo: leftovers of an interrupted write", () => {
   test("WorkspaceStore.delete() cut short after removing the workspace: deleting again removes the rest", async () => {
     const b = bundle();
     await s.workspaces.bootstrap(b);
-    await s.areas.insert({ id: uuidv7(), workspace_id: b.workspace.id, name: "a", description: null, created_at: stamp(), updated_at: stamp() });
+    await s.areas.insert({
+      id: uuidv7(),
+      workspace_id: b.workspace.id,
+      name: "a",
+      description: null,
+      created_at: stamp(),
+      updated_at: stamp(),
+    });
     await db.collection("workspaces").deleteOne({ _id: b.workspace.id as never });
     expect(await s.workspaces.getBySlug(b.workspace.slug)).toBeNull();
     expect(await s.apiKeys.findByHash(b.apiKey.key_hash)).toBeNull();
@@ -224,7 +242,9 @@ describe("mongo: leftovers of an interrupted write", () => {
     const moved = change(t, { slug: unique("moved") }, "topic.moved");
     expect(await s.topics.update(moved)).toBe("ok");
     const gone = { ...moved.topic, version: 3 };
-    await db.collection("topic_events").insertOne(topicEventDoc({ ...topicEvent(null, gone, "topic.deleted", new Date(stamp())), snapshot: null }) as never);
+    await db.collection("topic_events").insertOne(
+      topicEventDoc({ ...topicEvent(null, gone, "topic.deleted", new Date(stamp())), snapshot: null }) as never,
+    );
     expect(await s.topics.update(change(moved.topic, { title: "x" }))).toBe("not_found");
     expect(await s.topics.get(t.workspace_id, t.id)).toBeNull();
     expect(await s.topics.resolve(t.workspace_id, t.slug)).toBeNull();
@@ -272,7 +292,15 @@ describe("mongo: leftovers of an interrupted write", () => {
     const src = await storedTopic();
     const [tgt, x] = [await storedTopic({}, src.workspace_id), await storedTopic({}, src.workspace_id)];
     const ws = src.workspace_id;
-    const r = { id: uuidv7(), workspace_id: ws, from_topic_id: src.id, to_topic_id: x.id, type: "depends_on" as const, created_at: stamp(), created_by: null };
+    const r = {
+      id: uuidv7(),
+      workspace_id: ws,
+      from_topic_id: src.id,
+      to_topic_id: x.id,
+      type: "depends_on" as const,
+      created_at: stamp(),
+      created_by: null,
+    };
     expect(await s.relations.insert(r)).toBe("ok");
     // The carried copy inserted, the source's relation not yet deleted.
     const copy = { ...r, id: uuidv7(), from_topic_id: tgt.id };
@@ -289,7 +317,8 @@ describe("mongo: leftovers of an interrupted write", () => {
     await s.collections.insert(c);
     return c;
   }
-  const recordChange = (r: CollectionRecord, over: Partial<RecordChange> = {}): RecordChange => recordChangeFixture(r, { stage: null, ...over });
+  const recordChange = (r: CollectionRecord, over: Partial<RecordChange> = {}): RecordChange =>
+    recordChangeFixture(r, { stage: null, ...over });
   async function storedRecord(c: Collection, fields: Record<string, unknown> = { company: "Acme" }): Promise<CollectionRecord> {
     const r = recordFixture(c, { fields });
     expect(await s.records.insert({ record: r, change: recordChange(r) })).toBe("ok");
@@ -330,7 +359,15 @@ describe("mongo: leftovers of an interrupted write", () => {
   test("RecordStore.delete() cut short after its lock: writes find the record gone and finish the deletion", async () => {
     const c = await storedCollection();
     const r = await storedRecord(c);
-    const lock = { _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, record_id: r.id, version: 2, deleting: true, at: stamp() };
+    const lock = {
+      _id: uuidv7(),
+      workspace_id: c.workspace_id,
+      collection_id: c.id,
+      record_id: r.id,
+      version: 2,
+      deleting: true,
+      at: stamp(),
+    };
     await db.collection("record_changes").insertOne(lock as never);
     // Until someone meets the lock, readers still see the record.
     expect(await s.records.get(c.workspace_id, c.id, r.id)).toEqual(r);
@@ -344,7 +381,15 @@ describe("mongo: leftovers of an interrupted write", () => {
   test("RecordStore.delete() cut short after removing the record: deleting again removes its history", async () => {
     const c = await storedCollection();
     const r = await storedRecord(c);
-    const lock = { _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, record_id: r.id, version: 2, deleting: true, at: stamp() };
+    const lock = {
+      _id: uuidv7(),
+      workspace_id: c.workspace_id,
+      collection_id: c.id,
+      record_id: r.id,
+      version: 2,
+      deleting: true,
+      at: stamp(),
+    };
     await db.collection("record_changes").insertOne(lock as never);
     await db.collection("records").deleteOne({ _id: r.id as never });
     expect(await s.records.delete(c.workspace_id, c.id, r.id, null)).toBe("not_found");
@@ -354,7 +399,9 @@ describe("mongo: leftovers of an interrupted write", () => {
   test("CollectionStore.update() cut short after its version: the next write rolls it forward, then conflicts", async () => {
     const c = await storedCollection();
     const cut = { ...c, name: "Renamed", views: [{ "a.b": 1, $c: 2 }], version: 2, updated_at: stamp() };
-    await db.collection("collection_versions").insertOne({ _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, snapshot: collectionDoc(cut) } as never);
+    await db.collection("collection_versions").insertOne(
+      { _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, snapshot: collectionDoc(cut) } as never,
+    );
     expect(await s.collections.get(c.workspace_id, c.id)).toEqual(c);
     expect(await s.collections.update({ ...c, name: "Late", version: 2, updated_at: stamp() })).toBe("version_conflict");
     expect(await s.collections.get(c.workspace_id, c.id)).toEqual(cut);
@@ -368,7 +415,9 @@ describe("mongo: leftovers of an interrupted write", () => {
     const r = await storedRecord(c);
     await storedRecord(c);
     // The purge's version and its marker, without the deletions that follow.
-    await db.collection("collection_versions").insertOne({ _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, purge: true } as never);
+    await db.collection("collection_versions").insertOne(
+      { _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, purge: true } as never,
+    );
     await db.collection("collections").updateOne({ _id: c.id as never }, { $set: { purging: stamp() } });
     expect(await s.collections.get(c.workspace_id, c.id)).toBeNull();
     expect((await s.collections.list(c.workspace_id, { statuses: ["active", "archived"] }, { limit: 10 })).items).toEqual([]);
@@ -380,7 +429,13 @@ describe("mongo: leftovers of an interrupted write", () => {
       return s.records.insert({ record: x, change: recordChange(x) });
     })();
     expect(late).toBe("collection_not_found");
-    expect(await s.collections.purge(c.workspace_id, c.id, 7)).toEqual({ collection_id: c.id, records: 2, history_entries: 2, outcomes: 0, entity_links: 0 });
+    expect(await s.collections.purge(c.workspace_id, c.id, 7)).toEqual({
+      collection_id: c.id,
+      records: 2,
+      history_entries: 2,
+      outcomes: 0,
+      entity_links: 0,
+    });
     expect(await s.records.get(c.workspace_id, c.id, r.id)).toBeNull();
     for (const name of ["collections", "collection_versions", "records", "record_changes"]) {
       expect(await db.collection(name).countDocuments(name === "collections" ? { _id: c.id as never } : { collection_id: c.id })).toBe(0);
@@ -391,7 +446,9 @@ describe("mongo: leftovers of an interrupted write", () => {
   test("CollectionStore.purge() cut short after its version, before marking: the next write finishes the purge", async () => {
     const c = await storedCollection();
     const r = await storedRecord(c);
-    await db.collection("collection_versions").insertOne({ _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, purge: true } as never);
+    await db.collection("collection_versions").insertOne(
+      { _id: uuidv7(), workspace_id: c.workspace_id, collection_id: c.id, version: 2, purge: true } as never,
+    );
     expect(await s.collections.update({ ...c, name: "x", version: 2, updated_at: stamp() })).toBe("not_found");
     expect(await s.collections.get(c.workspace_id, c.id)).toBeNull();
     expect(await s.records.get(c.workspace_id, c.id, r.id)).toBeNull();
@@ -401,13 +458,29 @@ describe("mongo: leftovers of an interrupted write", () => {
     const b = bundle();
     await s.workspaces.bootstrap(b);
     const at = stamp();
-    const e: Entity = { id: uuidv7(), workspace_id: b.workspace.id, kind: "company", name: "Acme", dedup_key: "acme.com", dedup_norm: "acme.com", attributes: { "site.url": "https://acme.com" }, version: 1, created_at: at, updated_at: at };
+    const e: Entity = {
+      id: uuidv7(),
+      workspace_id: b.workspace.id,
+      kind: "company",
+      name: "Acme",
+      dedup_key: "acme.com",
+      dedup_norm: "acme.com",
+      attributes: { "site.url": "https://acme.com" },
+      version: 1,
+      created_at: at,
+      updated_at: at,
+    };
     expect((await s.entities.upsert(e, () => null)).created).toBe(true);
     const cut = { ...e, attributes: { ...e.attributes, size: 10 }, version: 2, updated_at: stamp() };
-    await db.collection("entity_versions").insertOne({ _id: uuidv7(), workspace_id: e.workspace_id, entity_id: e.id, version: 2, snapshot: entityDoc(cut) } as never);
+    await db.collection("entity_versions").insertOne(
+      { _id: uuidv7(), workspace_id: e.workspace_id, entity_id: e.id, version: 2, snapshot: entityDoc(cut) } as never,
+    );
     expect(await s.entities.get(e.workspace_id, e.id)).toEqual(e);
     const again = { ...e, id: uuidv7() };
-    const merged = await s.entities.upsert(again, (x) => ({ ...x, attributes: { ...x.attributes, region: "eu" }, version: x.version + 1, updated_at: stamp() }));
+    const merged = await s.entities.upsert(
+      again,
+      (x) => ({ ...x, attributes: { ...x.attributes, region: "eu" }, version: x.version + 1, updated_at: stamp() }),
+    );
     expect(merged.previous).toEqual(cut);
     expect(merged.entity).toMatchObject({ id: e.id, version: 3, attributes: { "site.url": "https://acme.com", size: 10, region: "eu" } });
     expect(await s.entities.get(e.workspace_id, e.id)).toEqual(merged.entity);

@@ -102,8 +102,15 @@ export function runProposalRelationStoresContract(name: string, open: () => Prom
       const q = proposal(ws, t.id);
       await s.proposals.insert(q);
       const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          s.proposals.decide(ws, q.id, { status: i % 2 ? "merged" : "rejected", decided_at: stamp(), decided_by: null, merged_version: i % 2 ? 2 : null }),
+        Array.from(
+          { length: 6 },
+          (_, i) =>
+            s.proposals.decide(ws, q.id, {
+              status: i % 2 ? "merged" : "rejected",
+              decided_at: stamp(),
+              decided_by: null,
+              merged_version: i % 2 ? 2 : null,
+            }),
         ),
       );
       expect(results.filter((r) => r === "ok")).toHaveLength(1);
@@ -154,7 +161,10 @@ export function runProposalRelationStoresContract(name: string, open: () => Prom
       const ws = await workspace();
       const [a, b] = [await add(ws), await add(ws)];
       const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => s.relations.insert(i % 2 ? relation(ws, a.id, b.id, "relates_to") : relation(ws, b.id, a.id, "relates_to"))),
+        Array.from(
+          { length: 6 },
+          (_, i) => s.relations.insert(i % 2 ? relation(ws, a.id, b.id, "relates_to") : relation(ws, b.id, a.id, "relates_to")),
+        ),
       );
       expect(results.filter((r) => r === "ok")).toHaveLength(1);
       expect(await s.relations.list(ws, 100)).toHaveLength(1);
@@ -257,7 +267,14 @@ export function runProposalRelationStoresContract(name: string, open: () => Prom
       const a = await add(ws, { title: "Alpha", body: "long text", status: "reviewed", governance: gov });
       const b = await add(ws, { title: "Beta", drift: { commit: "abc", files: ["x.ts"], at: stamp() } });
       const c = await add(ws, { title: "Gamma", status: "archived" });
-      const rowA: GraphNodeRow = { id: a.id, slug: a.slug, title: "Alpha", status: "reviewed", approved_at: gov.approved_at, drifted: false };
+      const rowA: GraphNodeRow = {
+        id: a.id,
+        slug: a.slug,
+        title: "Alpha",
+        status: "reviewed",
+        approved_at: gov.approved_at,
+        drifted: false,
+      };
       const rowB: GraphNodeRow = { id: b.id, slug: b.slug, title: "Beta", status: "draft", approved_at: null, drifted: true };
       const rowC: GraphNodeRow = { id: c.id, slug: c.slug, title: "Gamma", status: "archived", approved_at: null, drifted: false };
       const sortById = <T extends { id: string }>(xs: T[]) => [...xs].sort((x, y) => (x.id < y.id ? -1 : 1));
@@ -273,7 +290,10 @@ export function runProposalRelationStoresContract(name: string, open: () => Prom
       const empty = await s.relations.fingerprint(ws, stamp());
       expect(empty).toEqual({ lastEventId: null, eventCount: 0, relationMarker: expect.any(String), staleCount: 0 });
       const a = await add(ws);
-      const b = await add(ws, { status: "reviewed", governance: { authoritative: true, approved_by: null, approved_at: "2026-01-01T00:00:00.000Z" } });
+      const b = await add(ws, {
+        status: "reviewed",
+        governance: { authoritative: true, approved_by: null, approved_at: "2026-01-01T00:00:00.000Z" },
+      });
       const before = "2025-06-01T00:00:00.000Z";
       const f1 = await s.relations.fingerprint(ws, before);
       expect(f1).toMatchObject({ eventCount: 2, staleCount: 0 });

@@ -5,11 +5,11 @@
  * fail the way its port says, then work again on the same objects once Redis is back.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
+import { connect as tcpConnect, createServer, type Server, type Socket } from "node:net";
 import { createClient } from "redis";
 import type { KeyMatch } from "../../core/access/ports.ts";
 import type { RedisRateCounter } from "../../adapters/redis/rate-counter.ts";
-import { workspaceEvent, type WorkspaceEvent } from "../../core/events/event.ts";
+import { type WorkspaceEvent, workspaceEvent } from "../../core/events/event.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { AuthCacheL2 } from "../../adapters/cache/auth-cache-l2.ts";
 import type { InvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
@@ -70,7 +70,15 @@ async function instance(url: string): Promise<Instance> {
   const inv = await createRedisInvalidationBus(conn);
   const heard: string[] = [];
   inv.subscribe((id) => heard.push(id));
-  return { conn, log, counter: createRedisRateCounter(conn), l2: createRedisAuthCacheL2(conn), events: createRedisEventBus(conn), inv, heard };
+  return {
+    conn,
+    log,
+    counter: createRedisRateCounter(conn),
+    l2: createRedisAuthCacheL2(conn),
+    events: createRedisEventBus(conn),
+    inv,
+    heard,
+  };
 }
 
 async function shut(i: Instance | undefined) {
@@ -147,7 +155,7 @@ describe("redis faults: adapters against a server that goes away", () => {
     expect(remoteOnB).toEqual([]);
   });
 
-  test("when Redis is back, the same objects work again and the invalidation bus said \"*\"", async () => {
+  test('when Redis is back, the same objects work again and the invalidation bus said "*"', async () => {
     const [starsA, starsB] = [stars(a), stars(b)];
     const t0 = performance.now();
     await server.restart();
@@ -169,7 +177,9 @@ describe("redis faults: adapters against a server that goes away", () => {
       expect(a.log.lines.some((l) => l.startsWith("warn: Redis is not answering in time"))).toBe(true);
       // ...then calls do not wait at all
       const t0 = performance.now();
-      await expect(timed("frozen, breaker open: rate hit", () => a.counter.hit(`k:${uuidv7()}`, 1_000))).rejects.toBeInstanceOf(RedisUnavailableError);
+      await expect(timed("frozen, breaker open: rate hit", () => a.counter.hit(`k:${uuidv7()}`, 1_000))).rejects.toBeInstanceOf(
+        RedisUnavailableError,
+      );
       expect(await timed("frozen, breaker open: L2 get", () => a.l2.get(m.key.key_hash))).toBeUndefined();
       await timed("frozen, breaker open: L2 set", () => a.l2.set(m.key.key_hash, m, 10_000));
       await timed("frozen, breaker open: L2 invalidate", () => a.l2.invalidateWorkspace(uuidv7()));
@@ -285,7 +295,10 @@ async function partitionableProxy(targetPort: number): Promise<{ url: string; cu
  * `CLIENT SETNAME <name>:sub` its handshake starts with) and refuse its reconnects, while the
  * command client goes on: what the two clients' separate backoff schedules produce after an outage.
  */
-async function subscriberCuttingProxy(targetPort: number, subscriberName: string): Promise<{ url: string; cut(): void; heal(): void; close(): Promise<void> }> {
+async function subscriberCuttingProxy(
+  targetPort: number,
+  subscriberName: string,
+): Promise<{ url: string; cut(): void; heal(): void; close(): Promise<void> }> {
   let blocked = false;
   const subscribers = new Set<Socket>();
   const sockets = new Set<Socket>();

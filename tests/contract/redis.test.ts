@@ -17,7 +17,7 @@ import {
   RedisConnection,
   type RedisLogger,
 } from "../../adapters/redis/mod.ts";
-import { workspaceEvent, type WorkspaceEvent } from "../../core/events/event.ts";
+import { type WorkspaceEvent, workspaceEvent } from "../../core/events/event.ts";
 import { sharedRedis } from "../support/redis-server.ts";
 import { eventually, runEventBusContract } from "./event-bus.contract.ts";
 import { runInvalidationBusContract } from "./invalidation-bus.contract.ts";

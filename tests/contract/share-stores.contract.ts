@@ -183,7 +183,11 @@ export function runShareStoresContract(name: string, open: () => Promise<Stores>
     test("NoteShareStore.inbox() lists a member's shares newest first, with the topic, paged", async () => {
       const { ws, owner } = await workspace();
       const bob = await member(ws);
-      const t1 = await topic(ws, { title: "First", status: "reviewed", governance: { authoritative: true, approved_by: null, approved_at: stamp() } });
+      const t1 = await topic(ws, {
+        title: "First",
+        status: "reviewed",
+        governance: { authoritative: true, approved_by: null, approved_at: stamp() },
+      });
       const t2 = await topic(ws, { title: "Second", drift: { commit: "abc", files: ["a.ts"], at: stamp() } });
       const a = share(t1, bob, { sender_id: uuidv7(), message: "have a look" });
       const b = share(t2, bob);
@@ -192,7 +196,14 @@ export function runShareStoresContract(name: string, open: () => Promise<Stores>
       const listed = await s.noteShares.inbox(ws, bob, {}, page);
       expect(listed.total).toBe(2);
       expect(listed.items.map((i) => i.share)).toEqual([b, a]);
-      expect(listed.items[0]!.topic).toEqual({ id: t2.id, slug: t2.slug, title: "Second", status: "draft", approved_at: null, drifted: true });
+      expect(listed.items[0]!.topic).toEqual({
+        id: t2.id,
+        slug: t2.slug,
+        title: "Second",
+        status: "draft",
+        approved_at: null,
+        drifted: true,
+      });
       expect(listed.items[1]!.topic).toEqual({
         id: t1.id,
         slug: t1.slug,

@@ -72,7 +72,14 @@ export function runWorkspaceStoresContract(name: string, open: () => Promise<Sto
     test("WorkspaceStore.delete() removes the workspace and all its tenant data", async () => {
       const b = bundle();
       await s.workspaces.bootstrap(b);
-      await s.areas.insert({ id: uuidv7(), workspace_id: b.workspace.id, name: "a", description: null, created_at: stamp(), updated_at: stamp() });
+      await s.areas.insert({
+        id: uuidv7(),
+        workspace_id: b.workspace.id,
+        name: "a",
+        description: null,
+        created_at: stamp(),
+        updated_at: stamp(),
+      });
       expect(await s.workspaces.delete(b.workspace.id)).toBe(true);
       expect(await s.workspaces.getBySlug(b.workspace.slug)).toBeNull();
       expect(await s.apiKeys.findByHash(b.apiKey.key_hash)).toBeNull();
@@ -217,7 +224,14 @@ export function runWorkspaceStoresContract(name: string, open: () => Promise<Sto
     test("AreaStore keeps names unique per workspace and scopes every call", async () => {
       const b = bundle();
       await s.workspaces.bootstrap(b);
-      const area = { id: uuidv7(), workspace_id: b.workspace.id, name: "Payments", description: "money", created_at: stamp(), updated_at: stamp() };
+      const area = {
+        id: uuidv7(),
+        workspace_id: b.workspace.id,
+        name: "Payments",
+        description: "money",
+        created_at: stamp(),
+        updated_at: stamp(),
+      };
       expect(await s.areas.insert(area)).toBe("ok");
       expect(await s.areas.insert({ ...area, id: uuidv7() })).toBe("name_taken");
       const other = { ...area, id: uuidv7(), name: "Search" };
@@ -252,7 +266,10 @@ export function runWorkspaceStoresContract(name: string, open: () => Promise<Sto
       expect(await s.repos.insert({ ...repo, id: uuidv7() })).toBe("taken");
       expect(await s.repos.insert({ ...repo, id: uuidv7(), provider: "gitlab", clone_url: "/tmp/x" })).toBe("ok");
       expect(await s.repos.get(b.workspace.id, repo.id)).toEqual(repo);
-      expect((await s.repos.list(b.workspace.id, { limit: 1, offset: 1 })).items[0]).toMatchObject({ provider: "gitlab", clone_url: "/tmp/x" });
+      expect((await s.repos.list(b.workspace.id, { limit: 1, offset: 1 })).items[0]).toMatchObject({
+        provider: "gitlab",
+        clone_url: "/tmp/x",
+      });
       expect(await s.repos.delete(b.workspace.id, repo.id)).toBe(true);
       expect(await s.repos.get(b.workspace.id, repo.id)).toBeNull();
     });

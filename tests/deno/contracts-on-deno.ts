@@ -6,7 +6,14 @@ import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { createMemoryRateCounter } from "../../adapters/memory/rate-counter.ts";
 import type { Stores } from "../../core/stores.ts";
-import { denoTestApi, runEventBusContract, runJobQueueContract, runRateCounterContract, runStoreContracts, storeSuiteIds } from "../contract/kit/mod.ts";
+import {
+  denoTestApi,
+  runEventBusContract,
+  runJobQueueContract,
+  runRateCounterContract,
+  runStoreContracts,
+  storeSuiteIds,
+} from "../contract/kit/mod.ts";
 
 declare const Deno: { test(name: string, fn: () => void): void };
 

@@ -11,12 +11,12 @@ import {
   createRecord,
   createSecretBox,
   createTopic,
-  queryRecords,
-  upsertEntity,
   isAppError,
+  queryRecords,
   searchTopics,
   setMemberRole,
   systemClock,
+  upsertEntity,
 } from "../../core/mod.ts";
 
 declare const Deno: { test(name: string, fn: () => Promise<void>): void };
@@ -74,7 +74,14 @@ Deno.test("core on Deno: code context with a host's code host and matcher (index
   // A minimal matcher and code host of the embedding app's own (core imports no glob library).
   const paths = { compile: (p: string) => (p.endsWith("/**") ? (f: string) => f.startsWith(p.slice(0, -2)) : (f: string) => f === p) };
   const codeHost = { listFiles: async () => ({ commit: "c0ffee", files: ["src/b.ts", "src/a.ts", "README.md"] }) };
-  const deps: CoreDeps = { stores: createMemoryStores(), clock: systemClock, secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"), paths, codeHost, ...mod.codeContextHooks };
+  const deps: CoreDeps = {
+    stores: createMemoryStores(),
+    clock: systemClock,
+    secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
+    paths,
+    codeHost,
+    ...mod.codeContextHooks,
+  };
   const boot = await bootstrapWorkspace(deps, null, { slug: "deno-code", owner_email: "code@example.com" });
   const { principal, workspace } = await authenticateApiKey(deps, boot.api_key.key);
   const repo = await mod.createRepo(deps, principal, workspace, { provider: "git", full_name: "deno/app", clone_url: "/srv/app" });

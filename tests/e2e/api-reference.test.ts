@@ -66,10 +66,12 @@ describe("API reference in a browser, offline", () => {
     expect(response?.status()).toBe(200);
     const headers = response!.headers();
     expect(headers["content-type"]).toBe("text/html; charset=utf-8");
-    const csp = Object.fromEntries(headers["content-security-policy"]!.split(";").map((d) => {
-      const [name, ...values] = d.trim().split(/\s+/);
-      return [name, values.join(" ")];
-    }));
+    const csp = Object.fromEntries(
+      headers["content-security-policy"]!.split(";").map((d) => {
+        const [name, ...values] = d.trim().split(/\s+/);
+        return [name, values.join(" ")];
+      }),
+    );
     expect(csp["default-src"]).toBe("'none'");
     expect(csp["script-src"]).toBe("'self'");
     expect(csp["connect-src"]).toBe("'self'");

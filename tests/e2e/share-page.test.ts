@@ -111,7 +111,7 @@ describe("share page in a browser", () => {
 
     // The reader clicks what looks like a link, and the anchor text: still nothing runs.
     await page.getByText("[click me](javascript:window.__pwned=1)").click();
-    await page.getByText('evil anchor').click();
+    await page.getByText("evil anchor").click();
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(dialogs).toEqual([]);
     expect(page.url()).toBe(url);

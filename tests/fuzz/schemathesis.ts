@@ -40,7 +40,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bootstrapWorkspace, startAppServer, stopAllAppServers, type AppServer } from "../support/app-server.ts";
+import { type AppServer, bootstrapWorkspace, startAppServer, stopAllAppServers } from "../support/app-server.ts";
 import { isShuttingDown, refuseNewChildren, spawnChild, stopAllChildren } from "../support/child-process.ts";
 
 const SLUG = "fuzz-ws";
@@ -76,13 +76,25 @@ const CHECKS = ["[checks]", "enabled = true", ""];
  * their refusals are tested in tests/api. Matched against Schemathesis' labels (`METHOD /path`).
  */
 const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
-  { operations: /^GET \S*\/collections\/\{id\}\/(records|retrieve)$/, why: "`cursor` is opaque: only one the server issued for this listing is accepted" },
+  {
+    operations: /^GET \S*\/collections\/\{id\}\/(records|retrieve)$/,
+    why: "`cursor` is opaque: only one the server issued for this listing is accepted",
+  },
   { operations: /^GET \S*\/(topics|watchers)$/, why: "`auto` and `manual` must not contradict each other" },
-  { operations: /^(POST|PATCH) \S*\/(tags(\/\{name\})?|topics|watchers)$/, why: "a tag name must keep 1 to 64 characters after normalisation (case, accents, separators folded)" },
-  { operations: /^POST \/api\/v1\/workspaces$/, why: "`owner_email`/`owner_name` are for the unauthenticated bootstrap, and the fuzz sends its key on every request" },
+  {
+    operations: /^(POST|PATCH) \S*\/(tags(\/\{name\})?|topics|watchers)$/,
+    why: "a tag name must keep 1 to 64 characters after normalisation (case, accents, separators folded)",
+  },
+  {
+    operations: /^POST \/api\/v1\/workspaces$/,
+    why: "`owner_email`/`owner_name` are for the unauthenticated bootstrap, and the fuzz sends its key on every request",
+  },
   { operations: /^POST \S*\/api-keys$/, why: "`member_id` and `service` are exclusive" },
   { operations: /^POST \S*\/collections$/, why: "`owner_identity_id` must be a member of the workspace" },
-  { operations: /^POST \S*\/collections\/\{id\}\/records(\/query|\/aggregate)?$/, why: "record fields, filter fields and metrics must fit the collection's own record_schema" },
+  {
+    operations: /^POST \S*\/collections\/\{id\}\/records(\/query|\/aggregate)?$/,
+    why: "record fields, filter fields and metrics must fit the collection's own record_schema",
+  },
   { operations: /^POST \S*\/(topics|watchers)\/(match-files|mark-drift)$/, why: "`repo_id` must name a repo of the workspace" },
   { operations: /^POST \S*\/(topics|watchers)\/retrieve$/, why: "`question` and/or `paths` is required" },
   { operations: /^POST \S*\/(topics|watchers)\/\{topic\}\/move$/, why: "`slug` and/or `area_id` is required" },
@@ -224,7 +236,14 @@ interface Pass {
  * SLUG_PROBABILITY; the `pinned` operations always get `pinnedSlug`
  * (a fixed value applies in every phase, a dictionary in fuzzing only).
  */
-function configToml(parameters: string[], slug: string, unchecked: string[], stateless: string[], pinned: string[] = [], pinnedSlug = ""): string {
+function configToml(
+  parameters: string[],
+  slug: string,
+  unchecked: string[],
+  stateless: string[],
+  pinned: string[] = [],
+  pinnedSlug = "",
+): string {
   const lines = [
     "# Written by tests/fuzz/schemathesis.ts for one pass.",
     ...GENERATION,
@@ -274,7 +293,8 @@ async function planPasses(origin: string, document: OpenApiDocument): Promise<Pa
       name: `${label} on its own workspace ${own.slug}` + (only.length > 1 ? `, after ${only.slice(0, -1).join(", ")}` : ""),
       apiKey: own.apiKey,
       // A pass whose producer is out of the stateful phase has no scenario to start from: that phase is off for it.
-      toml: configToml(parameters, own.slug, unchecked, stateless) + (only.some((l) => stateless.includes(l)) ? "\n[phases.stateful]\nenabled = false\n" : ""),
+      toml: configToml(parameters, own.slug, unchecked, stateless) +
+        (only.some((l) => stateless.includes(l)) ? "\n[phases.stateful]\nenabled = false\n" : ""),
       only,
     });
   }
@@ -310,16 +330,26 @@ async function runPass(cli: Cli, origin: string, pass: Pass, dir: string, deadli
   await mkdir(dir, { recursive: true });
   await Bun.write(configPath, pass.toml);
   const args = [
-    "--config-file", configPath,
-    "run", `${origin}/api/v1/openapi.json`,
-    "--header", `x-api-key: ${pass.apiKey}`,
-    "--max-examples", String(settings.maxExamples),
-    "--seed", String(settings.seed),
-    "--workers", String(settings.workers),
-    "--generation-database", "none",
-    "--request-timeout", "10",
-    "--report", "junit",
-    "--report-junit-path", junitPath,
+    "--config-file",
+    configPath,
+    "run",
+    `${origin}/api/v1/openapi.json`,
+    "--header",
+    `x-api-key: ${pass.apiKey}`,
+    "--max-examples",
+    String(settings.maxExamples),
+    "--seed",
+    String(settings.seed),
+    "--workers",
+    String(settings.workers),
+    "--generation-database",
+    "none",
+    "--request-timeout",
+    "10",
+    "--report",
+    "junit",
+    "--report-junit-path",
+    junitPath,
   ];
   if (settings.checks) args.push("--checks", settings.checks);
   for (const label of pass.only ?? []) args.push("--include-name", label);

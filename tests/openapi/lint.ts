@@ -32,10 +32,25 @@ async function lint(): Promise<{ problems: Problem[]; exitCode: number }> {
     const file = join(dir, "openapi.json");
     await Bun.write(file, await res.text());
     const child = Bun.spawn(
-      [process.execPath, join(root, "node_modules/@redocly/cli/bin/cli.js"), "lint", file, "--config", join(root, "redocly.yaml"), "--format", "json"],
+      [
+        process.execPath,
+        join(root, "node_modules/@redocly/cli/bin/cli.js"),
+        "lint",
+        file,
+        "--config",
+        join(root, "redocly.yaml"),
+        "--format",
+        "json",
+      ],
       {
         cwd: dir,
-        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", REDOCLY_SUPPRESS_NOTIFICATIONS: "true", CI: "true" },
+        env: {
+          ...process.env,
+          REDOCLY_TELEMETRY: "off",
+          REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+          REDOCLY_SUPPRESS_NOTIFICATIONS: "true",
+          CI: "true",
+        },
         stdout: "pipe",
         stderr: "pipe",
       },
@@ -58,7 +73,9 @@ let passed = 0;
 let failed = 1;
 try {
   const { problems, exitCode } = await lint();
-  for (const p of problems) console.log(`${p.severity === "error" ? "error  " : "warning"} ${p.ruleId}: ${p.message} (${p.location?.[0]?.pointer ?? "?"})`);
+  for (const p of problems) {
+    console.log(`${p.severity === "error" ? "error  " : "warning"} ${p.ruleId}: ${p.message} (${p.location?.[0]?.pointer ?? "?"})`);
+  }
   failed = problems.length + (problems.length === 0 && exitCode !== 0 ? 1 : 0);
   passed = failed === 0 ? 1 : 0;
   if (failed === 0) console.log("The OpenAPI document passes Redocly's recommended rules with no error and no warning.");

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { spawnChild, type Child } from "./child-process.ts";
+import { type Child, spawnChild } from "./child-process.ts";
 import { freePort, waitForHttp } from "./net.ts";
 
 export const PROJECT_ROOT = resolve(import.meta.dir, "../..");
@@ -64,12 +64,11 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   const origin = `http://127.0.0.1:${port}`;
   // Memoised: a second caller (a signal handler, a finally block) awaits the same stop.
   let stopping: Promise<void> | null = null;
-  const cleanup = () =>
-    (stopping ??= (async () => {
-      await child.stop();
-      if (dataDir) await rm(dataDir, { recursive: true, force: true });
-      running.delete(server);
-    })());
+  const cleanup = () => (stopping ??= (async () => {
+    await child.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    running.delete(server);
+  })());
   const server: AppServer = { origin, child, dataDir, stop: cleanup };
   running.add(server);
   try {

@@ -13,7 +13,6 @@ export function canAptInstall(): boolean {
   return process.getuid?.() === 0 && existsSync("/etc/debian_version") && Bun.which("apt-get") !== null;
 }
 
-
 /** `apt-get update && apt-get install -y --no-install-recommends <packages>`, one install at a time. */
 export function aptInstall(packages: string[]): Promise<void> {
   const env = { DEBIAN_FRONTEND: "noninteractive" };

@@ -52,7 +52,9 @@ export async function openEventStream(fetcher: (init: RequestInit) => Promise<Re
       for (;;) {
         const idx = events.findIndex(match);
         if (idx >= 0) return events.splice(idx, 1)[0];
-        if (done || Date.now() > deadline) throw new Error(`no matching event within ${timeoutMs} ms (got ${events.map((e) => e.type).join(", ") || "none"})`);
+        if (done || Date.now() > deadline) {
+          throw new Error(`no matching event within ${timeoutMs} ms (got ${events.map((e) => e.type).join(", ") || "none"})`);
+        }
         await wait(deadline - Date.now());
       }
     },

@@ -60,7 +60,10 @@ async function buildFerretdb(target: string): Promise<string> {
   try {
     writeFileSync(join(dir, "go.mod"), `module ferretbuild\n\ngo 1.22\n\nrequire ${FERRETDB_MODULE} ${FERRETDB_VERSION}\n`);
     writeFileSync(join(dir, "tools.go"), `//go:build tools\n\npackage tools\n\nimport _ "${FERRETDB_MODULE}/cmd/ferretdb"\n`);
-    const info = JSON.parse(await run([go, "mod", "download", "-json", FERRETDB_MODULE], { cwd: dir, env })) as { Dir?: string; Error?: string };
+    const info = JSON.parse(await run([go, "mod", "download", "-json", FERRETDB_MODULE], { cwd: dir, env })) as {
+      Dir?: string;
+      Error?: string;
+    };
     if (!info.Dir) throw new Error(`Cannot build FerretDB: go mod download gave no module directory${info.Error ? `: ${info.Error}` : ""}`);
     const src = join(dir, "src");
     cpSync(info.Dir, src, { recursive: true });

@@ -53,7 +53,6 @@ function findBinaries(): Binaries | null {
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
-
 const binaries = findOrAptInstall(
   findBinaries,
   "postgresql",
@@ -132,15 +131,24 @@ async function launch(bin: Binaries, dir: string, data: string, port: number): P
   const proc = Bun.spawn(
     asServerUser([
       bin.postgres,
-      "-D", data,
-      "-p", String(port),
-      "-h", "127.0.0.1",
-      "-k", dir,
-      "-c", "fsync=off",
-      "-c", "synchronous_commit=off",
-      "-c", "full_page_writes=off",
-      "-c", "max_connections=300",
-      "-c", "shared_buffers=64MB",
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-h",
+      "127.0.0.1",
+      "-k",
+      dir,
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
+      "-c",
+      "shared_buffers=64MB",
     ]),
     { cwd: dir, stdin: "ignore", stdout: Bun.file(log), stderr: Bun.file(log) },
   );
@@ -165,7 +173,9 @@ async function launch(bin: Binaries, dir: string, data: string, port: number): P
       if (Date.now() > deadline) {
         signalServer(data, proc.pid, "SIGQUIT");
         watchdog.kill();
-        throw new Error(`Cannot start PostgreSQL on port ${port}: not accepting connections after ${START_TIMEOUT_MS} ms: ${String(e)}\n${readLog(log)}`);
+        throw new Error(
+          `Cannot start PostgreSQL on port ${port}: not accepting connections after ${START_TIMEOUT_MS} ms: ${String(e)}\n${readLog(log)}`,
+        );
       }
       await Bun.sleep(50);
     }

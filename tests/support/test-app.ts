@@ -56,7 +56,11 @@ export async function makeTestApp(
   const app = buildApp({
     core,
     logger: createLogger("info", (l) => void logs.push(l)),
-    config: { bodyLimitBytes: 64 * 1024, corsOrigins: ["https://app.example.com"], codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null },
+    config: {
+      bodyLimitBytes: 64 * 1024,
+      corsOrigins: ["https://app.example.com"],
+      codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
+    },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {
       counter: createMemoryRateCounter(),

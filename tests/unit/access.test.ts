@@ -15,7 +15,15 @@ const person = (role: Principal["role"], via: Principal["via"] = "api_key"): Pri
   via,
   credentialId: "k",
 });
-const service: Principal = { workspaceId: "w", kind: "service", identityId: null, memberId: null, role: null, via: "api_key", credentialId: "k" };
+const service: Principal = {
+  workspaceId: "w",
+  kind: "service",
+  identityId: null,
+  memberId: null,
+  role: null,
+  via: "api_key",
+  credentialId: "k",
+};
 
 describe("policy", () => {
   test("isOwnerOrAdmin() holds for people with owner or admin roles only", () => {

@@ -21,7 +21,13 @@ function sources(dir: string): string[] {
 function specifiers(file: string): string[] {
   const code = readFileSync(join(root, file), "utf8");
   const out: string[] = [];
-  for (const re of [/(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*["']([^"']+)["']/g, /(?:^|[\s;])import\s*["']([^"']+)["']/g, /\bimport\(\s*["']([^"']+)["']\s*\)/g]) {
+  for (
+    const re of [
+      /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*["']([^"']+)["']/g,
+      /(?:^|[\s;])import\s*["']([^"']+)["']/g,
+      /\bimport\(\s*["']([^"']+)["']\s*\)/g,
+    ]
+  ) {
     for (const m of code.matchAll(re)) out.push(m[1]!);
   }
   return out;
@@ -33,7 +39,9 @@ function target(file: string, spec: string): string {
 }
 
 function violations(dirs: string[], allowed: (file: string, to: string, spec: string) => boolean): string[] {
-  return dirs.flatMap((d) => sources(d).flatMap((f) => specifiers(f).filter((s) => !allowed(f, target(f, s), s)).map((s) => `${f} imports ${s}`)));
+  return dirs.flatMap((d) =>
+    sources(d).flatMap((f) => specifiers(f).filter((s) => !allowed(f, target(f, s), s)).map((s) => `${f} imports ${s}`))
+  );
 }
 
 describe("architecture boundaries", () => {
@@ -42,13 +50,26 @@ describe("architecture boundaries", () => {
   });
 
   test("core imports only itself and TypeBox, each relative import with its .ts extension", () => {
-    expect(violations(["core"], (_f, to, spec) => (spec.startsWith(".") ? to.startsWith("core/") && to.endsWith(".ts") : spec === "@sinclair/typebox" || spec.startsWith("@sinclair/typebox/")))).toEqual([]);
+    expect(
+      violations(
+        ["core"],
+        (
+          _f,
+          to,
+          spec,
+        ) => (spec.startsWith(".")
+          ? to.startsWith("core/") && to.endsWith(".ts")
+          : spec === "@sinclair/typebox" || spec.startsWith("@sinclair/typebox/")),
+      ),
+    ).toEqual([]);
   });
 
   test("core uses no runtime of its own: no Bun, Deno, process or node: APIs", () => {
     const found = sources("core").flatMap((f) => {
       const code = readFileSync(join(root, f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
-      return [/\bBun\./, /\bDeno\./, /\bprocess\./, /["']node:/, /["']bun:/].filter((re) => re.test(code)).map((re) => `${f}: ${re.source}`);
+      return [/\bBun\./, /\bDeno\./, /\bprocess\./, /["']node:/, /["']bun:/].filter((re) => re.test(code)).map((re) =>
+        `${f}: ${re.source}`
+      );
     });
     expect(found).toEqual([]);
   });
@@ -72,9 +93,13 @@ describe("architecture boundaries", () => {
   });
 
   test("every module's mod.ts loads on its own (no import cycle reads a value before it is set)", () => {
-    const mods = readdirSync(join(root, "core"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `core/${e.name}/mod.ts`);
+    const mods = readdirSync(join(root, "core"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) =>
+      `core/${e.name}/mod.ts`
+    );
     expect(mods.length).toBeGreaterThan(8);
-    const failed = mods.filter((m) => Bun.spawnSync([process.execPath, "-e", `await import(${JSON.stringify(join(root, m))})`]).exitCode !== 0);
+    const failed = mods.filter((m) =>
+      Bun.spawnSync([process.execPath, "-e", `await import(${JSON.stringify(join(root, m))})`]).exitCode !== 0
+    );
     expect(failed).toEqual([]);
   });
 

@@ -1,7 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { picomatchMatcher } from "../../adapters/glob/picomatch-matcher.ts";
 import { anchorBase } from "../../core/code-context/anchor-base.ts";
-import { checkAnchor, checkAnchors, orphanedAnchors, overbroadThreshold, rateAnchor, RepoFileList } from "../../core/code-context/anchor-validation.ts";
+import {
+  checkAnchor,
+  checkAnchors,
+  orphanedAnchors,
+  overbroadThreshold,
+  rateAnchor,
+  RepoFileList,
+} from "../../core/code-context/anchor-validation.ts";
 import { compareMatched } from "../../core/code-context/match-files.ts";
 import { constantTimeEqual, hubSignature, verifyHubSignature } from "../../core/webhooks/signature.ts";
 import { topicFixture } from "../contract/fixtures.ts";
@@ -23,21 +30,48 @@ describe("anchor validation rule", () => {
 
   test("checkAnchor() counts matches, keeps 5 samples in path order, and explains overbroad and uncompilable patterns", () => {
     const list = RepoFileList.of([...files(600), "src/b.ts", "src/a.ts", "src/deep/c.ts", "README.md"]);
-    expect(checkAnchor(list, "src/*.ts", picomatchMatcher)).toEqual({ pattern: "src/*.ts", matches: 2, rating: "ok", samples: ["src/a.ts", "src/b.ts"], warnings: [] });
+    expect(checkAnchor(list, "src/*.ts", picomatchMatcher)).toEqual({
+      pattern: "src/*.ts",
+      matches: 2,
+      rating: "ok",
+      samples: ["src/a.ts", "src/b.ts"],
+      warnings: [],
+    });
     const broad = checkAnchor(list, "gen/**", picomatchMatcher);
     expect(broad).toMatchObject({ matches: 600, rating: "overbroad", samples: files(5) });
     expect(broad.warnings[0]).toContain("600 of 604");
     const bad = checkAnchor(list, "src/[x", picomatchMatcher);
     expect(bad).toMatchObject({ matches: 0, rating: "zero", samples: [] });
     expect(bad.warnings[0]).toStartWith("Cannot compile pattern:");
-    expect(checkAnchor(list, "src/deep", picomatchMatcher).warnings).toEqual(["Names a directory: write `src/deep/**` to anchor the files in it"]);
+    expect(checkAnchor(list, "src/deep", picomatchMatcher).warnings).toEqual([
+      "Names a directory: write `src/deep/**` to anchor the files in it",
+    ]);
     expect(checkAnchor(RepoFileList.of(["a", "b"]), "**", picomatchMatcher).warnings).toEqual(["Matches every file of the repo"]);
   });
 
   test("checkAnchors() narrows by the literal base without changing what matches", () => {
-    const all = [...files(50, "src/billing"), ...files(50, "src/billing-old"), "src/billing", "src/billing.ts", "src/billingx/a.ts", "./odd.ts", "docs/a.md"];
+    const all = [
+      ...files(50, "src/billing"),
+      ...files(50, "src/billing-old"),
+      "src/billing",
+      "src/billing.ts",
+      "src/billingx/a.ts",
+      "./odd.ts",
+      "docs/a.md",
+    ];
     const list = RepoFileList.of(all);
-    for (const pattern of ["src/billing/**", "src/billing/*.ts", "src/billing", "src/billing*", "**/*.md", "./docs/*.md", "{src,docs}/**", "!src/**"]) {
+    for (
+      const pattern of [
+        "src/billing/**",
+        "src/billing/*.ts",
+        "src/billing",
+        "src/billing*",
+        "**/*.md",
+        "./docs/*.md",
+        "{src,docs}/**",
+        "!src/**",
+      ]
+    ) {
       const test = picomatchMatcher.compile(pattern);
       const [check] = checkAnchors(list, [pattern], picomatchMatcher);
       expect(check!.matches, pattern).toBe(all.filter(test).length);
@@ -57,9 +91,18 @@ describe("match order", () => {
     const ws = "01939a3e-0000-7000-8000-000000000000";
     const draft = topicFixture(ws, { status: "draft", updated_at: "2026-03-01T00:00:00.000Z" });
     const reviewed = topicFixture(ws, { status: "reviewed", updated_at: "2026-01-01T00:00:00.000Z" });
-    const driftedReviewed = topicFixture(ws, { status: "reviewed", updated_at: "2025-01-01T00:00:00.000Z", drift: { commit: null, files: [], at: "2026-01-01T00:00:00.000Z" } });
+    const driftedReviewed = topicFixture(ws, {
+      status: "reviewed",
+      updated_at: "2025-01-01T00:00:00.000Z",
+      drift: { commit: null, files: [], at: "2026-01-01T00:00:00.000Z" },
+    });
     const proposed = topicFixture(ws, { status: "proposed" });
-    expect([draft, proposed, reviewed, driftedReviewed].sort(compareMatched).map((t) => t.id)).toEqual([driftedReviewed.id, reviewed.id, proposed.id, draft.id]);
+    expect([draft, proposed, reviewed, driftedReviewed].sort(compareMatched).map((t) => t.id)).toEqual([
+      driftedReviewed.id,
+      reviewed.id,
+      proposed.id,
+      draft.id,
+    ]);
   });
 });
 

@@ -5,7 +5,7 @@ import { mergeEntity } from "../../core/collections/entities.ts";
 import type { Entity } from "../../core/collections/model.ts";
 import { compareText, compileFilter, matches } from "../../core/collections/record-filter.ts";
 import { diffRecords } from "../../core/collections/record-diff.ts";
-import { recordSchemaOf, type RecordSchema } from "../../core/collections/record-schema.ts";
+import { type RecordSchema, recordSchemaOf } from "../../core/collections/record-schema.ts";
 import { patchRecordFields, stageProblem, validateRecordFields } from "../../core/collections/record-validation.ts";
 import { trimToBytes } from "../../core/collections/views.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
@@ -25,8 +25,25 @@ const schema: RecordSchema = {
 
 describe("validateRecordFields()", () => {
   test("reports every field error at once, each under its own path", () => {
-    const v = validateRecordFields(schema, { n: 9, when: "yesterday", day: "2025-12-31", tier: "c", tags: ["abcd", 1, "x"], ok: "yes", extra: 1 });
-    expect(v.errors.map((e) => e.path).sort()).toEqual(["/fields/day", "/fields/extra", "/fields/n", "/fields/name", "/fields/ok", "/fields/tags", "/fields/tier", "/fields/when"]);
+    const v = validateRecordFields(schema, {
+      n: 9,
+      when: "yesterday",
+      day: "2025-12-31",
+      tier: "c",
+      tags: ["abcd", 1, "x"],
+      ok: "yes",
+      extra: 1,
+    });
+    expect(v.errors.map((e) => e.path).sort()).toEqual([
+      "/fields/day",
+      "/fields/extra",
+      "/fields/n",
+      "/fields/name",
+      "/fields/ok",
+      "/fields/tags",
+      "/fields/tier",
+      "/fields/when",
+    ]);
   });
 
   test("checks list items one by one when the list's length is fine", () => {
@@ -44,7 +61,10 @@ describe("validateRecordFields()", () => {
   });
 
   test("refuses impossible calendar dates and patterns that do not match the whole value", () => {
-    expect(validateRecordFields(schema, { name: "Ab", day: "2026-02-30" }).errors).toEqual([{ path: "/fields/day", message: "must be a date (YYYY-MM-DD)" }]);
+    expect(validateRecordFields(schema, { name: "Ab", day: "2026-02-30" }).errors).toEqual([{
+      path: "/fields/day",
+      message: "must be a date (YYYY-MM-DD)",
+    }]);
     expect(validateRecordFields(schema, { name: "aB" }).errors[0]?.path).toBe("/fields/name");
   });
 });
@@ -57,7 +77,10 @@ describe("patchRecordFields()", () => {
   });
 
   test("keeps a value the schema no longer has, untouched by the patch", () => {
-    expect(patchRecordFields(schema, { name: "Ab", legacy: 1 }, { n: 1 })).toMatchObject({ errors: [], fields: { name: "Ab", n: 1, legacy: 1 } });
+    expect(patchRecordFields(schema, { name: "Ab", legacy: 1 }, { n: 1 })).toMatchObject({
+      errors: [],
+      fields: { name: "Ab", n: 1, legacy: 1 },
+    });
   });
 });
 
@@ -75,7 +98,13 @@ test("recordSchemaOf() gives each archetype its default stages", () => {
 describe("compileFilter()", () => {
   test("types operators by the schema and reports every wrong condition", () => {
     try {
-      compileFilter(schema, { and: [{ field: "fields.n", op: "contains", value: "1" }, { field: "fields.ok", op: "gt", value: true }, { field: "nope", op: "eq", value: 1 }] });
+      compileFilter(schema, {
+        and: [{ field: "fields.n", op: "contains", value: "1" }, { field: "fields.ok", op: "gt", value: true }, {
+          field: "nope",
+          op: "eq",
+          value: 1,
+        }],
+      });
       throw new Error("expected a failure");
     } catch (e) {
       expect(isAppError(e) && e.details.map((d) => d.path)).toEqual(["/filter/and/0/value", "/filter/and/1/value", "/filter/and/2/field"]);
@@ -104,7 +133,20 @@ test("compareText() orders by code point: a character above U+FFFF after U+FFFF"
 });
 
 test("diffRecords() lists every changed value with before and after, absent as null", () => {
-  const base = { id: "r", workspace_id: "w", collection_id: "c", field_meta: {}, entity_id: null, drifted: false, search_text: "", created_by: null, updated_by: null, version: 1, created_at: "", updated_at: "" };
+  const base = {
+    id: "r",
+    workspace_id: "w",
+    collection_id: "c",
+    field_meta: {},
+    entity_id: null,
+    drifted: false,
+    search_text: "",
+    created_by: null,
+    updated_by: null,
+    version: 1,
+    created_at: "",
+    updated_at: "",
+  };
   const before = { ...base, fields: { a: 1, b: "x" }, status: "new" };
   const after = { ...base, fields: { a: 2, c: true }, status: "done", drifted: true };
   expect(diffRecords(before, after)).toEqual([
@@ -125,7 +167,18 @@ describe("entity keys", () => {
     expect(looseKey("Acme, Inc.")).toBe(looseKey("ACME Inc"));
   });
   test("mergeEntity() reports the attributes it changed, and null when nothing changes", () => {
-    const e: Entity = { id: "e", workspace_id: "w", kind: "company", name: "Acme", dedup_key: "a", dedup_norm: "a", attributes: { size: 1, city: "Oslo" }, version: 1, created_at: "t", updated_at: "t" };
+    const e: Entity = {
+      id: "e",
+      workspace_id: "w",
+      kind: "company",
+      name: "Acme",
+      dedup_key: "a",
+      dedup_norm: "a",
+      attributes: { size: 1, city: "Oslo" },
+      version: 1,
+      created_at: "t",
+      updated_at: "t",
+    };
     expect(mergeEntity(e, { kind: "company", name: "Acme", attributes: { size: 1 } }, "t2")).toBeNull();
     const m = mergeEntity(e, { kind: "company", name: "Acme", attributes: { size: 2, city: null, new: "x" } }, "t2");
     expect(m?.changed).toEqual(["city", "new", "size"]);
@@ -140,11 +193,28 @@ test("collectionProblems() finds views, presentation and mapping naming fields t
     presentation: { title_field: "nope", default_view: "w" },
     connector_mapping: { source: "csv", fields: { gone: "col" } },
   });
-  expect(problems.map((p) => p.path)).toEqual(["/views/0/columns/1", "/views/0/sort/field", "/presentation/title_field", "/presentation/default_view", "/connector_mapping/fields/gone"]);
+  expect(problems.map((p) => p.path)).toEqual([
+    "/views/0/columns/1",
+    "/views/0/sort/field",
+    "/presentation/title_field",
+    "/presentation/default_view",
+    "/connector_mapping/fields/gone",
+  ]);
 });
 
 test("trimToBytes() fits a record into the bound and says what it cut", () => {
-  const view = { id: "r", collection_id: "c", status: "new", entity_id: null, drifted: false, version: 1, created_at: "t", updated_at: "t", fields: { a: "x".repeat(3000), b: 1 }, field_meta: { a: { source: "s" } } };
+  const view = {
+    id: "r",
+    collection_id: "c",
+    status: "new",
+    entity_id: null,
+    drifted: false,
+    version: 1,
+    created_at: "t",
+    updated_at: "t",
+    fields: { a: "x".repeat(3000), b: 1 },
+    field_meta: { a: { source: "s" } },
+  };
   const t = trimToBytes(view, 1000);
   expect(new TextEncoder().encode(JSON.stringify(t.record)).length).toBeLessThanOrEqual(1000);
   expect(t).toMatchObject({ truncated: true, omitted: ["field_meta"], shortened: ["fields.a"] });

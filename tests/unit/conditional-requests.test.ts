@@ -19,7 +19,10 @@ describe("If-Match: the version a write expects, read from the request", () => {
     expect(parseIfMatch(" 7 ")).toBe(7);
     expect(parseIfMatch("*")).toBeUndefined();
     expect(parseIfMatch(undefined)).toBeUndefined();
-    expect(refusal(() => parseIfMatch("soon"))).toEqual({ code: "VALIDATION_FAILED", details: [{ path: "header.if-match", message: "expected a version" }] });
+    expect(refusal(() => parseIfMatch("soon"))).toEqual({
+      code: "VALIDATION_FAILED",
+      details: [{ path: "header.if-match", message: "expected a version" }],
+    });
   });
 
   test("expectedVersion() takes the body's, the query's or If-Match's version, and refuses two that disagree", () => {

@@ -8,13 +8,27 @@ describe("readConfig()", () => {
 
   test("readConfig() reads the backends and limits, with defaults", () => {
     const c = readConfig({ MONGO_URL: "mongodb://y", REDIS_URL: "redis://z", RATE_LIMIT_PER_KEY: "0" });
-    expect(c).toMatchObject({ mongoUrl: "mongodb://y", redisUrl: "redis://z", databaseUrl: null, rateLimitPerKey: 0, rateLimitPerIp: 30, port: 3000 });
+    expect(c).toMatchObject({
+      mongoUrl: "mongodb://y",
+      redisUrl: "redis://z",
+      databaseUrl: null,
+      rateLimitPerKey: 0,
+      rateLimitPerIp: 30,
+      port: 3000,
+    });
   });
 
   test("readConfig() reads the code-host settings: local repo paths only when embedded unless said otherwise", () => {
     expect(readConfig({})).toMatchObject({ codeHostWebhookSecret: null, codeHostLocalPaths: true, gitCacheDir: null });
     expect(readConfig({ DATABASE_URL: "postgres://x" }).codeHostLocalPaths).toBe(false);
-    expect(readConfig({ MONGO_URL: "mongodb://y", CODE_HOST_LOCAL_PATHS: "true", CODE_HOST_WEBHOOK_SECRET: "s3cret", GIT_CACHE_DIR: "/var/cache/git" })).toMatchObject({
+    expect(
+      readConfig({
+        MONGO_URL: "mongodb://y",
+        CODE_HOST_LOCAL_PATHS: "true",
+        CODE_HOST_WEBHOOK_SECRET: "s3cret",
+        GIT_CACHE_DIR: "/var/cache/git",
+      }),
+    ).toMatchObject({
       codeHostLocalPaths: true,
       codeHostWebhookSecret: "s3cret",
       gitCacheDir: "/var/cache/git",

@@ -175,6 +175,8 @@ for (const [matcher, table] of Object.entries(cases) as [Matcher, Case[]][]) {
 }
 
 test("kit expect() says what it expected and what it received", () => {
-  expect(() => kitExpect({ a: 1 }).toEqual({ a: 2 })).toThrow('expect(received).toEqual(expected)\n\nExpected: {\n  "a": 2\n}\nReceived: {\n  "a": 1\n}');
+  expect(() => kitExpect({ a: 1 }).toEqual({ a: 2 })).toThrow(
+    'expect(received).toEqual(expected)\n\nExpected: {\n  "a": 2\n}\nReceived: {\n  "a": 1\n}',
+  );
   expect(() => kitExpect(1).not.toBe(1)).toThrow("Expected: not 1");
 });

@@ -9,11 +9,20 @@ import { repoIndexJob } from "../../core/code-context/repo-index-job.ts";
 import { handles } from "../../workers/handler.ts";
 import { HANDLERS, jobRunner } from "../../workers/registry.ts";
 
-const echo = jobKind({ name: "test.echo", payload: Type.Object({ text: Type.String() }, { additionalProperties: false }), dedupKey: (p) => p.text });
+const echo = jobKind({
+  name: "test.echo",
+  payload: Type.Object({ text: Type.String() }, { additionalProperties: false }),
+  dedupKey: (p) => p.text,
+});
 
 describe("jobOf()", () => {
   test("jobOf() keys a job by kind, workspace and the kind's dedup key", () => {
-    expect(jobOf(repoIndexJob, "w1", { repo_id: "r1" })).toEqual({ kind: "repo.index", workspace_id: "w1", payload: { repo_id: "r1" }, key: "repo.index:w1:r1" });
+    expect(jobOf(repoIndexJob, "w1", { repo_id: "r1" })).toEqual({
+      kind: "repo.index",
+      workspace_id: "w1",
+      payload: { repo_id: "r1" },
+      key: "repo.index:w1:r1",
+    });
     expect(jobOf(echo, "w2", { text: "hi" }).key).toBe("test.echo:w2:hi");
   });
 
@@ -30,12 +39,18 @@ describe("jobOf()", () => {
 });
 
 describe("jobRunner()", () => {
-  const deps = async (): Promise<CoreDeps> => ({ stores: createMemoryStores(), clock: systemClock, secretBox: await createSecretBox("jobs-secret-jobs-secret-jobs-secret-0") });
+  const deps = async (): Promise<CoreDeps> => ({
+    stores: createMemoryStores(),
+    clock: systemClock,
+    secretBox: await createSecretBox("jobs-secret-jobs-secret-jobs-secret-0"),
+  });
 
   test("jobRunner() hands a job to its kind's handler, typed by the kind", async () => {
     const d = await deps();
     const seen: string[] = [];
-    const run = jobRunner(() => d, [handles(echo, async (got, job) => void seen.push(`${job.workspace_id} ${job.payload.text} ${got === d}`))]);
+    const run = jobRunner(() => d, [
+      handles(echo, async (got, job) => void seen.push(`${job.workspace_id} ${job.payload.text} ${got === d}`)),
+    ]);
     await run(jobOf(echo, "w1", { text: "hello" }));
     expect(seen).toEqual(["w1 hello true"]);
   });
@@ -43,12 +58,18 @@ describe("jobRunner()", () => {
   test("jobRunner() fails a job of an unknown kind, or whose payload no longer fits its kind", async () => {
     const d = await deps();
     const run = jobRunner(() => d, [handles(echo, async () => {})]);
-    await expect(run({ kind: "test.gone", workspace_id: "w1", payload: {}, key: "test.gone:w1:" })).rejects.toThrow("No handler for job kind test.gone");
-    await expect(run({ kind: "test.echo", workspace_id: "w1", payload: { text: 1 }, key: "k" })).rejects.toThrow("its payload does not fit kind test.echo");
+    await expect(run({ kind: "test.gone", workspace_id: "w1", payload: {}, key: "test.gone:w1:" })).rejects.toThrow(
+      "No handler for job kind test.gone",
+    );
+    await expect(run({ kind: "test.echo", workspace_id: "w1", payload: { text: 1 }, key: "k" })).rejects.toThrow(
+      "its payload does not fit kind test.echo",
+    );
   });
 
   test("jobRunner() refuses two handlers for one kind", () => {
-    expect(() => jobRunner(() => ({}) as CoreDeps, [handles(echo, async () => {}), handles(echo, async () => {})])).toThrow(/Two handlers for job kind test.echo/);
+    expect(() => jobRunner(() => ({}) as CoreDeps, [handles(echo, async () => {}), handles(echo, async () => {})])).toThrow(
+      /Two handlers for job kind test.echo/,
+    );
   });
 
   test("the registry has a handler for repo.index, which skips a repo deleted since it was queued", async () => {

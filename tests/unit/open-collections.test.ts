@@ -36,14 +36,26 @@ describe("validateRecordFields() on undeclared fields", () => {
     let deep: unknown = 1;
     for (let i = 0; i < MAX_VALUE_DEPTH; i++) deep = [{ d: deep }].slice(0, 1)[0];
     const v = validateRecordFields(open, { Bad: 1, ok: { $set: 1 }, dots: { "a.b": 1 }, lists: [[1]], deep: { d: deep } });
-    expect(v.errors.map((e) => e.path).sort()).toEqual(["/fields/Bad", "/fields/deep/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d", "/fields/dots/a.b", "/fields/lists/0", "/fields/ok/$set"]);
+    expect(v.errors.map((e) => e.path).sort()).toEqual([
+      "/fields/Bad",
+      "/fields/deep/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d",
+      "/fields/dots/a.b",
+      "/fields/lists/0",
+      "/fields/ok/$set",
+    ]);
     // `constructor` is a field name like any other, not Object.prototype's.
     expect(validateRecordFields(open, { constructor: "x" }).fields).toEqual({ constructor: "x" });
   });
 
   test("declared fields stay validated beside additional ones; a strict schema refuses undeclared names", () => {
-    expect(validateRecordFields(mixed, { amount: "lots", note: "hi" }).errors).toEqual([{ path: "/fields/amount", message: "must be a number" }]);
-    expect(validateRecordFields(strict, { note: "hi" }).errors).toEqual([{ path: "/fields/note", message: "is not a field of this collection's record_schema" }]);
+    expect(validateRecordFields(mixed, { amount: "lots", note: "hi" }).errors).toEqual([{
+      path: "/fields/amount",
+      message: "must be a number",
+    }]);
+    expect(validateRecordFields(strict, { note: "hi" }).errors).toEqual([{
+      path: "/fields/note",
+      message: "is not a field of this collection's record_schema",
+    }]);
   });
 
   test("the record size bound holds for undeclared values", () => {
@@ -64,15 +76,24 @@ describe("the order of undeclared values", () => {
   });
 
   test("a sort on an undeclared field puts arrays, objects and missing values last, in both directions, by id", () => {
-    const rs = [rec("01", { v: "x" }), rec("02", { v: [1] }), rec("03", { v: 2 }), rec("04", {}), rec("05", { v: true }), rec("06", { v: { a: 1 } })];
-    const ids = (dir: "asc" | "desc") => [...rs].sort((a, b) => compareRecords(a, b, compileSort(open, { field: "fields.v", dir }))).map((r) => r.id);
+    const rs = [
+      rec("01", { v: "x" }),
+      rec("02", { v: [1] }),
+      rec("03", { v: 2 }),
+      rec("04", {}),
+      rec("05", { v: true }),
+      rec("06", { v: { a: 1 } }),
+    ];
+    const ids = (dir: "asc" | "desc") =>
+      [...rs].sort((a, b) => compareRecords(a, b, compileSort(open, { field: "fields.v", dir }))).map((r) => r.id);
     expect(ids("asc")).toEqual(["03", "01", "05", "02", "04", "06"]);
     expect(ids("desc")).toEqual(["05", "01", "03", "06", "04", "02"]);
   });
 });
 
 describe("compileFilter() and matches() on undeclared fields", () => {
-  const m = (filter: Parameters<typeof compileFilter>[1], fields: Record<string, unknown>) => matches(rec("01", fields) as never, compileFilter(open, filter));
+  const m = (filter: Parameters<typeof compileFilter>[1], fields: Record<string, unknown>) =>
+    matches(rec("01", fields) as never, compileFilter(open, filter));
 
   test("a condition matches values of its own value's type only, without an error for the others", () => {
     expect(m({ field: "fields.v", op: "eq", value: 5 }, { v: 5 })).toBe(true);
@@ -101,8 +122,17 @@ describe("compileFilter() and matches() on undeclared fields", () => {
 });
 
 test("aggregateInMemory() groups an undeclared field by scalar value; sum takes numbers, min/max numbers before strings", () => {
-  const rs = [rec("1", { v: 5, x: 2 }), rec("2", { v: "5", x: "b" }), rec("3", { v: 5, x: "a" }), rec("4", { v: [5], x: true }), rec("5", { x: 1 })];
-  const { spec } = compileAggregate(open, { group_by: ["fields.v"], metrics: [{ fn: "sum", field: "fields.x" }, { fn: "min", field: "fields.x" }, { fn: "max", field: "fields.x" }] });
+  const rs = [
+    rec("1", { v: 5, x: 2 }),
+    rec("2", { v: "5", x: "b" }),
+    rec("3", { v: 5, x: "a" }),
+    rec("4", { v: [5], x: true }),
+    rec("5", { x: 1 }),
+  ];
+  const { spec } = compileAggregate(open, {
+    group_by: ["fields.v"],
+    metrics: [{ fn: "sum", field: "fields.x" }, { fn: "min", field: "fields.x" }, { fn: "max", field: "fields.x" }],
+  });
   expect(aggregateInMemory(rs, spec)).toEqual([
     { key: [5], count: 2, values: [2, 2, "a"] },
     { key: [null], count: 2, values: [1, 1, 1] },
@@ -111,17 +141,44 @@ test("aggregateInMemory() groups an undeclared field by scalar value; sum takes 
 });
 
 test("collectionProblems() lets views and presentation name undeclared fields of an open collection", () => {
-  const c = { record_schema: open, views: [{ name: "b", kind: "board", group_by: "fields.stage2", columns: ["fields.any_name"] }], presentation: { title_field: "company" }, connector_mapping: null };
+  const c = {
+    record_schema: open,
+    views: [{ name: "b", kind: "board", group_by: "fields.stage2", columns: ["fields.any_name"] }],
+    presentation: { title_field: "company" },
+    connector_mapping: null,
+  };
   expect(collectionProblems(c)).toEqual([]);
-  expect(collectionProblems({ ...c, record_schema: strict }).map((p) => p.path)).toEqual(["/views/0/columns/0", "/views/0/group_by", "/presentation/title_field"]);
+  expect(collectionProblems({ ...c, record_schema: strict }).map((p) => p.path)).toEqual([
+    "/views/0/columns/0",
+    "/views/0/group_by",
+    "/presentation/title_field",
+  ]);
 });
 
 describe("inferShape()", () => {
   test("counts JSON types per field and suggests the most specific declaration every value fits", () => {
     const tally = newShapeTally();
     const rows = [
-      { company: "Initech", amount: 5000, closes: "2026-03-01", site: "https://initech.example", won: true, tags: ["a", "b"], meta: { a: 1 }, mixed: 1 },
-      { company: "Globex", amount: 12.5, closes: "2026-02-30", site: "https://globex.example", won: false, tags: [], mixed: "one", owner: "ana@example.com" },
+      {
+        company: "Initech",
+        amount: 5000,
+        closes: "2026-03-01",
+        site: "https://initech.example",
+        won: true,
+        tags: ["a", "b"],
+        meta: { a: 1 },
+        mixed: 1,
+      },
+      {
+        company: "Globex",
+        amount: 12.5,
+        closes: "2026-02-30",
+        site: "https://globex.example",
+        won: false,
+        tags: [],
+        mixed: "one",
+        owner: "ana@example.com",
+      },
       { company: "Umbrella", amount: 7, closes: "2026-04-01", tags: ["c"], seen: "2026-04-01T10:00:00+02:00" },
     ];
     for (const r of rows) tallyRecord(tally, open, r);
@@ -163,5 +220,7 @@ describe("inferShape()", () => {
 
 test("fields named like columns are fields: fields.drifted sorts and fields.created_at groups", () => {
   expect(compileSort(open, { field: "fields.drifted" }).operand?.type).toBe("any");
-  expect(compileAggregate(open, { group_by: ["fields.created_at"], metrics: [{ fn: "count" }] }).spec.groupBy[0]?.path).toBe("fields.created_at");
+  expect(compileAggregate(open, { group_by: ["fields.created_at"], metrics: [{ fn: "count" }] }).spec.groupBy[0]?.path).toBe(
+    "fields.created_at",
+  );
 });

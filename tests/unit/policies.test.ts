@@ -17,7 +17,15 @@ const person = (role: "owner" | "admin" | "member", more: Partial<Principal> = {
   credentialId: "k",
   ...more,
 });
-const service: Principal = { workspaceId: "w", kind: "service", identityId: null, memberId: null, role: null, via: "api_key", credentialId: "k" };
+const service: Principal = {
+  workspaceId: "w",
+  kind: "service",
+  identityId: null,
+  memberId: null,
+  role: null,
+  via: "api_key",
+  credentialId: "k",
+};
 const readOnly = (p: Principal): Principal => ({ ...p, via: "oauth", scopes: ["work:read"] });
 
 describe("topics policy", () => {

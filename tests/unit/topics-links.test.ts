@@ -52,7 +52,10 @@ describe("merge patches", () => {
   });
 
   test("normalizePatch() normalises and sorts tags and drops duplicate anchors", () => {
-    expect(normalizePatch({ tags: ["Zeta", "alpha", "ALPHA"], anchors: ["src/**", "src/**"] }, tagsOf)).toEqual({ tags: ["alpha", "zeta"], anchors: ["src/**"] });
+    expect(normalizePatch({ tags: ["Zeta", "alpha", "ALPHA"], anchors: ["src/**", "src/**"] }, tagsOf)).toEqual({
+      tags: ["alpha", "zeta"],
+      anchors: ["src/**"],
+    });
   });
 
   test("normalizePatch() keeps a null as sent", () => {
@@ -99,7 +102,15 @@ describe("graph ETags", () => {
 });
 
 describe("relation policies", () => {
-  const base: Principal = { workspaceId: "w", kind: "identity", identityId: "i", memberId: "m", role: "member", via: "api_key", credentialId: "k" };
+  const base: Principal = {
+    workspaceId: "w",
+    kind: "identity",
+    identityId: "i",
+    memberId: "m",
+    role: "member",
+    via: "api_key",
+    credentialId: "k",
+  };
   const service: Principal = { ...base, kind: "service", identityId: null, memberId: null, role: null };
   const oauth = (scopes: string[]): Principal => ({ ...base, role: "owner", via: "oauth", scopes });
 

@@ -55,7 +55,12 @@ describe("scoreTopic()", () => {
 });
 
 describe("ordering", () => {
-  const r = (id: string, score: number, status: "draft" | "proposed" | "reviewed", updated_at = "2026-01-01") => ({ id, score, status, updated_at });
+  const r = (id: string, score: number, status: "draft" | "proposed" | "reviewed", updated_at = "2026-01-01") => ({
+    id,
+    score,
+    status,
+    updated_at,
+  });
   test("compareRanked() orders by score, then trust, then recency, then id", () => {
     const rows = [r("a", 1, "reviewed"), r("b", 3, "draft"), r("c", 3, "reviewed"), r("d", 3, "reviewed", "2026-02-01")];
     expect(rows.sort(compareRanked).map((x) => x.id)).toEqual(["d", "c", "b", "a"]);
@@ -82,14 +87,23 @@ describe("topic query strings", () => {
   });
   test("parseTopicListQuery() maps each filter and refuses contradictions", () => {
     const { filter, page, view } = parseTopicListQuery({ docs: "true", auto: "false", has_external: "true", stale: "true" }, ws, now);
-    expect(filter).toMatchObject({ kind: "doc", origin: "manual", hasExternal: true, stale: { is: true, before: "2026-03-03T00:00:00.000Z" } });
+    expect(filter).toMatchObject({
+      kind: "doc",
+      origin: "manual",
+      hasExternal: true,
+      stale: { is: true, before: "2026-03-03T00:00:00.000Z" },
+    });
     expect(page).toEqual({ limit: 50, offset: 0 });
     expect(view).toBe("summary");
     expect(code(() => parseTopicListQuery({ auto: "true", manual: "true" }, ws, now))).toBe("VALIDATION_FAILED");
     expect(code(() => parseTopicListQuery({ limit: "201" }, ws, now))).toBe("VALIDATION_FAILED");
   });
   test("parseSearchQuery() excludes notes unless asked and bounds words and limit", () => {
-    expect(parseSearchQuery({ q: "Hello world" }, ws, now)).toMatchObject({ terms: ["hello", "world"], statuses: ["proposed", "reviewed"], limit: 50 });
+    expect(parseSearchQuery({ q: "Hello world" }, ws, now)).toMatchObject({
+      terms: ["hello", "world"],
+      statuses: ["proposed", "reviewed"],
+      limit: 50,
+    });
     expect(parseSearchQuery({ q: "x", include_notes: "true" }, ws, now).statuses).toEqual(["draft", "proposed", "reviewed"]);
     expect(code(() => parseSearchQuery({ q: "a b c d e f g h i" }, ws, now))).toBe("VALIDATION_FAILED");
     expect(code(() => parseSearchQuery({ q: "x", limit: "101" }, ws, now))).toBe("VALIDATION_FAILED");

@@ -21,9 +21,7 @@ export class MemoryApiKeyStore implements ApiKeyStore {
     if (!key) return null;
     const workspace = t.workspaces.get(key.workspace_id);
     if (!workspace) return null;
-    const member = key.identity_id
-      ? inWorkspace(t.members, key.workspace_id).find((m) => m.identity_id === key.identity_id) ?? null
-      : null;
+    const member = key.identity_id ? inWorkspace(t.members, key.workspace_id).find((m) => m.identity_id === key.identity_id) ?? null : null;
     return { key: copy(key), workspace: copy(workspace), member: member ? copy(member) : null };
   }
 

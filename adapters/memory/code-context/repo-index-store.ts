@@ -19,7 +19,9 @@ export class MemoryRepoIndexStore implements RepoIndexStore {
 
   async head(workspaceId: string, repoId: string): Promise<RepoIndexHead | null> {
     const i = this.find(workspaceId, repoId);
-    return i ? { workspace_id: i.workspace_id, repo_id: i.repo_id, commit: i.commit, refreshed_at: i.refreshed_at, file_count: i.files.length } : null;
+    return i
+      ? { workspace_id: i.workspace_id, repo_id: i.repo_id, commit: i.commit, refreshed_at: i.refreshed_at, file_count: i.files.length }
+      : null;
   }
 
   async put(index: RepoIndex): Promise<boolean> {

@@ -17,6 +17,8 @@ export class MemoryRetrievalLedger implements RetrievalLedger {
 
   async record(workspaceId: string, sessionId: string, deliveries: readonly Delivery[], at: string, forgetBefore: string): Promise<void> {
     for (const [k, d] of this.t.deliveries) if (d.workspace_id === workspaceId && d.at < forgetBefore) this.t.deliveries.delete(k);
-    for (const d of deliveries) this.t.deliveries.set(key(workspaceId, sessionId, d.topic_id), { workspace_id: workspaceId, version: d.version, at });
+    for (const d of deliveries) {
+      this.t.deliveries.set(key(workspaceId, sessionId, d.topic_id), { workspace_id: workspaceId, version: d.version, at });
+    }
   }
 }

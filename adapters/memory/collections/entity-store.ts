@@ -25,7 +25,10 @@ export class MemoryEntityStore implements EntityStore {
     return idSlice(inWorkspace(this.t.entities, ws).filter((e) => kind === null || e.kind === kind), page);
   }
 
-  async upsert(fresh: Entity, merge: (existing: Entity) => Entity | null): Promise<{ entity: Entity; created: boolean; previous: Entity | null }> {
+  async upsert(
+    fresh: Entity,
+    merge: (existing: Entity) => Entity | null,
+  ): Promise<{ entity: Entity; created: boolean; previous: Entity | null }> {
     const key = fresh.dedup_norm === null ? null : `${fresh.workspace_id}:${fresh.kind}:${fresh.dedup_norm}`;
     const existingId = key === null ? undefined : this.t.entityIdByKey.get(key);
     const existing = existingId === undefined ? undefined : this.t.entities.get(existingId);

@@ -1,13 +1,15 @@
 import type { CollectionTables } from "./tables.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
 import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
-import { aggregateInMemory, type AggregateGroup, type CompiledAggregate } from "../../../core/collections/record-aggregate.ts";
+import { type AggregateGroup, aggregateInMemory, type CompiledAggregate } from "../../../core/collections/record-aggregate.ts";
 import { matches } from "../../../core/collections/record-filter.ts";
 import { compareRecords, isAfter } from "../../../core/collections/record-sort.ts";
 import { copy, inWorkspace } from "../rows.ts";
 
-export const recordsOf = (t: CollectionTables, ws: string, cid: string) => inWorkspace(t.records, ws).filter((r) => r.collection_id === cid);
-export const changesOf = (t: CollectionTables, ws: string, rid: string) => inWorkspace(t.recordChanges, ws).filter((c) => c.record_id === rid);
+export const recordsOf = (t: CollectionTables, ws: string, cid: string) =>
+  inWorkspace(t.records, ws).filter((r) => r.collection_id === cid);
+export const changesOf = (t: CollectionTables, ws: string, rid: string) =>
+  inWorkspace(t.recordChanges, ws).filter((c) => c.record_id === rid);
 export class MemoryRecordStore implements RecordStore {
   constructor(private readonly t: CollectionTables) {}
 
@@ -62,7 +64,12 @@ export class MemoryRecordStore implements RecordStore {
     return { record_id: id, history_entries: changes.length, outcomes: changes.filter((c) => c.outcome !== null).length };
   }
 
-  async delete(ws: string, cid: string, id: string, expectedVersion: number | null): Promise<RecordRemoval | "version_conflict" | "not_found"> {
+  async delete(
+    ws: string,
+    cid: string,
+    id: string,
+    expectedVersion: number | null,
+  ): Promise<RecordRemoval | "version_conflict" | "not_found"> {
     const cur = this.#find(ws, cid, id);
     if (!cur) return "not_found";
     if (expectedVersion !== null && cur.version !== expectedVersion) return "version_conflict";

@@ -17,7 +17,13 @@ export class MemoryTagStore implements TagStore {
   }
 
   private view(tag: Tag, counts: Map<string, number>): TagView {
-    return { name: tag.name, description: tag.description, topic_count: counts.get(tag.name) ?? 0, created_at: tag.created_at, updated_at: tag.updated_at };
+    return {
+      name: tag.name,
+      description: tag.description,
+      topic_count: counts.get(tag.name) ?? 0,
+      created_at: tag.created_at,
+      updated_at: tag.updated_at,
+    };
   }
 
   async list(workspaceId: string, p: OffsetPage): Promise<Listed<TagView>> {
@@ -66,7 +72,9 @@ export class MemoryTagStore implements TagStore {
       const toKey = `${workspaceId}:${to}`;
       const existing = this.t.tags.get(toKey);
       if (!existing) this.t.tags.set(toKey, { ...old, name: to, updated_at: new Date().toISOString() });
-      else if (existing.description === null && old.description !== null) this.t.tags.set(toKey, { ...existing, description: old.description });
+      else if (existing.description === null && old.description !== null) {
+        this.t.tags.set(toKey, { ...existing, description: old.description });
+      }
       registerTags(this.t, workspaceId, [to], old.updated_at);
     }
     this.t.tags.delete(fromKey);

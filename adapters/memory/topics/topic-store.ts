@@ -3,7 +3,16 @@ import type { TopicTables } from "./tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { anchorBases } from "../../../core/code-context/anchor-base.ts";
 import type { Topic, TopicEvent } from "../../../core/topics/model.ts";
-import type { Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../../core/topics/ports.ts";
+import type {
+  Resolved,
+  SearchResult,
+  StaleFilter,
+  TimelineFilter,
+  TopicFilter,
+  TopicSearch,
+  TopicStore,
+  TopicWrite,
+} from "../../../core/topics/ports.ts";
 import { compareListed, compareRanked, scoreTopic } from "../../../core/topics/search-rank.ts";
 import { topicTerms } from "../../../core/topics/search-terms.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";

@@ -42,7 +42,14 @@ export class MongoRepoIndexStore implements RepoIndexStore {
   async put(i: RepoIndex): Promise<boolean> {
     const repo = { _id: i.repo_id, workspace_id: i.workspace_id };
     if (!(await this.c.repos.findOne(repo, { projection: { _id: 1 } }))) return false;
-    const doc: RepoIndexDoc = { _id: i.repo_id, workspace_id: i.workspace_id, commit: i.commit, files: i.files, file_count: i.files.length, refreshed_at: i.refreshed_at };
+    const doc: RepoIndexDoc = {
+      _id: i.repo_id,
+      workspace_id: i.workspace_id,
+      commit: i.commit,
+      files: i.files,
+      file_count: i.files.length,
+      refreshed_at: i.refreshed_at,
+    };
     await this.c.repoIndexes.replaceOne({ _id: i.repo_id }, doc, { upsert: true });
     if (await this.c.repos.findOne(repo, { projection: { _id: 1 } })) return true;
     await this.c.repoIndexes.deleteOne({ _id: i.repo_id });

@@ -28,7 +28,14 @@ export class MongoRetrievalLedger implements RetrievalLedger {
   async record(workspaceId: string, sessionId: string, deliveries: readonly Delivery[], at: string, forgetBefore: string): Promise<void> {
     await this.c.retrievalDeliveries.deleteMany({ workspace_id: workspaceId, delivered_at: { $lt: forgetBefore } });
     for (const d of deliveries) {
-      const doc: DeliveryDoc = { _id: id(workspaceId, sessionId, d.topic_id), workspace_id: workspaceId, session_id: sessionId, topic_id: d.topic_id, version: d.version, delivered_at: at };
+      const doc: DeliveryDoc = {
+        _id: id(workspaceId, sessionId, d.topic_id),
+        workspace_id: workspaceId,
+        session_id: sessionId,
+        topic_id: d.topic_id,
+        version: d.version,
+        delivered_at: at,
+      };
       await this.c.retrievalDeliveries.replaceOne({ _id: doc._id }, doc, { upsert: true });
     }
   }

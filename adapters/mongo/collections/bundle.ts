@@ -12,6 +12,7 @@ export function mongoCollectionBundle(c: CollectionCollections): MongoBundle<Col
       records: new MongoRecordStore(c),
       entities: new MongoEntityStore(c),
     },
-    purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.collections, c.collectionVersions, c.records, c.recordChanges, c.entities, c.entityVersions),
+    purgeWorkspace: (id) =>
+      deleteWorkspaceDocs(id, c.collections, c.collectionVersions, c.records, c.recordChanges, c.entities, c.entityVersions),
   };
 }

@@ -27,7 +27,7 @@ import { uuidv7 } from "../../../core/kernel/ids.ts";
 import type { Collection } from "../../../core/collections/model.ts";
 import type { CollectionFilter, CollectionStore, IdPage, PurgePlan, Slice } from "../../../core/collections/ports.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
-import { type CollectionDoc, type CollectionVersionDoc, collectionDoc, toCollection, WRITE_OPTIONS } from "./documents.ts";
+import { type CollectionDoc, collectionDoc, type CollectionVersionDoc, toCollection, WRITE_OPTIONS } from "./documents.ts";
 import { escapeRegex } from "./record-query.ts";
 
 /** Rounds of "heal and try again" inside one call. */
@@ -116,7 +116,13 @@ export class MongoCollectionStore implements CollectionStore {
         }
         return "version_conflict";
       }
-      const holder = await this.insertVersion({ _id: uuidv7(), workspace_id: workspaceId, collection_id: id, version: cur.version + 1, purge: true });
+      const holder = await this.insertVersion({
+        _id: uuidv7(),
+        workspace_id: workspaceId,
+        collection_id: id,
+        version: cur.version + 1,
+        purge: true,
+      });
       if (holder === "retry") continue;
       if (holder !== "ours" && !holder.purge) {
         await this.rollForward(workspaceId, id);
@@ -140,13 +146,21 @@ export class MongoCollectionStore implements CollectionStore {
     } catch (e) {
       if (!isDuplicateKey(e)) throw e;
     }
-    const holder = await this.c.collectionVersions.findOne({ workspace_id: d.workspace_id, collection_id: d.collection_id, version: d.version });
+    const holder = await this.c.collectionVersions.findOne({
+      workspace_id: d.workspace_id,
+      collection_id: d.collection_id,
+      version: d.version,
+    });
     return holder ?? "retry";
   }
 
   /** Puts a state on the document (only forward), then drops the previous version's snapshot. */
   private async apply(doc: CollectionDoc): Promise<void> {
-    await this.c.collections.replaceOne({ _id: doc._id, workspace_id: doc.workspace_id, version: { $lt: doc.version }, purging: { $exists: false } }, doc, WRITE_OPTIONS);
+    await this.c.collections.replaceOne(
+      { _id: doc._id, workspace_id: doc.workspace_id, version: { $lt: doc.version }, purging: { $exists: false } },
+      doc,
+      WRITE_OPTIONS,
+    );
     await this.c.collectionVersions.updateOne(
       { workspace_id: doc.workspace_id, collection_id: doc._id, version: doc.version - 1, snapshot: { $exists: true } },
       { $unset: { snapshot: "" } },
@@ -185,7 +199,9 @@ export class MongoCollectionStore implements CollectionStore {
   /** Marks the collection (readers stop seeing it), counts, deletes its records, history, versions, itself. */
   private async finishPurge(workspaceId: string, id: string): Promise<PurgePlan> {
     const byCollection = { workspace_id: workspaceId, collection_id: id };
-    await this.c.collections.updateOne({ _id: id, workspace_id: workspaceId, purging: { $exists: false } }, { $set: { purging: new Date().toISOString() } });
+    await this.c.collections.updateOne({ _id: id, workspace_id: workspaceId, purging: { $exists: false } }, {
+      $set: { purging: new Date().toISOString() },
+    });
     const plan = await this.plan(workspaceId, id);
     await this.c.records.deleteMany(byCollection);
     await this.c.recordChanges.deleteMany(byCollection);

@@ -53,7 +53,10 @@ export class MongoEntityStore implements EntityStore {
     return { items: docs.slice(0, limit).map(toEntity), has_more: docs.length > limit };
   }
 
-  async upsert(fresh: Entity, merge: (existing: Entity) => Entity | null): Promise<{ entity: Entity; created: boolean; previous: Entity | null }> {
+  async upsert(
+    fresh: Entity,
+    merge: (existing: Entity) => Entity | null,
+  ): Promise<{ entity: Entity; created: boolean; previous: Entity | null }> {
     const ws = fresh.workspace_id;
     for (let round = 0; round < MAX_ROUNDS; round++) {
       try {
@@ -63,7 +66,9 @@ export class MongoEntityStore implements EntityStore {
         if (!isDuplicateKey(e)) throw e;
       }
       // The pair is taken; or the id, by this very upsert repeated after it went through.
-      const doc = fresh.dedup_norm === null ? null : await this.c.entities.findOne({ workspace_id: ws, kind: fresh.kind, dedup_slot: dedupSlot(fresh) });
+      const doc = fresh.dedup_norm === null
+        ? null
+        : await this.c.entities.findOne({ workspace_id: ws, kind: fresh.kind, dedup_slot: dedupSlot(fresh) });
       if (!doc) {
         const same = await this.c.entities.findOne({ _id: fresh.id, workspace_id: ws });
         if (same) return { entity: toEntity(same), created: false, previous: toEntity(same) };

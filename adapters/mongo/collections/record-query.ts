@@ -24,8 +24,14 @@
  * reference has it); with any other metric the matching records are streamed with only the
  * needed paths and folded here the same way. Both fold into at most `MAX_FOLDED_GROUPS` groups.
  */
-import { type AggregateGroup, type CompiledAggregate, compareGroups, type GroupKeyValue, typedValue } from "../../../core/collections/record-aggregate.ts";
-import { type CompiledFilter, compareValues, type Operand } from "../../../core/collections/record-filter.ts";
+import {
+  type AggregateGroup,
+  compareGroups,
+  type CompiledAggregate,
+  type GroupKeyValue,
+  typedValue,
+} from "../../../core/collections/record-aggregate.ts";
+import { compareValues, type CompiledFilter, type Operand } from "../../../core/collections/record-filter.ts";
 import type { CompiledSort, KeysetPosition } from "../../../core/collections/record-sort.ts";
 import { validationFailed } from "../../../core/kernel/errors.ts";
 import type { RecordDoc } from "./documents.ts";
@@ -89,7 +95,11 @@ export function wordsQuery(words: readonly string[] | undefined): Query {
 
 type BsonType = "number" | "string" | "bool";
 /** The value types of a sort key, in ascending order (record-filter.ts `compareValues`). */
-const SORT_TYPES: Record<"text" | "number" | "any", BsonType[]> = { text: ["string"], number: ["number"], any: ["number", "string", "bool"] };
+const SORT_TYPES: Record<"text" | "number" | "any", BsonType[]> = {
+  text: ["string"],
+  number: ["number"],
+  any: ["number", "string", "bool"],
+};
 const bsonTypeOf = (v: unknown): BsonType => (typeof v === "number" ? "number" : typeof v === "boolean" ? "bool" : "string");
 
 /** Records whose sort key has this type (one "values" region of the order). */
@@ -121,7 +131,10 @@ export function pageReads(s: CompiledSort, after: KeysetPosition | null): { quer
   const from = pv === null ? 0 : types.indexOf(bsonTypeOf(pv));
   const keyset: Query = after ? { $or: [{ [o.path]: { [beyond]: pv } }, { [o.path]: { $eq: pv }, _id: { [beyond]: after.id } }] } : {};
   return [
-    ...types.slice(from).map((t, i) => ({ query: and(typeQuery(o, t), i === 0 ? keyset : {}), sort: { [o.path]: d, _id: d } as Record<string, 1 | -1> })),
+    ...types.slice(from).map((t, i) => ({
+      query: and(typeQuery(o, t), i === 0 ? keyset : {}),
+      sort: { [o.path]: d, _id: d } as Record<string, 1 | -1>,
+    })),
     { query: untyped, sort: { _id: d } },
   ];
 }
@@ -173,7 +186,7 @@ export class GroupFold {
           { path: "/group_by", message: `more than ${MAX_FOLDED_GROUPS} groups` },
         ]);
       }
-      this.groups.set(id, (g = { key, count: 0, acc: this.spec.metrics.map(() => ({ sum: 0, n: 0, min: null, max: null })) }));
+      this.groups.set(id, g = { key, count: 0, acc: this.spec.metrics.map(() => ({ sum: 0, n: 0, min: null, max: null })) });
     }
     return g;
   }

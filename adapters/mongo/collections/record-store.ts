@@ -34,8 +34,8 @@ import { isDuplicateKey } from "../duplicate-key.ts";
 import {
   CHANGE_FIELDS_ONLY,
   type RecordChangeDoc,
-  type RecordChangesDoc,
   recordChangeDoc,
+  type RecordChangesDoc,
   type RecordDoc,
   recordDoc,
   toRecord,
@@ -66,7 +66,11 @@ export class MongoRecordStore implements RecordStore {
 
   async query(workspaceId: string, collectionId: string, q: RecordQuery): Promise<Slice<CollectionRecord>> {
     const limit = Math.max(0, Math.trunc(q.limit));
-    const base = and({ workspace_id: workspaceId, collection_id: collectionId }, q.filter ? filterQuery(q.filter) : {}, wordsQuery(q.words));
+    const base = and(
+      { workspace_id: workspaceId, collection_id: collectionId },
+      q.filter ? filterQuery(q.filter) : {},
+      wordsQuery(q.words),
+    );
     const docs: RecordDoc[] = [];
     for (const read of pageReads(q.sort, q.after)) {
       const want = limit + 1 - docs.length;
@@ -81,7 +85,10 @@ export class MongoRecordStore implements RecordStore {
     const fold = new GroupFold(spec);
     if (spec.metrics.length === 0) {
       // Counts only: one accumulator, the one FerretDB v1 computes right (record-query.ts).
-      const rows = this.c.records.aggregate<{ _id: Record<string, unknown> | null; count: number }>([{ $match: match }, countGroupStage(spec)]);
+      const rows = this.c.records.aggregate<{ _id: Record<string, unknown> | null; count: number }>([
+        { $match: match },
+        countGroupStage(spec),
+      ]);
       for await (const row of rows) fold.addCountRow(row._id, row.count);
     } else {
       const docs = this.c.records.find(match as never, { projection: fold.projection() });
@@ -98,9 +105,11 @@ export class MongoRecordStore implements RecordStore {
   async history(workspaceId: string, collectionId: string, id: string, limit: number, beforeVersion?: number): Promise<RecordChange[]> {
     const n = Math.max(0, Math.trunc(limit));
     if (n === 0) return [];
-    for (let round = 0; ; round++) {
+    for (let round = 0;; round++) {
       const [newest, doc] = await Promise.all([
-        this.c.recordChanges.find({ workspace_id: workspaceId, record_id: id }, { projection: { version: 1, deleting: 1 } }).sort({ version: -1 }).limit(1).next(),
+        this.c.recordChanges.find({ workspace_id: workspaceId, record_id: id }, { projection: { version: 1, deleting: 1 } }).sort({
+          version: -1,
+        }).limit(1).next(),
         this.c.records.findOne({ _id: id, workspace_id: workspaceId, collection_id: collectionId }, VERSION_ONLY),
       ]);
       if (!newest) return [];
@@ -112,7 +121,12 @@ export class MongoRecordStore implements RecordStore {
       if (newest.version > doc.version && round < MAX_ROUNDS) {
         if ((await this.rollForward(workspaceId, id)) !== "current") continue;
       }
-      const q: Record<string, unknown> = { workspace_id: workspaceId, record_id: id, collection_id: collectionId, deleting: { $exists: false } };
+      const q: Record<string, unknown> = {
+        workspace_id: workspaceId,
+        record_id: id,
+        collection_id: collectionId,
+        deleting: { $exists: false },
+      };
       if (beforeVersion !== undefined) q.version = { $lt: beforeVersion };
       const entries = await this.c.recordChanges
         .find(q as never, { projection: CHANGE_FIELDS_ONLY })
@@ -185,7 +199,12 @@ export class MongoRecordStore implements RecordStore {
     return "version_conflict";
   }
 
-  async delete(workspaceId: string, collectionId: string, id: string, expectedVersion: number | null): Promise<RecordRemoval | "version_conflict" | "not_found"> {
+  async delete(
+    workspaceId: string,
+    collectionId: string,
+    id: string,
+    expectedVersion: number | null,
+  ): Promise<RecordRemoval | "version_conflict" | "not_found"> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const cur = await this.c.records.findOne({ _id: id, workspace_id: workspaceId, collection_id: collectionId }, VERSION_ONLY);
       if (!cur) {
@@ -231,7 +250,9 @@ export class MongoRecordStore implements RecordStore {
   // ---- the steps ----
 
   private async collectionLive(workspaceId: string, collectionId: string): Promise<boolean> {
-    const n = await this.c.collections.countDocuments({ _id: collectionId, workspace_id: workspaceId, purging: { $exists: false } }, { limit: 1 });
+    const n = await this.c.collections.countDocuments({ _id: collectionId, workspace_id: workspaceId, purging: { $exists: false } }, {
+      limit: 1,
+    });
     return n > 0;
   }
 
@@ -246,7 +267,9 @@ export class MongoRecordStore implements RecordStore {
     } catch (e) {
       if (!isDuplicateKey(e)) throw e;
     }
-    const holder = await this.c.recordChanges.findOne({ workspace_id: d.workspace_id, record_id: d.record_id, version: d.version }, { projection: CHANGE_FIELDS_ONLY });
+    const holder = await this.c.recordChanges.findOne({ workspace_id: d.workspace_id, record_id: d.record_id, version: d.version }, {
+      projection: CHANGE_FIELDS_ONLY,
+    });
     if (!holder) return (await this.c.recordChanges.countDocuments({ _id: d._id }, { limit: 1 })) > 0 ? "ours" : "retry";
     return holder._id === d._id ? "ours" : holder;
   }
@@ -256,7 +279,11 @@ export class MongoRecordStore implements RecordStore {
    * False when nothing matched: the record is at this version or beyond already, or gone.
    */
   private async apply(doc: RecordDoc): Promise<boolean> {
-    const r = await this.c.records.replaceOne({ _id: doc._id, workspace_id: doc.workspace_id, version: { $lt: doc.version } }, doc, WRITE_OPTIONS);
+    const r = await this.c.records.replaceOne(
+      { _id: doc._id, workspace_id: doc.workspace_id, version: { $lt: doc.version } },
+      doc,
+      WRITE_OPTIONS,
+    );
     await this.c.recordChanges.updateOne(
       { workspace_id: doc.workspace_id, record_id: doc._id, version: doc.version - 1, next: { $exists: true } },
       { $unset: { next: "" } },
@@ -302,7 +329,9 @@ export class MongoRecordStore implements RecordStore {
 
   /** Finishes a deletion cut short after the record went (its entries and lock left). */
   private async finishDeletionIfLocked(workspaceId: string, id: string): Promise<void> {
-    const lock = await this.c.recordChanges.findOne({ workspace_id: workspaceId, record_id: id, deleting: true }, { projection: { _id: 1 } });
+    const lock = await this.c.recordChanges.findOne({ workspace_id: workspaceId, record_id: id, deleting: true }, {
+      projection: { _id: 1 },
+    });
     if (lock) await this.finishDeletion(workspaceId, id);
   }
 }

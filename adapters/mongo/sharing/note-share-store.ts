@@ -33,7 +33,8 @@ export class MongoNoteShareStore implements NoteShareStore {
   private async briefs(workspaceId: string, shares: NoteShareDoc[]): Promise<Map<string, TopicBrief>> {
     const ids = [...new Set(shares.map((s) => s.topic_id))];
     if (ids.length === 0) return new Map();
-    const docs = (await this.c.topics.find({ workspace_id: workspaceId, _id: { $in: ids } }, { projection: BRIEF_FIELDS }).toArray()) as unknown as BriefDoc[];
+    const docs = (await this.c.topics.find({ workspace_id: workspaceId, _id: { $in: ids } }, { projection: BRIEF_FIELDS })
+      .toArray()) as unknown as BriefDoc[];
     return new Map(docs.map((d) => [d._id, toBrief(d)]));
   }
 
@@ -47,7 +48,7 @@ export class MongoNoteShareStore implements NoteShareStore {
     if (filter.unread !== undefined) q.read_at = filter.unread ? null : { $ne: null };
     const limit = Math.max(0, Math.trunc(page.limit));
     const offset = Math.max(0, Math.trunc(page.offset));
-    for (let round = 0; ; round++) {
+    for (let round = 0;; round++) {
       const [docs, total] = await Promise.all([
         limit === 0 ? Promise.resolve([]) : this.c.noteShares.find(q).sort({ created_at: -1, _id: -1 }).skip(offset).limit(limit).toArray(),
         this.c.noteShares.countDocuments(q),

@@ -24,7 +24,7 @@ export class MongoShareLinkStore implements ShareLinkStore {
 
   async issue(link: ShareLink): Promise<"ok" | "not_found"> {
     const doc = shareLinkDoc(link);
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       try {
         await this.c.shareLinks.replaceOne({ _id: doc._id }, doc, { upsert: true });
         break;

@@ -17,6 +17,17 @@ export function mongoTopicBundle(c: TopicCollections & SharingCollections, o: Mo
       proposals: new MongoProposalStore(c),
       relations: new MongoRelationStore(c),
     },
-    purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.topics, c.topicEvents, c.topicRedirects, c.tags, c.topicProposals, c.topicProposalDecisions, c.topicRelations, c.topicRelationMarkers),
+    purgeWorkspace: (id) =>
+      deleteWorkspaceDocs(
+        id,
+        c.topics,
+        c.topicEvents,
+        c.topicRedirects,
+        c.tags,
+        c.topicProposals,
+        c.topicProposalDecisions,
+        c.topicRelations,
+        c.topicRelationMarkers,
+      ),
   };
 }

@@ -64,7 +64,9 @@ export class MongoProposalStore implements ProposalStore {
     const limit = Math.max(0, Math.trunc(page.limit));
     const offset = Math.max(0, Math.trunc(page.offset));
     const [docs, total] = await Promise.all([
-      limit === 0 ? Promise.resolve([] as ProposalDoc[]) : this.c.topicProposals.find(q).sort({ created_at: dir, _id: dir }).skip(offset).limit(limit).toArray(),
+      limit === 0
+        ? Promise.resolve([] as ProposalDoc[])
+        : this.c.topicProposals.find(q).sort({ created_at: dir, _id: dir }).skip(offset).limit(limit).toArray(),
       this.c.topicProposals.countDocuments(q),
     ]);
     const items = await this.heal(docs.map(toProposal));
@@ -90,7 +92,8 @@ export class MongoProposalStore implements ProposalStore {
   }
 
   async removeTopic(workspaceId: string, topicId: string): Promise<void> {
-    const ids = (await this.c.topicProposals.find({ workspace_id: workspaceId, topic_id: topicId }, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
+    const ids = (await this.c.topicProposals.find({ workspace_id: workspaceId, topic_id: topicId }, { projection: { _id: 1 } }).toArray())
+      .map((d) => d._id);
     if (ids.length === 0) return;
     // The proposals (their text) first; a decision left behind by a crash names nothing.
     await this.c.topicProposals.deleteMany({ workspace_id: workspaceId, topic_id: topicId });

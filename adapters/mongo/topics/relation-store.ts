@@ -106,7 +106,8 @@ export class MongoRelationStore implements RelationStore {
 
   async nodes(workspaceId: string, ids: readonly string[]): Promise<GraphNodeRow[]> {
     if (ids.length === 0) return [];
-    const docs = await this.c.topics.find({ workspace_id: workspaceId, _id: { $in: [...new Set(ids)] } }, { projection: NODE_PROJECTION }).toArray();
+    const docs = await this.c.topics.find({ workspace_id: workspaceId, _id: { $in: [...new Set(ids)] } }, { projection: NODE_PROJECTION })
+      .toArray();
     return docs.map(toNode);
   }
 

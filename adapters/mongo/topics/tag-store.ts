@@ -88,7 +88,9 @@ export class MongoTagStore implements TagStore {
   }
 
   async describe(workspaceId: string, name: string, description: string | null, at: string): Promise<TagView | null> {
-    const r = await this.c.tags.updateOne({ _id: tagKey(workspaceId, name), workspace_id: workspaceId }, { $set: { description, updated_at: at } });
+    const r = await this.c.tags.updateOne({ _id: tagKey(workspaceId, name), workspace_id: workspaceId }, {
+      $set: { description, updated_at: at },
+    });
     return r.matchedCount === 0 ? null : this.get(workspaceId, name);
   }
 

@@ -44,7 +44,16 @@ import type { SharingCollections } from "../sharing/collections.ts";
 import type { Filter } from "mongodb";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Topic, TopicEvent } from "../../../core/topics/model.ts";
-import type { Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../../core/topics/ports.ts";
+import type {
+  Resolved,
+  SearchResult,
+  StaleFilter,
+  TimelineFilter,
+  TopicFilter,
+  TopicSearch,
+  TopicStore,
+  TopicWrite,
+} from "../../../core/topics/ports.ts";
 import { compareRanked, type Ranked, scoreTopic } from "../../../core/topics/search-rank.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { backoff } from "../retry.ts";
@@ -110,7 +119,8 @@ export class MongoTopicStore implements TopicStore {
     if (asked.length === 0) return out;
     const [live, redirects] = await Promise.all([
       this.c.topics.find({ workspace_id: workspaceId, slug: { $in: asked } }, { projection: TOPIC_FIELDS_ONLY }).toArray(),
-      this.c.topicRedirects.find({ _id: { $in: asked.map((slug) => redirectKey(workspaceId, slug)) }, workspace_id: workspaceId }).toArray(),
+      this.c.topicRedirects.find({ _id: { $in: asked.map((slug) => redirectKey(workspaceId, slug)) }, workspace_id: workspaceId })
+        .toArray(),
     ]);
     for (const d of live) out.set(d.slug, { topic: toTopic(d), redirectedFrom: null });
     const pending = redirects.filter((r) => !out.has(r.slug));
@@ -138,14 +148,12 @@ export class MongoTopicStore implements TopicStore {
     const limit = Math.max(0, Math.trunc(page.limit));
     const offset = Math.max(0, Math.trunc(page.offset));
     const [docs, total] = await Promise.all([
-      limit === 0
-        ? Promise.resolve([])
-        : this.c.topics
-            .find(q, { projection: TOPIC_FIELDS_ONLY })
-            .sort({ list_rank: -1, updated_at: -1, _id: -1 })
-            .skip(offset)
-            .limit(limit)
-            .toArray(),
+      limit === 0 ? Promise.resolve([]) : this.c.topics
+        .find(q, { projection: TOPIC_FIELDS_ONLY })
+        .sort({ list_rank: -1, updated_at: -1, _id: -1 })
+        .skip(offset)
+        .limit(limit)
+        .toArray(),
       this.c.topics.countDocuments(q),
     ]);
     return { items: docs.map(toTopic), total };
@@ -155,7 +163,9 @@ export class MongoTopicStore implements TopicStore {
     if (bases.length === 0 || limit <= 0) return [];
     const q: Filter<TopicDoc> = { workspace_id: workspaceId, status: { $ne: "archived" }, anchor_bases: { $in: bases } };
     if (repoId !== null) q.repo_id = repoId;
-    const docs = await this.c.topics.find(q, { projection: TOPIC_FIELDS_ONLY }).sort({ list_rank: -1, updated_at: -1, _id: -1 }).limit(limit).toArray();
+    const docs = await this.c.topics.find(q, { projection: TOPIC_FIELDS_ONLY }).sort({ list_rank: -1, updated_at: -1, _id: -1 }).limit(
+      limit,
+    ).toArray();
     return docs.map(toTopic);
   }
 
@@ -207,7 +217,7 @@ export class MongoTopicStore implements TopicStore {
   async history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]> {
     const n = Math.max(0, Math.trunc(limit));
     if (n === 0) return [];
-    for (let round = 0; ; round++) {
+    for (let round = 0;; round++) {
       const [events, doc] = await Promise.all([
         this.c.topicEvents
           .find({ workspace_id: workspaceId, topic_id: topicId, snapshot: { $ne: null } })
@@ -278,7 +288,12 @@ export class MongoTopicStore implements TopicStore {
     return r === "slug_taken" ? "version_conflict" : r;
   }
 
-  async delete(workspaceId: string, topicId: string, expectedVersion: number | null, event: TopicEvent): Promise<"ok" | "version_conflict" | "not_found"> {
+  async delete(
+    workspaceId: string,
+    topicId: string,
+    expectedVersion: number | null,
+    event: TopicEvent,
+  ): Promise<"ok" | "version_conflict" | "not_found"> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const cur = await this.c.topics.findOne({ _id: topicId, workspace_id: workspaceId }, VERSION_ONLY);
       if (!cur) {
@@ -441,7 +456,9 @@ export class MongoTopicStore implements TopicStore {
    */
   private async finishDeletion(workspaceId: string, topicId: string, known: boolean): Promise<void> {
     if (!known) {
-      const e = await this.c.topicEvents.findOne({ workspace_id: workspaceId, topic_id: topicId, type: "topic.deleted" }, { projection: { _id: 1 } });
+      const e = await this.c.topicEvents.findOne({ workspace_id: workspaceId, topic_id: topicId, type: "topic.deleted" }, {
+        projection: { _id: 1 },
+      });
       if (!e) return;
     }
     await this.c.topics.deleteOne({ _id: topicId, workspace_id: workspaceId });
@@ -449,7 +466,9 @@ export class MongoTopicStore implements TopicStore {
     // Its public link and the inbox entries sharing it (ADR 008).
     await this.c.shareLinks.deleteMany({ workspace_id: workspaceId, topic_id: topicId });
     await this.c.noteShares.deleteMany({ workspace_id: workspaceId, topic_id: topicId });
-    await this.c.topicEvents.updateMany({ workspace_id: workspaceId, topic_id: topicId, snapshot: { $ne: null } }, { $set: { snapshot: null } });
+    await this.c.topicEvents.updateMany({ workspace_id: workspaceId, topic_id: topicId, snapshot: { $ne: null } }, {
+      $set: { snapshot: null },
+    });
   }
 
   /** Registers the names not registered yet (no description); a concurrent registration is as good. */
@@ -459,7 +478,14 @@ export class MongoTopicStore implements TopicStore {
     const have = new Set(known.map((d) => d.name));
     const missing: TagDoc[] = names
       .filter((n) => !have.has(n))
-      .map((name) => ({ _id: tagKey(workspaceId, name), workspace_id: workspaceId, name, description: null, created_at: at, updated_at: at }));
+      .map((name) => ({
+        _id: tagKey(workspaceId, name),
+        workspace_id: workspaceId,
+        name,
+        description: null,
+        created_at: at,
+        updated_at: at,
+      }));
     if (missing.length === 0) return;
     try {
       await this.c.tags.insertMany(missing, { ordered: false });

@@ -84,7 +84,10 @@ export class MongoMemberStore implements MemberStore {
 
   /** By the workspace_identity_unique index; a member whose removal is committed is none (as in memberships()). */
   async findByIdentity(workspaceId: string, identityId: string): Promise<Member | null> {
-    const [roster, doc] = await Promise.all([latestRoster(this.c, workspaceId), this.c.members.findOne({ workspace_id: workspaceId, identity_id: identityId })]);
+    const [roster, doc] = await Promise.all([
+      latestRoster(this.c, workspaceId),
+      this.c.members.findOne({ workspace_id: workspaceId, identity_id: identityId }),
+    ]);
     if (!doc || roster?.removing.includes(doc._id)) return null;
     return toMember(doc, roster?.owner_ids);
   }

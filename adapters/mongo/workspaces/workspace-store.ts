@@ -124,7 +124,7 @@ export class MongoWorkspaceStore implements WorkspaceStore {
       ...(b.owner.isNew ? { pending_identity: b.owner.identity.id } : {}),
     };
     const deadline = this.o.now() + this.o.settleWaitMs;
-    for (let round = 0; round < MAX_ROUNDS; ) {
+    for (let round = 0; round < MAX_ROUNDS;) {
       try {
         await this.c.workspaces.insertOne(doc);
         return "ok";
@@ -158,7 +158,7 @@ export class MongoWorkspaceStore implements WorkspaceStore {
   private async insertOwner(b: BootstrapBundle): Promise<"ok" | "email_taken"> {
     const doc = { ...identityDoc(b.owner.identity), pending_ws: b.workspace.id };
     const deadline = this.o.now() + this.o.settleWaitMs;
-    for (let round = 0; round < MAX_ROUNDS; ) {
+    for (let round = 0; round < MAX_ROUNDS;) {
       try {
         await this.c.identities.insertOne(doc);
         return "ok";

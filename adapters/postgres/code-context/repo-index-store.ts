@@ -21,7 +21,10 @@ export class PostgresRepoIndexStore implements RepoIndexStore {
 
   async get(workspaceId: string, repoId: string): Promise<RepoIndex | null> {
     if (!isUuid(workspaceId) || !isUuid(repoId)) return null;
-    const rows = await this.db.query<Row>(`select ${HEAD_COLUMNS}, files from repo_indexes where workspace_id = $1 and repo_id = $2`, [workspaceId, repoId]);
+    const rows = await this.db.query<Row>(`select ${HEAD_COLUMNS}, files from repo_indexes where workspace_id = $1 and repo_id = $2`, [
+      workspaceId,
+      repoId,
+    ]);
     const r = rows[0];
     if (!r) return null;
     const { file_count: _, ...head } = toHead(r);
@@ -31,7 +34,10 @@ export class PostgresRepoIndexStore implements RepoIndexStore {
   /** Reads no column of the list, so PostgreSQL never fetches it from out-of-line storage. */
   async head(workspaceId: string, repoId: string): Promise<RepoIndexHead | null> {
     if (!isUuid(workspaceId) || !isUuid(repoId)) return null;
-    const rows = await this.db.query<Row>(`select ${HEAD_COLUMNS} from repo_indexes where workspace_id = $1 and repo_id = $2`, [workspaceId, repoId]);
+    const rows = await this.db.query<Row>(`select ${HEAD_COLUMNS} from repo_indexes where workspace_id = $1 and repo_id = $2`, [
+      workspaceId,
+      repoId,
+    ]);
     return rows[0] ? toHead(rows[0]) : null;
   }
 

@@ -24,7 +24,20 @@ function toEntity(r: Row): Entity {
   };
 }
 
-const values = (e: Entity): unknown[] => [e.workspace_id, e.id, e.kind, e.name, e.dedup_key, e.dedup_norm, json(e.attributes), e.version, e.created_at, e.updated_at];
+const values = (
+  e: Entity,
+): unknown[] => [
+  e.workspace_id,
+  e.id,
+  e.kind,
+  e.name,
+  e.dedup_key,
+  e.dedup_norm,
+  json(e.attributes),
+  e.version,
+  e.created_at,
+  e.updated_at,
+];
 const INSERT = `insert into entities (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8, $9, $10)`;
 
 export class PostgresEntityStore implements EntityStore {
@@ -39,7 +52,10 @@ export class PostgresEntityStore implements EntityStore {
   async getMany(workspaceId: string, ids: readonly string[]): Promise<Entity[]> {
     const wanted = [...new Set(ids)].filter(isUuid);
     if (!isUuid(workspaceId) || wanted.length === 0) return [];
-    const rows = await this.db.query<Row>(`select ${COLUMNS} from entities where workspace_id = $1 and id = any($2::uuid[])`, [workspaceId, wanted]);
+    const rows = await this.db.query<Row>(`select ${COLUMNS} from entities where workspace_id = $1 and id = any($2::uuid[])`, [
+      workspaceId,
+      wanted,
+    ]);
     return rows.map(toEntity);
   }
 
@@ -64,7 +80,10 @@ export class PostgresEntityStore implements EntityStore {
    * merge only over the version read. A concurrent change of the holder makes that write miss,
    * and the round starts again from the new state.
    */
-  async upsert(fresh: Entity, merge: (existing: Entity) => Entity | null): Promise<{ entity: Entity; created: boolean; previous: Entity | null }> {
+  async upsert(
+    fresh: Entity,
+    merge: (existing: Entity) => Entity | null,
+  ): Promise<{ entity: Entity; created: boolean; previous: Entity | null }> {
     if (!isUuid(fresh.workspace_id) || !isUuid(fresh.id)) throw new TypeError("An entity's workspace_id and id must be uuids");
     if (fresh.dedup_norm === null) {
       await this.db.query(INSERT, values(fresh));

@@ -34,7 +34,13 @@ const CAST: Record<ValueType, string> = { text: "::text", number: "::float8", bo
 
 /** Columns that never hold null (each has a value of its operand type on every record). */
 const NOT_NULL_COLUMNS = new Set(["status", "created_at", "updated_at", "drifted"]);
-const COLUMN_TYPES: Record<string, ValueType> = { status: "text", entity_id: "text", created_at: "text", updated_at: "text", drifted: "boolean" };
+const COLUMN_TYPES: Record<string, ValueType> = {
+  status: "text",
+  entity_id: "text",
+  created_at: "text",
+  updated_at: "text",
+  drifted: "boolean",
+};
 
 const nullable = (o: Operand) => !(o.column && NOT_NULL_COLUMNS.has(o.name));
 
@@ -196,7 +202,9 @@ export function afterSql(s: CompiledSort, pos: KeysetPosition, p: Params): strin
     const r = rankOfValue(v);
     const t = RANK_TYPES[r]!;
     const key = typed(o, t, p);
-    const within = `(${rank()} = ${r} and (${key} ${cmp} ${p.add(v, CAST[t])} or (${key} = ${p.add(v, CAST[t])} and ${idCol} ${cmp} ${idParam})))`;
+    const within = `(${rank()} = ${r} and (${key} ${cmp} ${p.add(v, CAST[t])} or (${key} = ${
+      p.add(v, CAST[t])
+    } and ${idCol} ${cmp} ${idParam})))`;
     // Later ranks come after ascending; earlier ones, then the valueless, descending.
     return s.dir === "asc" ? `(${rank()} > ${r} or ${within})` : `(${rank()} = 3 or ${rank()} < ${r} or ${within})`;
   }
@@ -204,7 +212,9 @@ export function afterSql(s: CompiledSort, pos: KeysetPosition, p: Params): strin
   const key = typed(s.operand, t, p);
   const v = pos.v ?? null;
   if (v === null) return nullable(s.operand) ? `(${key} is null and ${idCol} ${cmp} ${idParam})` : "false";
-  if (t === "number" ? typeof v !== "number" : typeof v !== "string") throw new TypeError(`A ${t} sort cannot continue after ${typeof v} ${String(v)}`);
+  if (t === "number" ? typeof v !== "number" : typeof v !== "string") {
+    throw new TypeError(`A ${t} sort cannot continue after ${typeof v} ${String(v)}`);
+  }
   // A row comparison: with an index on (key, id), an index range.
   const rest = `(${key}, ${idCol}) ${cmp} (${p.add(v, CAST[t])}, ${idParam})`;
   return nullable(s.operand) ? `(${key} is null or ${rest})` : rest;
@@ -238,7 +248,13 @@ export function aggregateSql(spec: CompiledAggregate, where: string, p: Params):
     ...spec.groupBy.map((o, i) => {
       if (o.type !== "any") return `k${i} asc nulls last`;
       const k = `k${i}`;
-      return `${rankOf(k)}, ${RANK_TYPES.map((t) => `(case when jsonb_typeof(${k}) = '${t === "text" ? "string" : t}' then (${k} #>> '{}')${CAST[t]} end)${t === "text" ? ` collate "C"` : ""}`).join(", ")}`;
+      return `${rankOf(k)}, ${
+        RANK_TYPES.map((t) =>
+          `(case when jsonb_typeof(${k}) = '${t === "text" ? "string" : t}' then (${k} #>> '{}')${CAST[t]} end)${
+            t === "text" ? ` collate "C"` : ""
+          }`
+        ).join(", ")
+      }`;
     }),
   ].join(", ");
   // Grouped in a subquery so that the order can compute on the keys (k0…).

@@ -97,7 +97,11 @@ export class PostgresRecordStore implements RecordStore {
 
   async get(workspaceId: string, collectionId: string, id: string): Promise<CollectionRecord | null> {
     if (![workspaceId, collectionId, id].every(isUuid)) return null;
-    const rows = await this.db.query<Row>(`select ${RECORD_COLUMNS} from collection_records where ${KEYS}`, [workspaceId, collectionId, id]);
+    const rows = await this.db.query<Row>(`select ${RECORD_COLUMNS} from collection_records where ${KEYS}`, [
+      workspaceId,
+      collectionId,
+      id,
+    ]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 

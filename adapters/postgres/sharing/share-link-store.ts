@@ -4,7 +4,7 @@ import type { ShareLinkStore, ShareMatch } from "../../../core/sharing/ports.ts"
 import { FOREIGN_KEY_VIOLATION, iso, type SqlDriver, sqlState } from "../driver.ts";
 import { type Row, strOrNull } from "../row-values.ts";
 import { toWorkspace, workspaceColumns } from "../workspaces/rows.ts";
-import { toTopic, topicColumns } from "../topics/topic-rows.ts";
+import { topicColumns, toTopic } from "../topics/topic-rows.ts";
 
 const LINK_COLUMNS = ["id", "workspace_id", "topic_id", "token_hash", "created_by", "created_at"];
 const linkColumns = (alias: string, prefix = "") => LINK_COLUMNS.map((c) => `${alias}.${c} as ${prefix}${c}`).join(", ");
@@ -63,7 +63,10 @@ export class PostgresShareLinkStore implements ShareLinkStore {
 
   async revoke(workspaceId: string, topicId: string): Promise<boolean> {
     if (!isUuid(workspaceId) || !isUuid(topicId)) return false;
-    const rows = await this.db.query(`delete from share_links where workspace_id = $1 and topic_id = $2 returning id`, [workspaceId, topicId]);
+    const rows = await this.db.query(`delete from share_links where workspace_id = $1 and topic_id = $2 returning id`, [
+      workspaceId,
+      topicId,
+    ]);
     return rows.length > 0;
   }
 

@@ -60,7 +60,10 @@ export class PostgresProposalStore implements ProposalStore {
 
   async get(workspaceId: string, id: string): Promise<Proposal | null> {
     if (!isUuid(workspaceId) || !isUuid(id)) return null;
-    const rows = await this.db.query<Row>(`select ${PROPOSAL_COLUMNS} from topic_proposals where workspace_id = $1 and id = $2`, [workspaceId, id]);
+    const rows = await this.db.query<Row>(`select ${PROPOSAL_COLUMNS} from topic_proposals where workspace_id = $1 and id = $2`, [
+      workspaceId,
+      id,
+    ]);
     return rows[0] ? toProposal(rows[0]) : null;
   }
 
@@ -75,7 +78,9 @@ export class PostgresProposalStore implements ProposalStore {
     params.push(limit, offset);
     const filtered = `from topic_proposals where ${where.join(" and ")}`;
     return listPage(this.db, {
-      page: `select ${PROPOSAL_COLUMNS} ${filtered} order by created_at ${dir}, id ${dir} limit $${params.length - 1} offset $${params.length}`,
+      page: `select ${PROPOSAL_COLUMNS} ${filtered} order by created_at ${dir}, id ${dir} limit $${
+        params.length - 1
+      } offset $${params.length}`,
       count: `select count(*)::int as total ${filtered}`,
       order: `page.created_at ${dir}, page.id ${dir}`,
       params,

@@ -45,7 +45,16 @@ async function insertRelation(tx: SqlDriver, r: Relation): Promise<boolean> {
     `insert into topic_relations (${RELATION_COLUMNS}, key) values ($1, $2, $3, $4, $5, $6, $7, $8)
      on conflict (workspace_id, key) do nothing
      returning id`,
-    [r.workspace_id, r.id, r.from_topic_id, r.to_topic_id, r.type, r.created_at, r.created_by, relationKey(r.from_topic_id, r.to_topic_id, r.type)],
+    [
+      r.workspace_id,
+      r.id,
+      r.from_topic_id,
+      r.to_topic_id,
+      r.type,
+      r.created_at,
+      r.created_by,
+      relationKey(r.from_topic_id, r.to_topic_id, r.type),
+    ],
   );
   return rows.length === 1;
 }
@@ -69,7 +78,10 @@ export class PostgresRelationStore implements RelationStore {
 
   async get(workspaceId: string, id: string): Promise<Relation | null> {
     if (!isUuid(workspaceId) || !isUuid(id)) return null;
-    const rows = await this.db.query<Row>(`select ${RELATION_COLUMNS} from topic_relations where workspace_id = $1 and id = $2`, [workspaceId, id]);
+    const rows = await this.db.query<Row>(`select ${RELATION_COLUMNS} from topic_relations where workspace_id = $1 and id = $2`, [
+      workspaceId,
+      id,
+    ]);
     return rows[0] ? toRelation(rows[0]) : null;
   }
 
@@ -131,10 +143,13 @@ export class PostgresRelationStore implements RelationStore {
   async removeTopic(workspaceId: string, topicId: string): Promise<void> {
     if (!isUuid(workspaceId) || !isUuid(topicId)) return;
     await inTransaction<void>(this.db, async (tx) => {
-      const rows = await tx.query(`delete from topic_relations where workspace_id = $1 and (from_topic_id = $2 or to_topic_id = $2) returning id`, [
-        workspaceId,
-        topicId,
-      ]);
+      const rows = await tx.query(
+        `delete from topic_relations where workspace_id = $1 and (from_topic_id = $2 or to_topic_id = $2) returning id`,
+        [
+          workspaceId,
+          topicId,
+        ],
+      );
       if (rows.length > 0) await bump(tx, workspaceId);
     });
   }
@@ -142,14 +157,19 @@ export class PostgresRelationStore implements RelationStore {
   async nodes(workspaceId: string, ids: readonly string[]): Promise<GraphNodeRow[]> {
     const wanted = [...new Set(ids.filter(isUuid))];
     if (!isUuid(workspaceId) || wanted.length === 0) return [];
-    const rows = await this.db.query<Row>(`select ${NODE_COLUMNS} from topics where workspace_id = $1 and id = any($2::uuid[])`, [workspaceId, wanted]);
+    const rows = await this.db.query<Row>(`select ${NODE_COLUMNS} from topics where workspace_id = $1 and id = any($2::uuid[])`, [
+      workspaceId,
+      wanted,
+    ]);
     return rows.map(toNode);
   }
 
   async allNodes(workspaceId: string, includeArchived: boolean, limit: number): Promise<GraphNodeRow[]> {
     if (!isUuid(workspaceId)) return [];
     const rows = await this.db.query<Row>(
-      `select ${NODE_COLUMNS} from topics where workspace_id = $1 ${includeArchived ? "" : "and status <> 'archived'"} order by id limit $2`,
+      `select ${NODE_COLUMNS} from topics where workspace_id = $1 ${
+        includeArchived ? "" : "and status <> 'archived'"
+      } order by id limit $2`,
       [workspaceId, Math.max(0, Math.trunc(limit))],
     );
     return rows.map(toNode);

@@ -7,7 +7,7 @@ import type { Listed } from "../../../core/workspaces/ports.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
 import type { Row } from "../row-values.ts";
-import { applyTagDeltas, TAG_COLUMNS, type TagDeltas, toTagView, toTopic, topicColumns, writeVersion } from "./topic-rows.ts";
+import { applyTagDeltas, TAG_COLUMNS, type TagDeltas, topicColumns, toTagView, toTopic, writeVersion } from "./topic-rows.ts";
 
 /** Attempts of a retag before it gives up on topics that keep gaining the tag meanwhile. */
 const MAX_RETAG_ATTEMPTS = 5;
@@ -79,7 +79,7 @@ export class PostgresTagStore implements TagStore {
    */
   async retag(workspaceId: string, from: string, to: string | null, rewrite: (topic: Topic) => TopicWrite): Promise<number | null> {
     if (!isUuid(workspaceId)) return null;
-    for (let attempt = 1; ; attempt++) {
+    for (let attempt = 1;; attempt++) {
       const r = await this.retagOnce(workspaceId, from, to, rewrite, attempt < MAX_RETAG_ATTEMPTS);
       if (r !== RETRY) return r;
     }

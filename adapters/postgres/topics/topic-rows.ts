@@ -13,7 +13,6 @@ import { topicTerms } from "../../../core/topics/search-terms.ts";
 import { iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { type Row, str, strOrNull } from "../row-values.ts";
 
-
 /** The stored fields of a topic (not the derived ones), in the order writes bind them. */
 const STORED = [
   "workspace_id",
@@ -102,7 +101,9 @@ const WRITTEN = [
 const TERMS_AT = STORED.length + 3;
 /** How many parameters a topic write binds (the version check comes next). */
 const PARAMS = TERMS_AT + 2;
-const SEARCH_VECTOR = `setweight(array_to_tsvector($${TERMS_AT}::text[]), 'A') || setweight(array_to_tsvector($${TERMS_AT + 1}::text[]), 'B') || setweight(array_to_tsvector($${TERMS_AT + 2}::text[]), 'C')`;
+const SEARCH_VECTOR = `setweight(array_to_tsvector($${TERMS_AT}::text[]), 'A') || setweight(array_to_tsvector($${
+  TERMS_AT + 1
+}::text[]), 'B') || setweight(array_to_tsvector($${TERMS_AT + 2}::text[]), 'C')`;
 
 /** The value of each WRITTEN column. */
 const WRITTEN_VALUES = [...WRITTEN.slice(0, -1).map((_, i) => `$${i + 1}`), SEARCH_VECTOR];
@@ -198,7 +199,11 @@ export async function lockTopics(tx: SqlDriver, workspaceId: string, ids: string
      for update`,
     [workspaceId, ids],
   );
-  return new Map(rows.map((r) => [str(r.id), { id: str(r.id), slug: str(r.slug), tags: r.tags as string[], status: str(r.status), version: Number(r.version) }]));
+  return new Map(
+    rows.map((
+      r,
+    ) => [str(r.id), { id: str(r.id), slug: str(r.slug), tags: r.tags as string[], status: str(r.status), version: Number(r.version) }]),
+  );
 }
 
 /**

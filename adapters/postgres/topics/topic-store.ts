@@ -1,7 +1,17 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Topic, TopicEvent } from "../../../core/topics/model.ts";
-import type { ReadOptions, Resolved, SearchResult, StaleFilter, TimelineFilter, TopicFilter, TopicSearch, TopicStore, TopicWrite } from "../../../core/topics/ports.ts";
+import type {
+  ReadOptions,
+  Resolved,
+  SearchResult,
+  StaleFilter,
+  TimelineFilter,
+  TopicFilter,
+  TopicSearch,
+  TopicStore,
+  TopicWrite,
+} from "../../../core/topics/ports.ts";
 import { FIELD_WEIGHT } from "../../../core/topics/search-rank.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { inTransaction, PLAN_EACH, type SqlDriver, sqlState } from "../driver.ts";
@@ -18,9 +28,9 @@ import {
   moveSlug,
   type TagDeltas,
   TIMELINE_COLUMNS,
+  topicColumns,
   toTopic,
   toTopicEvent,
-  topicColumns,
   writeVersion,
 } from "./topic-rows.ts";
 
@@ -51,7 +61,17 @@ type Refusal = "version_conflict" | "not_found" | "slug_taken";
  * filter can match nothing (a repo id that is no uuid), so no malformed value reaches a cast.
  */
 function conditions(
-  f: { tags?: string[]; stale?: StaleFilter; kind?: string; origin?: string; repoId?: string; hasExternal?: boolean; drifted?: boolean; hasOwner?: boolean; hasAnchors?: boolean },
+  f: {
+    tags?: string[];
+    stale?: StaleFilter;
+    kind?: string;
+    origin?: string;
+    repoId?: string;
+    hasExternal?: boolean;
+    drifted?: boolean;
+    hasOwner?: boolean;
+    hasAnchors?: boolean;
+  },
   params: unknown[],
 ): string[] | null {
   const p = (v: unknown) => {
@@ -91,14 +111,20 @@ export class PostgresTopicStore implements TopicStore {
 
   async get(workspaceId: string, topicId: string): Promise<Topic | null> {
     if (!isUuid(workspaceId) || !isUuid(topicId)) return null;
-    const rows = await this.db.query<Row>(`select ${topicColumns()} from topics where workspace_id = $1 and id = $2`, [workspaceId, topicId]);
+    const rows = await this.db.query<Row>(`select ${topicColumns()} from topics where workspace_id = $1 and id = $2`, [
+      workspaceId,
+      topicId,
+    ]);
     return rows[0] ? toTopic(rows[0]) : null;
   }
 
   async getMany(workspaceId: string, topicIds: readonly string[]): Promise<Topic[]> {
     const ids = [...new Set(topicIds)].filter(isUuid);
     if (!isUuid(workspaceId) || ids.length === 0) return [];
-    const rows = await this.db.query<Row>(`select ${topicColumns()} from topics where workspace_id = $1 and id = any($2::uuid[])`, [workspaceId, ids]);
+    const rows = await this.db.query<Row>(`select ${topicColumns()} from topics where workspace_id = $1 and id = any($2::uuid[])`, [
+      workspaceId,
+      ids,
+    ]);
     return rows.map(toTopic);
   }
 
@@ -174,7 +200,13 @@ export class PostgresTopicStore implements TopicStore {
     }, PLAN_EACH);
   }
 
-  async anchoredAt(workspaceId: string, repoId: string | null, bases: string[], limit: number, options: ReadOptions = {}): Promise<Topic[]> {
+  async anchoredAt(
+    workspaceId: string,
+    repoId: string | null,
+    bases: string[],
+    limit: number,
+    options: ReadOptions = {},
+  ): Promise<Topic[]> {
     if (!isUuid(workspaceId) || bases.length === 0 || limit <= 0) return [];
     if (repoId !== null && !isUuid(repoId)) return [];
     const rows = await this.db.query<Row>(
@@ -215,15 +247,13 @@ export class PostgresTopicStore implements TopicStore {
                     from unnest(${terms}) as q)`;
     const [counted, ranked] = await Promise.all([
       this.countMatches(where, params, cap),
-      limit === 0
-        ? Promise.resolve([] as Row[])
-        : this.db.query<Row>(
-            `select ${cols}, trust_rank, ${score} as score from topics
+      limit === 0 ? Promise.resolve([] as Row[]) : this.db.query<Row>(
+        `select ${cols}, trust_rank, ${score} as score from topics
              where ${where.join(" and ")} and ${head}
              order by ${RANKED_ORDER} limit $${n + 2}`,
-            [...params, s.terms, limit],
-            PLAN_EACH,
-          ),
+        [...params, s.terms, limit],
+        PLAN_EACH,
+      ),
     ]);
     const rows = [...ranked];
     if (rows.length < limit) {
@@ -259,7 +289,6 @@ export class PostgresTopicStore implements TopicStore {
     const n = Number(rows[0]?.n ?? 0);
     return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
   }
-
 
   async history(workspaceId: string, topicId: string, limit: number): Promise<TopicEvent[]> {
     if (!isUuid(workspaceId) || !isUuid(topicId)) return [];
@@ -320,7 +349,12 @@ export class PostgresTopicStore implements TopicStore {
     return this.write(ws, [source, target], (r) => (r === "slug_taken" ? "version_conflict" : r), [target, source]);
   }
 
-  async delete(workspaceId: string, topicId: string, expectedVersion: number | null, event: TopicEvent): Promise<"ok" | "version_conflict" | "not_found"> {
+  async delete(
+    workspaceId: string,
+    topicId: string,
+    expectedVersion: number | null,
+    event: TopicEvent,
+  ): Promise<"ok" | "version_conflict" | "not_found"> {
     if (!isUuid(workspaceId) || !isUuid(topicId)) return "not_found";
     return inTransaction<"ok" | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
       const cur = (await lockTopics(tx, workspaceId, [topicId])).get(topicId);
@@ -370,7 +404,9 @@ export class PostgresTopicStore implements TopicStore {
       });
     } catch (e) {
       if (isSlugTaken(e)) return refuse("slug_taken");
-      if (sqlState(e) === DEADLOCK_DETECTED && attempt < MAX_WRITE_ATTEMPTS) return this.write(workspaceId, checks, refuse, order, attempt + 1);
+      if (sqlState(e) === DEADLOCK_DETECTED && attempt < MAX_WRITE_ATTEMPTS) {
+        return this.write(workspaceId, checks, refuse, order, attempt + 1);
+      }
       throw e;
     }
   }

@@ -1,4 +1,14 @@
-import type { Area, Identity, Member, Plan, Repo, RepoProvider, Role, Workspace, WorkspaceSettings } from "../../../core/workspaces/model.ts";
+import type {
+  Area,
+  Identity,
+  Member,
+  Plan,
+  Repo,
+  RepoProvider,
+  Role,
+  Workspace,
+  WorkspaceSettings,
+} from "../../../core/workspaces/model.ts";
 import type { MemberView } from "../../../core/workspaces/dto.ts";
 import { iso } from "../driver.ts";
 import { type Row, str, strOrNull } from "../row-values.ts";

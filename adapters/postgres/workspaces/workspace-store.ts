@@ -22,7 +22,15 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
          values ($1, $2, $3, $4, $5, $6, $7)
          on conflict (slug) do nothing
          returning id`,
-        [b.workspace.id, b.workspace.slug, b.workspace.name, b.workspace.plan, b.workspace.settings, b.workspace.created_at, b.workspace.updated_at],
+        [
+          b.workspace.id,
+          b.workspace.slug,
+          b.workspace.name,
+          b.workspace.plan,
+          b.workspace.settings,
+          b.workspace.created_at,
+          b.workspace.updated_at,
+        ],
       );
       if (ws.length === 0) return abort("slug_taken");
       if (b.owner.isNew) {

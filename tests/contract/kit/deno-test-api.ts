@@ -87,7 +87,7 @@ function register(group: Group, outer: Group[]) {
       register(item, chain);
       continue;
     }
-    if (!item.skip) for (const g of chain) g.pending++;
+    if (!item.skip) { for (const g of chain) g.pending++; }
     Deno.test({
       name: [...chain.map((g) => g.title).filter(Boolean), item.title].join(" > "),
       ignore: item.skip,

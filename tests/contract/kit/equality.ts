@@ -16,10 +16,18 @@ export function isAsymmetric(v: unknown): v is AsymmetricMatcher {
 
 /** `expect.any(type)`: a primitive of that type, or an instance of it. */
 export function anyOf(type: (...args: any[]) => unknown): AsymmetricMatcher {
-  const primitive: Record<string, string> = { String: "string", Number: "number", Boolean: "boolean", BigInt: "bigint", Symbol: "symbol", Function: "function" };
+  const primitive: Record<string, string> = {
+    String: "string",
+    Number: "number",
+    Boolean: "boolean",
+    BigInt: "bigint",
+    Symbol: "symbol",
+    Function: "function",
+  };
   return {
     asymmetricMatch: (received) =>
-      typeof received === primitive[type.name] || (typeof received === "object" && received !== null && received instanceof (type as never)) ||
+      typeof received === primitive[type.name] ||
+      (typeof received === "object" && received !== null && received instanceof (type as never)) ||
       (type === Object && typeof received === "object" && received !== null),
     toString: () => `Any<${type.name}>`,
   };
@@ -54,7 +62,9 @@ export function equals(a: unknown, b: unknown): boolean {
       return m.length === n.length && m.every((v) => n.some((w) => equals(v, w)));
     }
   }
-  if (ArrayBuffer.isView(a)) return equals([...(a as unknown as ArrayLike<unknown> & Iterable<unknown>)], [...(b as unknown as Iterable<unknown>)]);
+  if (ArrayBuffer.isView(a)) {
+    return equals([...(a as unknown as ArrayLike<unknown> & Iterable<unknown>)], [...(b as unknown as Iterable<unknown>)]);
+  }
   if (Array.isArray(a)) {
     const c = b as unknown[];
     return a.length === c.length && a.every((v, i) => equals(v, c[i]));

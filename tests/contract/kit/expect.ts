@@ -6,14 +6,20 @@ function show(v: unknown): string {
   if (v === undefined) return "undefined";
   if (typeof v === "bigint") return `${v}n`;
   try {
-    return JSON.stringify(v, (_k, x) => (x === undefined ? "<undefined>" : typeof x === "bigint" ? `${x}n` : isAsymmetric(x) ? x.toString() : x), 2);
+    return JSON.stringify(
+      v,
+      (_k, x) => (x === undefined ? "<undefined>" : typeof x === "bigint" ? `${x}n` : isAsymmetric(x) ? x.toString() : x),
+      2,
+    );
   } catch {
     return String(v);
   }
 }
 
-const hasLength = (v: unknown) => typeof v === "string" || (typeof v === "object" && v !== null && typeof (v as { length?: unknown }).length === "number");
-const isIterable = (v: unknown): v is Iterable<unknown> => typeof v === "string" || (typeof v === "object" && v !== null && Symbol.iterator in v);
+const hasLength = (v: unknown) =>
+  typeof v === "string" || (typeof v === "object" && v !== null && typeof (v as { length?: unknown }).length === "number");
+const isIterable = (v: unknown): v is Iterable<unknown> =>
+  typeof v === "string" || (typeof v === "object" && v !== null && Symbol.iterator in v);
 const isNumeric = (v: unknown): v is number | bigint => typeof v === "number" || typeof v === "bigint";
 const isObject = (v: unknown): v is object => typeof v === "object" && v !== null;
 
@@ -27,20 +33,32 @@ const numbers: Check["needs"] = [(r, e) => isNumeric(r) && isNumeric(e), "receiv
 const checks: Record<Exclude<keyof Matchers, "not">, Check> = {
   toBe: { pass: (r, e) => Object.is(r, e) },
   toEqual: { pass: equals },
-  toMatchObject: { pass: matchesObject, needs: [(r, e) => isObject(r) && isObject(e), "received and expected values must be non-null objects"] },
+  toMatchObject: {
+    pass: matchesObject,
+    needs: [(r, e) => isObject(r) && isObject(e), "received and expected values must be non-null objects"],
+  },
   toBeNull: { pass: (r) => r === null },
   toBeUndefined: { pass: (r) => r === undefined },
   toBeDefined: { pass: (r) => r !== undefined },
   toMatch: {
     pass: (r, e) => (typeof e === "string" ? (r as string).includes(e) : (e as RegExp).test(r as string)),
-    needs: [(r, e) => typeof r === "string" && (typeof e === "string" || e instanceof RegExp), "received value must be a string, expected a string or a regular expression"],
+    needs: [
+      (r, e) => typeof r === "string" && (typeof e === "string" || e instanceof RegExp),
+      "received value must be a string, expected a string or a regular expression",
+    ],
   },
   toContain: {
     pass: (r, e) => (typeof r === "string" ? typeof e === "string" && r.includes(e) : [...(r as Iterable<unknown>)].indexOf(e) !== -1),
     needs: [isIterable, "received value must be a string or an iterable"],
   },
-  toContainEqual: { pass: (r, e) => [...(r as Iterable<unknown>)].some((x) => equals(x, e)), needs: [isIterable, "received value must be iterable"] },
-  toHaveLength: { pass: (r, e) => (r as { length: unknown }).length === e, needs: [hasLength, "received value must have a length property"] },
+  toContainEqual: {
+    pass: (r, e) => [...(r as Iterable<unknown>)].some((x) => equals(x, e)),
+    needs: [isIterable, "received value must be iterable"],
+  },
+  toHaveLength: {
+    pass: (r, e) => (r as { length: unknown }).length === e,
+    needs: [hasLength, "received value must have a length property"],
+  },
   toBeGreaterThan: { pass: (r, e) => (r as number) > (e as number), needs: numbers },
   toBeGreaterThanOrEqual: { pass: (r, e) => (r as number) >= (e as number), needs: numbers },
   toBeLessThan: { pass: (r, e) => (r as number) < (e as number), needs: numbers },

@@ -9,7 +9,7 @@
  * runtime's API: the test API is injected. The ports that are not stores have a suite each,
  * called on its own: `runEventBusContract(name, makePair, api)`, and so on.
  */
-export { runStoreContracts, storeSuiteIds, storeSuites, type StoreContractOptions, type StoreSuite } from "./store-contracts.ts";
+export { runStoreContracts, type StoreContractOptions, type StoreSuite, storeSuiteIds, storeSuites } from "./store-contracts.ts";
 export type { Skips } from "./skips.ts";
 export type { Expect, Matchers, TestApi, TestFn } from "./test-api.ts";
 export { denoTestApi } from "./deno-test-api.ts";
