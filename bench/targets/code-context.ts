@@ -159,15 +159,17 @@ function seconds(since: number): string {
   return ((performance.now() - since) / 1000).toFixed(1);
 }
 
-// Answers of the API under load, read loosely: the scenario checks status and a few fields.
+/** An answer of the API under load, read loosely: the scenario checks status and a few fields. */
 // deno-lint-ignore no-explicit-any
+type Answer = { status: number; text: string; json: any };
+
 async function call(
   app: App,
   method: string,
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; text: string; json: any }> {
+): Promise<Answer> {
   const response = await fetch(`${app.origin}/api/v1/workspaces/${app.slug}${path}`, {
     method,
     headers: { "x-api-key": app.apiKey, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
@@ -175,8 +177,7 @@ async function call(
     signal: AbortSignal.timeout(60_000),
   });
   const text = await response.text();
-  // deno-lint-ignore no-explicit-any
-  let json: any = null;
+  let json: Answer["json"] = null;
   try {
     json = JSON.parse(text);
   } catch {
