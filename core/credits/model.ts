@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { literalUnion } from "../kernel/literal-union.ts";
 
 /** The kinds of ledger entries (docs/decisions/021-credit-ledger.md). */
 export const LEDGER_ENTRY_TYPES = ["grant", "hold", "capture", "release", "debit"] as const;
@@ -15,7 +16,7 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union(
 export const LedgerEntry = Type.Object({
   id: Type.String({ format: "uuid" }),
   seq: Type.Integer({ minimum: 1 }),
-  type: Type.Union(LEDGER_ENTRY_TYPES.map((t) => Type.Literal(t))),
+  type: literalUnion(LEDGER_ENTRY_TYPES),
   amount: Type.Integer({ description: "Change of the balance: + for a grant, − for a debit or capture, 0 for a hold or release." }),
   held: Type.Integer({ description: "Change of the held credits: + for a hold, − for its capture or release." }),
   balance_after: Type.Integer({ minimum: 0 }),

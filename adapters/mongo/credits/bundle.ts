@@ -5,8 +5,13 @@ import { MongoCreditLedgerStore } from "./credit-ledger-store.ts";
 import { MongoIdempotencyStore } from "./idempotency-store.ts";
 
 export function mongoCreditBundle(c: CreditCollections): MongoBundle<CreditStores> {
+  const creditLedger = new MongoCreditLedgerStore(c);
   return {
-    stores: { creditLedger: new MongoCreditLedgerStore(c), idempotency: new MongoIdempotencyStore(c) },
-    purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.creditEntries, c.idempotencyKeys),
+    stores: { creditLedger, idempotency: new MongoIdempotencyStore(c) },
+    purgeWorkspace: async (id) => {
+      creditLedger.forget(id);
+      await deleteWorkspaceDocs(id, c.creditEntries, c.idempotencyKeys);
+      creditLedger.forget(id);
+    },
   };
 }

@@ -1,25 +1,34 @@
 import type { LedgerEntry } from "../../../core/credits/model.ts";
 
 /**
- * A ledger entry as stored. `idem` and `resolves` carry the entry's idempotency key and the hold
+ * A ledger entry as stored. `_id` is `<workspace_id>:<seq>`: inserting it is taking the account's
+ * next seq, and whether entry n + 1 exists is a lookup by `_id` (which FerretDB serves without a
+ * scan). `idem` and `resolves` carry the entry's idempotency key and the hold
  * it resolves, or `#<id>` when it has none: always present and unique per workspace, so plain
  * unique indexes enforce the optional keys (FerretDB v1 has no partial indexes).
  */
-export interface CreditEntryDoc extends Omit<LedgerEntry, "id"> {
+export interface CreditEntryDoc extends LedgerEntry {
   _id: string;
   workspace_id: string;
   idem: string;
   resolves: string;
 }
 
+export const entryKey = (workspaceId: string, seq: number) => `${workspaceId}:${seq}`;
+
 export function entryDoc(workspaceId: string, e: LedgerEntry): CreditEntryDoc {
-  const { id, ...rest } = e;
-  return { _id: id, workspace_id: workspaceId, ...rest, idem: e.idempotency_key ?? `#${id}`, resolves: e.hold_id ?? `#${id}` };
+  return {
+    _id: entryKey(workspaceId, e.seq),
+    workspace_id: workspaceId,
+    ...e,
+    idem: e.idempotency_key ?? `#${e.id}`,
+    resolves: e.hold_id ?? `#${e.id}`,
+  };
 }
 
 export function fromEntryDoc(d: CreditEntryDoc): LedgerEntry {
   return {
-    id: d._id,
+    id: d.id,
     seq: d.seq,
     type: d.type,
     amount: d.amount,

@@ -55,6 +55,15 @@ export class PostgresCreditLedgerStore implements CreditLedgerStore {
         [ws, change.amount, change.held],
       );
     let [row] = await guarded();
+    if (!row && change.hold_id) {
+      // Only a resolution that committed meanwhile can have taken the hold out of `held`; this
+      // statement sees it (read committed).
+      const [resolution] = await tx.query<Row>(`select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`, [
+        ws,
+        change.hold_id,
+      ]);
+      if (resolution) return abort({ ok: false, reason: "hold_resolved", resolution: toEntry(resolution) });
+    }
     if (!row) {
       const [account] = await tx.query<Row>(`select balance, held from credit_accounts where workspace_id = $1`, [ws]);
       if (account) {
