@@ -29,7 +29,9 @@ export function resolvePlatformKey(
   const file = join(opts.dataDir, "platform-admin.key");
   if (existsSync(file)) {
     const key = readFileSync(file, "utf8").trim();
-    if (key.length < PLATFORM_KEY_MIN_LENGTH) throw new Error(`Invalid ${file}: the key must be at least ${PLATFORM_KEY_MIN_LENGTH} characters`);
+    if (key.length < PLATFORM_KEY_MIN_LENGTH) {
+      throw new Error(`Invalid ${file}: the key must be at least ${PLATFORM_KEY_MIN_LENGTH} characters`);
+    }
     return { key, file };
   }
   mkdirSync(opts.dataDir, { recursive: true });

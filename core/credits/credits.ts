@@ -9,7 +9,7 @@ import { isUuid } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { GrantCreditsDto, GrantResult, LedgerPage } from "./dto.ts";
 import { available, type LedgerTotals } from "./ledger-rules.ts";
-import { LEDGER_ENTRY_TYPES, type CreditAccount, type LedgerEntryType } from "./model.ts";
+import { type CreditAccount, LEDGER_ENTRY_TYPES, type LedgerEntryType } from "./model.ts";
 import { assertCanGrantCredits, type CreditActor } from "./policy.ts";
 import type { CreditDeps, LedgerFilter } from "./ports.ts";
 
@@ -28,17 +28,27 @@ export interface LedgerQuery {
 }
 
 /** The ledger newest first, filtered by entry type and run, paged by keyset (`cursor` → `nextCursor`). */
-export async function creditHistory(deps: CreditDeps, _principal: Principal, workspace: Workspace, query: LedgerQuery): Promise<LedgerPage> {
+export async function creditHistory(
+  deps: CreditDeps,
+  _principal: Principal,
+  workspace: Workspace,
+  query: LedgerQuery,
+): Promise<LedgerPage> {
   const limit = parseBoundedInt("limit", query.limit, 1, DEFAULT_LIMIT.max) ?? DEFAULT_LIMIT.default;
   const filter: LedgerFilter = {};
   if (query.type !== undefined) {
     if (!(LEDGER_ENTRY_TYPES as readonly string[]).includes(query.type)) {
-      throw validationFailed(`Invalid type: expected one of ${LEDGER_ENTRY_TYPES.join(", ")}`, [{ path: "query.type", message: "unknown" }]);
+      throw validationFailed(`Invalid type: expected one of ${LEDGER_ENTRY_TYPES.join(", ")}`, [{
+        path: "query.type",
+        message: "unknown",
+      }]);
     }
     filter.type = query.type as LedgerEntryType;
   }
   if (query.run_id !== undefined) {
-    if (!isUuid(query.run_id)) throw validationFailed("Invalid run_id: expected a UUID", [{ path: "query.run_id", message: "expected a UUID" }]);
+    if (!isUuid(query.run_id)) {
+      throw validationFailed("Invalid run_id: expected a UUID", [{ path: "query.run_id", message: "expected a UUID" }]);
+    }
     filter.run_id = query.run_id;
   }
   // A cursor continues the listing it came from only (same workspace and filter).

@@ -67,7 +67,12 @@ export function changeOf(op: LedgerOp, hold: LedgerEntry | null = null): LedgerC
       if (!hold || hold.type !== "hold") return { reason: "hold_not_found" };
       if (op.capture > hold.held) return { reason: "capture_exceeds_hold", held: hold.held };
       // One entry resolves the whole hold: the capture leaves the balance, the hold leaves `held`.
-      return { type: op.capture > 0 ? "capture" : "release", amount: op.capture === 0 ? 0 : -op.capture, held: -hold.held, hold_id: op.hold_id };
+      return {
+        type: op.capture > 0 ? "capture" : "release",
+        amount: op.capture === 0 ? 0 : -op.capture,
+        held: -hold.held,
+        hold_id: op.hold_id,
+      };
     }
   }
 }

@@ -6,4 +6,11 @@ export * from "./policy.ts";
 export * from "./errors.ts";
 export * from "./ledger-rules.ts";
 export { accountOf, creditAccount, creditHistory, grantCredits, type GrantOptions, type LedgerQuery } from "./credits.ts";
-export { type Answer, checkIdempotencyKey, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_MS, idempotent, type IdempotentRequest } from "./idempotency.ts";
+export {
+  type Answer,
+  checkIdempotencyKey,
+  IDEMPOTENCY_KEY_MAX,
+  IDEMPOTENCY_TTL_MS,
+  idempotent,
+  type IdempotentRequest,
+} from "./idempotency.ts";

@@ -55,7 +55,8 @@ export function creditRoutes(deps: ServerDeps) {
           ...authenticated,
           tags,
           summary: "Credit balance and prices",
-          description: "`available` = `balance` − `held` (credits held by running work). `prices`: what radar charges per unit, in credits.",
+          description:
+            "`available` = `balance` − `held` (credits held by running work). `prices`: what radar charges per unit, in credits.",
         },
       },
     )

@@ -66,13 +66,21 @@ export function runCreditStoresContract(name: string, open: () => Promise<Stores
       const ws = await workspace();
       await append(ws, { type: "grant", amount: 10 });
       const hold = entryOf(await append(ws, { type: "hold", amount: 6 }, { run_id: "r" }));
-      expect(await append(ws, { type: "resolve", hold_id: hold.id, capture: 7 })).toEqual({ ok: false, reason: "capture_exceeds_hold", held: 6 });
+      expect(await append(ws, { type: "resolve", hold_id: hold.id, capture: 7 })).toEqual({
+        ok: false,
+        reason: "capture_exceeds_hold",
+        held: 6,
+      });
       const capture = entryOf(await append(ws, { type: "resolve", hold_id: hold.id, capture: 4 }, { run_id: "r" }));
       expect(capture).toMatchObject({ type: "capture", amount: -4, held: -6, balance_after: 6, held_after: 0, hold_id: hold.id });
       const again = await append(ws, { type: "resolve", hold_id: hold.id, capture: 0 });
       expect(again).toEqual({ ok: false, reason: "hold_resolved", resolution: capture });
       const other = entryOf(await append(ws, { type: "hold", amount: 2 }));
-      expect(entryOf(await append(ws, { type: "resolve", hold_id: other.id, capture: 0 }))).toMatchObject({ type: "release", amount: 0, held: -2 });
+      expect(entryOf(await append(ws, { type: "resolve", hold_id: other.id, capture: 0 }))).toMatchObject({
+        type: "release",
+        amount: 0,
+        held: -2,
+      });
       expect(await append(ws, { type: "resolve", hold_id: uuidv7(), capture: 0 })).toEqual({ ok: false, reason: "hold_not_found" });
       expect(await append(ws, { type: "resolve", hold_id: capture.id, capture: 0 })).toEqual({ ok: false, reason: "hold_not_found" });
       expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 6, held: 0 });
@@ -111,7 +119,9 @@ export function runCreditStoresContract(name: string, open: () => Promise<Stores
       const ws = await workspace();
       await append(ws, { type: "grant", amount: 10 });
       const hold = entryOf(await append(ws, { type: "hold", amount: 8 }));
-      const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => append(ws, { type: "resolve", hold_id: hold.id, capture: i % 9 })));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => append(ws, { type: "resolve", hold_id: hold.id, capture: i % 9 })),
+      );
       const won = outcomes.filter((o) => o.ok);
       expect(won).toHaveLength(1);
       expect(outcomes.filter((o) => !o.ok && o.reason === "hold_resolved")).toHaveLength(19);
@@ -122,7 +132,9 @@ export function runCreditStoresContract(name: string, open: () => Promise<Stores
     test("CreditLedgerStore.append(): concurrent writes under one idempotency key write one entry", async () => {
       const ws = await workspace();
       await append(ws, { type: "grant", amount: 100 });
-      const outcomes = await Promise.all(Array.from({ length: 20 }, () => append(ws, { type: "debit", amount: 7 }, { idempotency_key: "once" })));
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, () => append(ws, { type: "debit", amount: 7 }, { idempotency_key: "once" })),
+      );
       const entries = outcomes.map(entryOf);
       expect(new Set(entries.map((e) => e.id)).size).toBe(1);
       expect(outcomes.filter((o) => o.ok && !o.replayed)).toHaveLength(1);
@@ -138,7 +150,9 @@ export function runCreditStoresContract(name: string, open: () => Promise<Stores
       expect((await s.creditLedger.history(ws, {}, { limit: 2, beforeSeq: 5 })).map((e) => e.seq)).toEqual([4, 3]);
       expect((await s.creditLedger.history(ws, { type: "grant" }, { limit: 10 })).map((e) => e.seq)).toEqual([1]);
       expect((await s.creditLedger.history(ws, { run_id: "even" }, { limit: 10 })).map((e) => e.seq)).toEqual([6, 4, 2]);
-      expect((await s.creditLedger.history(ws, { type: "debit", run_id: "odd" }, { limit: 1, beforeSeq: 5 })).map((e) => e.seq)).toEqual([3]);
+      expect((await s.creditLedger.history(ws, { type: "debit", run_id: "odd" }, { limit: 1, beforeSeq: 5 })).map((e) => e.seq)).toEqual([
+        3,
+      ]);
       const other = await workspace();
       expect(await s.creditLedger.history(other, {}, { limit: 10 })).toEqual([]);
       expect(await s.creditLedger.get(other, all[0]!.id)).toBeNull();
@@ -165,7 +179,10 @@ export function runCreditStoresContract(name: string, open: () => Promise<Stores
       expect(await s.idempotency.begin(record(ws, "a", { fingerprint: "f2" }), longAgo)).toEqual({ kind: "mismatch" });
       const body = { entry: { id: "x", "a.b": 1, $c: [1, { d: null }] } };
       await s.idempotency.finish(ws, "credits.grant", "a", { status: 201, body });
-      expect(await s.idempotency.begin(record(ws, "a"), longAgo)).toMatchObject({ kind: "done", record: { status: 201, body, state: "done" } });
+      expect(await s.idempotency.begin(record(ws, "a"), longAgo)).toMatchObject({
+        kind: "done",
+        record: { status: 201, body, state: "done" },
+      });
       // Keys are scoped by workspace and by operation.
       expect(await s.idempotency.begin(record(await workspace(), "a"), longAgo)).toEqual({ kind: "started" });
       expect(await s.idempotency.begin(record(ws, "a", { scope: "radar.start" }), longAgo)).toEqual({ kind: "started" });

@@ -1,12 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-  applyChange,
-  EMPTY_TOTALS,
-  isRefusal,
-  type LedgerOp,
-  type LedgerTotals,
-  planChange,
-} from "../../core/credits/ledger-rules.ts";
+import { applyChange, EMPTY_TOTALS, isRefusal, type LedgerOp, type LedgerTotals, planChange } from "../../core/credits/ledger-rules.ts";
 import type { LedgerEntry } from "../../core/credits/model.ts";
 import { canGrantCredits, PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import { DEFAULT_PRICES, parsePrices } from "../../core/radar/prices.ts";
@@ -111,7 +104,15 @@ describe("ledger rules against an oracle", () => {
 describe("credits policy and prices", () => {
   test("canGrantCredits() is true for the platform operator only, owners included refused", () => {
     expect(canGrantCredits(PLATFORM_OPERATOR)).toBe(true);
-    const owner = { workspaceId: "w", kind: "identity", identityId: "i", memberId: "m", role: "owner", via: "api_key", credentialId: "k" } as const;
+    const owner = {
+      workspaceId: "w",
+      kind: "identity",
+      identityId: "i",
+      memberId: "m",
+      role: "owner",
+      via: "api_key",
+      credentialId: "k",
+    } as const;
     expect(canGrantCredits(owner)).toBe(false);
     expect(canGrantCredits({ ...owner, kind: "service", identityId: null, memberId: null, role: null })).toBe(false);
   });

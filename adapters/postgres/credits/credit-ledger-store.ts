@@ -67,7 +67,12 @@ export class PostgresCreditLedgerStore implements CreditLedgerStore {
     if (!row) {
       const [account] = await tx.query<Row>(`select balance, held from credit_accounts where workspace_id = $1`, [ws]);
       if (account) {
-        return abort({ ok: false, reason: "insufficient", required: requiredBy(change), available: Number(account.balance) - Number(account.held) });
+        return abort({
+          ok: false,
+          reason: "insufficient",
+          required: requiredBy(change),
+          available: Number(account.balance) - Number(account.held),
+        });
       }
       // The workspace's first entry opens its account.
       await tx.query(`insert into credit_accounts (workspace_id) values ($1) on conflict do nothing`, [ws]);
