@@ -17,3 +17,5 @@ export * from "./topics/mod.ts";
 export * from "./code-context/mod.ts";
 export * from "./sharing/mod.ts";
 export * from "./collections/mod.ts";
+export * from "./credits/mod.ts";
+export * from "./radar/mod.ts";

@@ -1,6 +1,7 @@
 import type { AccessStores } from "./access/mod.ts";
 import type { CodeContextStores } from "./code-context/mod.ts";
 import type { CollectionStores } from "./collections/mod.ts";
+import type { CreditStores } from "./credits/mod.ts";
 import type { SharingStores } from "./sharing/mod.ts";
 import type { TopicStores } from "./topics/mod.ts";
 import type { WebhookStores } from "./webhooks/mod.ts";
@@ -33,4 +34,5 @@ export type Stores =
   & SharingStores
   & CollectionStores
   & WebhookStores
+  & CreditStores
   & StoreLifecycle;

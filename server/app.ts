@@ -1,4 +1,5 @@
 import { collectionRoutes } from "./routes/collections.ts";
+import { creditRoutes } from "./routes/credits.ts";
 import { entityRoutes } from "./routes/entities.ts";
 import { recordRoutes } from "./routes/records.ts";
 import { cors } from "@elysiajs/cors";
@@ -82,7 +83,8 @@ export function buildApp(deps: ServerDeps) {
     .use(tagRoutes(deps))
     .use(collectionRoutes(deps))
     .use(recordRoutes(deps))
-    .use(entityRoutes(deps));
+    .use(entityRoutes(deps))
+    .use(creditRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));

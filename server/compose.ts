@@ -22,6 +22,7 @@ import type { Config } from "./config.ts";
 import type { ServerDeps } from "./deps.ts";
 import type { Logger } from "./http/logger.ts";
 import { bunKeyHasher } from "./key-hasher.ts";
+import { resolvePlatformKey } from "./platform-key.ts";
 import { resolveSecret } from "./secret.ts";
 
 export interface Composed {
@@ -38,6 +39,9 @@ export interface Composed {
  */
 export async function compose(config: Config, logger: Logger): Promise<Composed> {
   const secret = resolveSecret(config);
+  const platform = resolvePlatformKey(config);
+  if (platform.file) logger.log("info", "platform operator key in file", { file: resolve(platform.file) });
+  else if (!platform.key) logger.log("info", "platform operator surface off: PLATFORM_ADMIN_KEY is not set");
 
   let inner: Stores;
   let storeLabel: string;
@@ -112,7 +116,13 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       ...codeContextHooks,
     },
     logger,
-    config: { bodyLimitBytes: config.bodyLimitBytes, corsOrigins: config.corsOrigins, codeHostWebhookSecret: config.codeHostWebhookSecret },
+    config: {
+      bodyLimitBytes: config.bodyLimitBytes,
+      corsOrigins: config.corsOrigins,
+      codeHostWebhookSecret: config.codeHostWebhookSecret,
+      platformAdminKey: platform.key,
+      radarPrices: config.radarPrices,
+    },
     build: readBuildInfo(),
     rateLimits: {
       counter,

@@ -1,3 +1,4 @@
+import { parsePrices, type PriceTable } from "../core/radar/prices.ts";
 import type { LogLevel } from "./http/logger.ts";
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
@@ -27,6 +28,10 @@ export interface Config {
   codeHostLocalPaths: boolean;
   /** Where bare clones of remote repos are kept (default `<DATA_DIR>/git-cache`). */
   gitCacheDir: string | null;
+  /** PLATFORM_ADMIN_KEY as set (checked, or generated when embedded, by platform-key.ts). */
+  platformAdminKey: string | null;
+  /** RADAR_PRICES over the default prices; an invalid table stops the start. */
+  radarPrices: PriceTable;
 }
 
 const LEVELS = ["debug", "info", "warn", "error", "silent"];
@@ -90,5 +95,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.
     codeHostLocalPaths: bool(env, "CODE_HOST_LOCAL_PATHS") ?? (!env.DATABASE_URL && !env.MONGO_URL),
     gitCacheDir: env.GIT_CACHE_DIR || null,
+    platformAdminKey: env.PLATFORM_ADMIN_KEY || null,
+    radarPrices: parsePrices(env.RADAR_PRICES),
   };
 }

@@ -1,3 +1,4 @@
+import type { PriceTable } from "../core/radar/mod.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { Logger } from "./http/logger.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
@@ -16,6 +17,10 @@ export interface ServerConfig {
   corsOrigins: string[];
   /** Secret of `POST /webhooks/code-host` signatures; unset, that receiver answers 404. */
   codeHostWebhookSecret?: string | null;
+  /** The platform operator's key (`x-api-key`); unset, the operator's operations are 403 for everyone. */
+  platformAdminKey?: string | null;
+  /** What radar charges (`RADAR_PRICES` over the defaults). */
+  radarPrices?: PriceTable;
 }
 
 export interface ServerDeps {

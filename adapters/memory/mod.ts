@@ -6,6 +6,8 @@ import { memoryCodeContextBundle } from "./code-context/bundle.ts";
 import { CodeContextTables } from "./code-context/tables.ts";
 import { memoryCollectionBundle } from "./collections/bundle.ts";
 import { CollectionTables } from "./collections/tables.ts";
+import { memoryCreditBundle } from "./credits/bundle.ts";
+import { CreditTables } from "./credits/tables.ts";
 import { memorySharingBundle } from "./sharing/bundle.ts";
 import { SharingTables } from "./sharing/tables.ts";
 import { memoryTopicBundle } from "./topics/bundle.ts";
@@ -31,6 +33,7 @@ export function createMemoryStores(): Stores {
     ...new SharingTables(),
     ...new CollectionTables(),
     ...new WebhookTables(),
+    ...new CreditTables(),
   };
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
@@ -42,6 +45,7 @@ export function createMemoryStores(): Stores {
     memorySharingBundle(t),
     memoryCollectionBundle(t),
     memoryWebhookBundle(t),
+    memoryCreditBundle(t),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -21,6 +21,9 @@ import { CODE_CONTEXT_INDEXES } from "./code-context/indexes.ts";
 import { mongoCollectionBundle } from "./collections/bundle.ts";
 import { COLLECTION_COLLECTION_NAMES, collectionCollections } from "./collections/collections.ts";
 import { COLLECTION_INDEXES } from "./collections/indexes.ts";
+import { mongoCreditBundle } from "./credits/bundle.ts";
+import { CREDIT_COLLECTION_NAMES, creditCollections } from "./credits/collections.ts";
+import { CREDIT_INDEXES } from "./credits/indexes.ts";
 import { mongoSharingBundle } from "./sharing/bundle.ts";
 import { SHARING_COLLECTION_NAMES, sharingCollections } from "./sharing/collections.ts";
 import { SHARING_INDEXES } from "./sharing/indexes.ts";
@@ -45,6 +48,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: SHARING_COLLECTION_NAMES, indexes: SHARING_INDEXES },
   { names: COLLECTION_COLLECTION_NAMES, indexes: COLLECTION_INDEXES },
   { names: WEBHOOK_COLLECTION_NAMES, indexes: WEBHOOK_INDEXES },
+  { names: CREDIT_COLLECTION_NAMES, indexes: CREDIT_INDEXES },
 ];
 
 /** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
@@ -76,6 +80,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...sharingCollections(db),
     ...collectionCollections(db),
     ...webhookCollections(db),
+    ...creditCollections(db),
   };
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
@@ -87,6 +92,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoSharingBundle(c),
     mongoCollectionBundle(c),
     mongoWebhookBundle(c),
+    mongoCreditBundle(c),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -8,6 +8,7 @@ import { storesOf } from "../store-bundle.ts";
 import { sqlAccessBundle } from "./access/bundle.ts";
 import { sqlCodeContextBundle } from "./code-context/bundle.ts";
 import { sqlCollectionBundle } from "./collections/bundle.ts";
+import { sqlCreditBundle } from "./credits/bundle.ts";
 import type { SqlDriver } from "./driver.ts";
 import { migrate } from "./migrate.ts";
 import { pgliteDriver } from "./pglite-driver.ts";
@@ -36,6 +37,7 @@ export function createSqlStores(driver: SqlDriver): Stores {
     sqlSharingBundle(driver),
     sqlCollectionBundle(driver),
     sqlWebhookBundle(driver),
+    sqlCreditBundle(driver),
   ] as const;
   return {
     ...storesOf(bundles),

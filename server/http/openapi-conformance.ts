@@ -45,6 +45,8 @@ const paramsOf = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) =>
 /**
  * For `POST P` answering 201 with an `id`: a link to every operation on `P/{x}` and below whose
  * only parameter `P` does not have is `x`. The parameters of `P` are passed on from the request.
+ * Not to a DELETE below the item of a path that has its own POST (`…/{topic}/share`): that
+ * sub-resource is made by its own create, not by P's, so it need not exist yet.
  */
 function addCreateLinks(paths: Json): void {
   for (const [path, item] of Object.entries(paths)) {
@@ -61,6 +63,7 @@ function addCreateLinks(paths: Json): void {
       for (const method of METHODS) {
         const op = targetItem[method];
         if (!op?.operationId) continue;
+        if (method === "delete" && rest[2] && targetItem.post) continue;
         const parameters: Record<string, string> = {};
         for (const p of paramsOf(target)) {
           parameters[p] = known.has(p) ? `$request.path.${p}` : `$response.body#/${itemKey(p, properties)}`;

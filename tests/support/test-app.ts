@@ -41,7 +41,13 @@ export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
  */
 export async function makeTestApp(
   stores: Stores = withAuthCache(createMemoryStores(), createLocalInvalidationBus()),
-  opts: { events?: EventBus; rateLimits?: Partial<RateLimits>; core?: Partial<CoreDeps>; codeHostWebhookSecret?: string } = {},
+  opts: {
+    events?: EventBus;
+    rateLimits?: Partial<RateLimits>;
+    core?: Partial<CoreDeps>;
+    codeHostWebhookSecret?: string;
+    platformAdminKey?: string;
+  } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const core: CoreDeps = {
@@ -60,6 +66,7 @@ export async function makeTestApp(
       bodyLimitBytes: 64 * 1024,
       corsOrigins: ["https://app.example.com"],
       codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
+      platformAdminKey: opts.platformAdminKey ?? null,
     },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {

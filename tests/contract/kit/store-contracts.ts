@@ -1,6 +1,7 @@
 import type { Stores } from "../../../core/stores.ts";
 import { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 import { runCollectionStoresContract } from "../collection-stores.contract.ts";
+import { runCreditStoresContract } from "../credit-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
 import { runTopicStoresContract } from "../topic-stores.contract.ts";
@@ -19,6 +20,7 @@ export const storeSuites = {
   proposalsRelations: runProposalRelationStoresContract,
   sharing: runShareStoresContract,
   collections: runCollectionStoresContract,
+  credits: runCreditStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;

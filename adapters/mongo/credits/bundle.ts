@@ -1,0 +1,17 @@
+import type { CreditStores } from "../../../core/credits/ports.ts";
+import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
+import type { CreditCollections } from "./collections.ts";
+import { MongoCreditLedgerStore } from "./credit-ledger-store.ts";
+import { MongoIdempotencyStore } from "./idempotency-store.ts";
+
+export function mongoCreditBundle(c: CreditCollections): MongoBundle<CreditStores> {
+  const creditLedger = new MongoCreditLedgerStore(c);
+  return {
+    stores: { creditLedger, idempotency: new MongoIdempotencyStore(c) },
+    purgeWorkspace: async (id) => {
+      creditLedger.forget(id);
+      await deleteWorkspaceDocs(id, c.creditEntries, c.idempotencyKeys);
+      creditLedger.forget(id);
+    },
+  };
+}

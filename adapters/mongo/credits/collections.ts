@@ -1,0 +1,20 @@
+import type { Collection, Db } from "mongodb";
+import type { CreditEntryDoc, IdempotencyDoc } from "./documents.ts";
+
+/** Credits' collections of one database (their indexes: indexes.ts). */
+export interface CreditCollections {
+  creditEntries: Collection<CreditEntryDoc>;
+  idempotencyKeys: Collection<IdempotencyDoc>;
+}
+
+export const CREDIT_COLLECTION_NAMES = {
+  creditEntries: "credit_entries",
+  idempotencyKeys: "idempotency_keys",
+} as const;
+
+export function creditCollections(db: Db): CreditCollections {
+  return {
+    creditEntries: db.collection<CreditEntryDoc>(CREDIT_COLLECTION_NAMES.creditEntries),
+    idempotencyKeys: db.collection<IdempotencyDoc>(CREDIT_COLLECTION_NAMES.idempotencyKeys),
+  };
+}

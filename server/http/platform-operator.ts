@@ -1,0 +1,42 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { assertCanGrantCredits } from "../../core/credits/policy.ts";
+import { notFound, unauthenticated } from "../../core/kernel/errors.ts";
+import type { Workspace } from "../../core/workspaces/model.ts";
+import type { ServerDeps } from "../deps.ts";
+import { requireWorkspace } from "./authenticate.ts";
+import { enforceRateLimit } from "./rate-limit.ts";
+
+const digest = (s: string) => createHash("sha256").update(s).digest();
+
+/** Whether `raw` is the configured operator key; constant-time (digests of equal length compared). */
+export function isPlatformKey(configured: string | null | undefined, raw: string): boolean {
+  if (!configured) return false;
+  return timingSafeEqual(digest(configured), digest(raw));
+}
+
+/**
+ * Authenticates an operation of the platform operator on one workspace (the credit grant). The
+ * operator key reaches it (404 if the workspace does not exist); any workspace credential is
+ * checked as everywhere (401 invalid, 404 of another workspace) and then refused with 403. With no
+ * operator key configured, that is everyone's answer.
+ */
+export async function requirePlatformOperator(
+  deps: ServerDeps,
+  headers: Headers,
+  slug: string,
+  answerHeaders: Parameters<typeof enforceRateLimit>[4],
+): Promise<Workspace> {
+  const raw = headers.get("x-api-key")?.trim();
+  if (!raw) throw unauthenticated("Missing credentials: send the platform operator key in the x-api-key header");
+  const limits = deps.rateLimits;
+  if (isPlatformKey(deps.config.platformAdminKey, raw)) {
+    await enforceRateLimit(limits, deps.logger, "platform-operator", limits.perKey, answerHeaders);
+    const workspace = await deps.core.stores.workspaces.getBySlug(slug);
+    if (!workspace) throw notFound("Workspace");
+    return workspace;
+  }
+  const { principal } = await requireWorkspace(deps.core, headers, slug);
+  await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, answerHeaders);
+  assertCanGrantCredits(principal);
+  throw new Error("unreachable: a workspace principal is never the platform operator");
+}
