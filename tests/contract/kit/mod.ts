@@ -23,3 +23,4 @@ export { runWorkspaceStoresContract } from "../workspace-stores.contract.ts";
 export { type EventBusPair, runEventBusContract } from "../event-bus.contract.ts";
 export { runJobQueueContract } from "../job-queue.contract.ts";
 export { runRateCounterContract } from "../rate-counter.contract.ts";
+export { type ProspectFixtures, runProspectDirectoryContract, SAMPLE_FIXTURES } from "../prospect-directory.contract.ts";
