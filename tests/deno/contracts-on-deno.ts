@@ -5,11 +5,13 @@ import { createMemoryEventBus } from "../../adapters/memory/event-bus.ts";
 import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { createMemoryRateCounter } from "../../adapters/memory/rate-counter.ts";
+import { createSampleDirectory } from "../../adapters/radar-sample/mod.ts";
 import type { Stores } from "../../core/stores.ts";
 import {
   denoTestApi,
   runEventBusContract,
   runJobQueueContract,
+  runProspectDirectoryContract,
   runRateCounterContract,
   runStoreContracts,
   storeSuiteIds,
@@ -39,6 +41,7 @@ runEventBusContract(
 );
 runRateCounterContract("memory on Deno", async () => createMemoryRateCounter(), api);
 runJobQueueContract("memory on Deno", async (log) => createMemoryJobQueue(log), api);
+runProspectDirectoryContract("sample on Deno", async () => createSampleDirectory(), api);
 
 Deno.test("contract kit on Deno: every suite opened one store and closed it after its last test", () => {
   if (opened !== storeSuiteIds.length || closed !== opened) {
