@@ -23,6 +23,7 @@ import type { ServerDeps } from "./deps.ts";
 import type { Logger } from "./http/logger.ts";
 import { bunKeyHasher } from "./key-hasher.ts";
 import { resolvePlatformKey } from "./platform-key.ts";
+import { createProspects } from "./prospects.ts";
 import { resolveSecret } from "./secret.ts";
 
 export interface Composed {
@@ -42,6 +43,12 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   const platform = resolvePlatformKey(config);
   if (platform.file) logger.log("info", "platform operator key in file", { file: resolve(platform.file) });
   else if (!platform.key) logger.log("info", "platform operator surface off: PLATFORM_ADMIN_KEY is not set");
+  const radar = config.radarProvider;
+  logger.log(
+    "info",
+    "radar prospect directory",
+    radar.kind === "pdl" ? { provider: "pdl", base_url: radar.baseUrl } : { provider: "sample" },
+  );
 
   let inner: Stores;
   let storeLabel: string;
@@ -111,6 +118,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       keyHasher: bunKeyHasher,
       events,
       codeHost,
+      prospects: createProspects(config.radarProvider),
       paths: picomatchMatcher,
       jobs,
       ...codeContextHooks,

@@ -32,6 +32,38 @@ export interface Config {
   platformAdminKey: string | null;
   /** RADAR_PRICES over the default prices; an invalid table stops the start. */
   radarPrices: PriceTable;
+  /** Where radar finds prospects: RADAR_PROVIDER (docs/decisions/022-prospect-directory.md). */
+  radarProvider: RadarProviderConfig;
+}
+
+/** `sample` (the default, no network) or People Data Labs with its key. */
+export type RadarProviderConfig = { kind: "sample" } | { kind: "pdl"; apiKey: string; baseUrl: string };
+
+const PDL_BASE_URL = "https://api.peopledatalabs.com";
+
+/**
+ * `RADAR_PROVIDER` (`sample` or `pdl`), and for `pdl` its `PDL_API_KEY` (required: without it the
+ * start stops here, not at the first search) and `PDL_BASE_URL` (an http(s) URL).
+ */
+function radarProvider(env: Record<string, string | undefined>): RadarProviderConfig {
+  const kind = env.RADAR_PROVIDER || "sample";
+  if (kind === "sample") return { kind };
+  if (kind !== "pdl") throw new Error(`Invalid RADAR_PROVIDER: expected sample or pdl, got "${kind}"`);
+  const apiKey = env.PDL_API_KEY?.trim();
+  if (!apiKey) {
+    throw new Error("RADAR_PROVIDER=pdl needs PDL_API_KEY: set it to your People Data Labs API key, or use RADAR_PROVIDER=sample");
+  }
+  const baseUrl = env.PDL_BASE_URL || PDL_BASE_URL;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new Error(`Invalid PDL_BASE_URL: not a URL: "${baseUrl}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new Error(`Invalid PDL_BASE_URL: expected an http(s) URL, got "${baseUrl}"`);
+  }
+  return { kind, apiKey, baseUrl };
 }
 
 const LEVELS = ["debug", "info", "warn", "error", "silent"];
@@ -97,5 +129,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     gitCacheDir: env.GIT_CACHE_DIR || null,
     platformAdminKey: env.PLATFORM_ADMIN_KEY || null,
     radarPrices: parsePrices(env.RADAR_PRICES),
+    radarProvider: radarProvider(env),
   };
 }
