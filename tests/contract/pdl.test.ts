@@ -88,6 +88,25 @@ describe("the PDL adapter on the wire", () => {
   });
 });
 
+describe("PDL failing", () => {
+  const down = startPdlServer({ apiKey: KEY, failStatus: 503 });
+  afterAll(() => down.stop());
+
+  test("a 5xx is unavailable at once (retries are the run's), and a closed port too", async () => {
+    const dir = createPdlDirectory({ apiKey: KEY, baseUrl: down.url });
+    expect(await reason(dir.enrich("person", ["pe_00001"]))).toBe(
+      "unavailable: People Data Labs answered 503 (server_error): The server is unavailable",
+    );
+    expect(down.requests).toHaveLength(1);
+    const closed = startPdlServer({ apiKey: KEY });
+    const url = closed.url;
+    await closed.stop();
+    expect(await reason(createPdlDirectory({ apiKey: KEY, baseUrl: url }).contacts("pe_00001"))).toMatch(
+      /^unavailable: People Data Labs is unreachable/,
+    );
+  });
+});
+
 describe("429: waiting for x-ratelimit-reset", () => {
   const limited = startPdlServer({ apiKey: KEY, rateLimitOnce: true });
   const always = startPdlServer({ apiKey: KEY, rateLimitAlways: true });

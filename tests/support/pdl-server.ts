@@ -19,6 +19,8 @@ export interface PdlServerOptions {
   rateLimitOnce?: boolean;
   /** Every request answered 429. */
   rateLimitAlways?: boolean;
+  /** Every request answered with this status and a PDL error body (a 5xx outage, say). */
+  failStatus?: number;
 }
 
 export interface PdlServer {
@@ -88,6 +90,7 @@ export function startPdlServer(options: PdlServerOptions): PdlServer {
   }
 
   async function route(req: Request, url: URL): Promise<Response> {
+    if (options.failStatus) return error(options.failStatus, "server_error", "The server is unavailable");
     if (options.rateLimitAlways || (options.rateLimitOnce && !limited)) {
       limited = true;
       const reset = String(Math.floor(Date.now() / 1000) + 1);
