@@ -6,8 +6,8 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
  * in OpenAPI) and the functions that say whether a company or a person matches it.
  */
 
-export const MAX_FILTER_VALUES = 100;
-const MAX_VALUE_LENGTH = 200;
+export const MAX_FILTER_VALUES = 50;
+const MAX_VALUE_LENGTH = 100;
 export const MAX_EMPLOYEE_COUNT = 10_000_000;
 
 const strict = { additionalProperties: false } as const;

@@ -43,17 +43,18 @@ function criterionFences(body: string): Fence[] {
     const at = offset;
     offset += line.length;
     if (open) {
-      const close = /^ {0,3}(`{3,}|~{3,})[ \t]*\r?\n?$/.exec(line);
-      if (close && close[1][0] === open.marker[0] && close[1].length >= open.marker.length) {
+      const closing = /^ {0,3}(`{3,}|~{3,})[ \t]*\r?\n?$/.exec(line)?.[1] ?? "";
+      if (closing !== "" && closing[0] === open.marker[0] && closing.length >= open.marker.length) {
         if (open.ours) found.push({ start: open.start, end: at, indent: open.indent, newline: open.newline, closed: true });
         open = null;
       }
       continue;
     }
     const m = OPEN.exec(line);
-    if (!m || (m[2][0] === "`" && m[3].includes("`"))) continue;
-    const info = m[3].trim().split(/\s+/)[0];
-    open = { marker: m[2], indent: m[1], newline: m[4] ?? "\n", start: offset, ours: info === CRITERION_INFO };
+    if (!m) continue;
+    const [, indent = "", marker = "", rest = "", newline = "\n"] = m;
+    if (marker[0] === "`" && rest.includes("`")) continue;
+    open = { marker, indent, newline, start: offset, ours: rest.trim().split(/\s+/)[0] === CRITERION_INFO };
   }
   // CommonMark runs an unclosed fence to the end of the document.
   if (open?.ours) found.push({ start: open.start, end: body.length, indent: open.indent, newline: open.newline, closed: false });
@@ -108,7 +109,7 @@ export function parseCriterion(body: string): ParsedCriterion {
   if (fences.length > 1) {
     return { ok: false, missing: false, problems: [{ path: "/", message: `${fences.length} radar-criterion blocks; expected one` }] };
   }
-  const fence = fences[0];
+  const [fence] = fences as [Fence];
   const problems: ErrorDetail[] = fence.closed ? [] : [{ path: "/", message: "the radar-criterion block is not closed" }];
   let json: unknown;
   try {

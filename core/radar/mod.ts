@@ -1,3 +1,17 @@
-/** Radar: priced searches paid in credits. So far its price table (runs, enrichment and unlocks come next). Public surface of the module. */
+/**
+ * Radar: priced searches paid in credits. So far its price table and criteria (topics holding a
+ * `radar-criterion` block); runs, enrichment and unlocks come next. Public surface of the module.
+ */
 export * from "./prices.ts";
 export * from "./dto.ts";
+export * from "./criterion-filter.ts";
+export {
+  CRITERION_TAG,
+  type CriterionBlock,
+  criterionBody,
+  filterProblems,
+  parseCriterion,
+  type ParsedCriterion,
+  renderCriterion,
+} from "./criterion.ts";
+export { getCriterion, reviseCriterion } from "./criteria.ts";
