@@ -1,5 +1,6 @@
 import { collectionRoutes } from "./routes/collections.ts";
 import { creditRoutes } from "./routes/credits.ts";
+import { criterionRoutes } from "./routes/criteria.ts";
 import { entityRoutes } from "./routes/entities.ts";
 import { recordRoutes } from "./routes/records.ts";
 import { cors } from "@elysiajs/cors";
@@ -84,7 +85,8 @@ export function buildApp(deps: ServerDeps) {
     .use(collectionRoutes(deps))
     .use(recordRoutes(deps))
     .use(entityRoutes(deps))
-    .use(creditRoutes(deps));
+    .use(creditRoutes(deps))
+    .use(criterionRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));

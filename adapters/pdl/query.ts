@@ -1,4 +1,4 @@
-import { type CompanyFilter, type PersonFilter, ProspectDirectoryError, type ProspectQuery } from "../../core/radar/mod.ts";
+import { bareDomain, type CompanyFilter, type PersonFilter, ProspectDirectoryError, type ProspectQuery } from "../../core/radar/mod.ts";
 import { pdlCountryName } from "./countries.ts";
 
 /**
@@ -12,7 +12,6 @@ type Clause = Record<string, unknown>;
 export type EsQuery = Clause;
 
 const lower = (list: string[]) => list.map((s) => s.trim().toLowerCase());
-const bareDomain = (s: string) => s.trim().toLowerCase().replace(/^[a-z]+:\/\//, "").replace(/^www\./, "").replace(/\/.*$/, "");
 
 function countries(codes: string[]): string[] {
   return codes.map((code) => {
