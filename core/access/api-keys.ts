@@ -5,15 +5,9 @@ import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import {
-  type ApiKeyRecord,
-  type ApiKeyView,
-  type CreateApiKeyDto,
-  displayPrefix,
-  generateRawKey,
-  hashRawKey,
-  toApiKeyView,
-} from "./api-key.ts";
+import { displayPrefix, generateRawKey, hashRawKey } from "./api-key.ts";
+import { type ApiKeyView, type CreateApiKeyDto, toApiKeyView } from "./dto.ts";
+import type { ApiKeyRecord } from "./model.ts";
 import { assertOwnerOrAdmin, canManageApiKeys, canManageOthersApiKeys } from "./policy.ts";
 import type { Principal } from "./principal.ts";
 

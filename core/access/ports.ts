@@ -1,7 +1,7 @@
 import type { Listed, Member, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
-import type { ApiKeyRecord } from "./api-key.ts";
+import type { ApiKeyRecord } from "./model.ts";
 
 export interface KeyMatch {
   key: ApiKeyRecord;

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { ApiKeyView, CreateApiKeyDto, CreatedApiKey } from "../../core/access/api-key.ts";
+import { ApiKeyView, CreateApiKeyDto, CreatedApiKey } from "../../core/access/dto.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../core/access/api-keys.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { CreatedApiKey } from "../../core/access/api-key.ts";
+import { CreatedApiKey } from "../../core/access/dto.ts";
 import { bootstrapWorkspace } from "../../core/workspaces/bootstrap.ts";
 import { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
 import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../core/workspaces/dto.ts";

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from "../../core/access/api-key.ts";
+import type { ApiKeyRecord } from "../../core/access/model.ts";
 import { recordSearchText } from "../../core/collections/record-text.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Topic } from "../../core/topics/model.ts";

@@ -1,6 +1,6 @@
 import type { WorkspaceTables } from "../workspaces/tables.ts";
 import type { AccessTables } from "./tables.ts";
-import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
+import type { ApiKeyRecord } from "../../../core/access/model.ts";
 import type { ApiKeyStore, KeyMatch } from "../../../core/access/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";

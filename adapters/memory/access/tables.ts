@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
+import type { ApiKeyRecord } from "../../../core/access/model.ts";
 
 /** The in-memory tables of access (the adapter's composition shares one object of every module's tables). */
 export class AccessTables {

@@ -1,6 +1,6 @@
 import type { WorkspaceCollections } from "../workspaces/collections.ts";
 import type { AccessCollections } from "./collections.ts";
-import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
+import type { ApiKeyRecord } from "../../../core/access/model.ts";
 import type { ApiKeyStore, KeyMatch } from "../../../core/access/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
+import type { ApiKeyRecord } from "../../../core/access/model.ts";
 
 /** The stored key: the model's fields, with its id as `_id`. */
 export type ApiKeyDoc = Omit<ApiKeyRecord, "id"> & { _id: string };

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
+import type { ApiKeyRecord } from "../../../core/access/model.ts";
 import type { ApiKeyStore, KeyMatch } from "../../../core/access/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from "../../../core/access/api-key.ts";
+import type { ApiKeyRecord } from "../../../core/access/model.ts";
 import { iso, isoOrNull } from "../driver.ts";
 import { type Row, str, strOrNull } from "../row-values.ts";
 
