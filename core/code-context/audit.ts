@@ -1,68 +1,16 @@
-import { type Static, Type } from "@sinclair/typebox";
 import type { CodeContextDeps } from "./ports.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { checkAnchors } from "./anchor-validation.ts";
 import { staleBefore, type Topic, type TopicFilter } from "../topics/mod.ts";
 import { loadFileList } from "./repo-index.ts";
+import { AuditReport, MAX_ANCHORED_CHECKED, PROPOSAL_PAGE } from "./dto.ts";
 
-/**
- * `GET /topics/audit`: the context health of a workspace (docs/decisions/011-retrieve-and-audit.md).
- * Counts come from the stores' indexed filters; the anchor checks read at most
- * `MAX_ANCHORED_CHECKED` topics with anchors (most relevant first) and say when they sampled.
- */
-export const MAX_ANCHORED_CHECKED = 1_000;
 export const OFFENDERS_PER_KIND = 10;
 export const OLD_PROPOSAL_DAYS = 7;
-const PROPOSAL_PAGE = 200;
 const DAY_MS = 86_400_000;
 
 /** How much each kind of problem weighs in the score, as a share of the topics it touches. */
 export const AUDIT_WEIGHTS = { drifted: 30, stale: 20, anchors: 20, no_owner: 10, old_proposals: 10, orphaned: 10 } as const;
-
-const Offender = Type.Object({ id: Type.String(), slug: Type.String(), title: Type.String(), detail: Type.Optional(Type.String()) });
-
-export const AuditReport = Type.Object(
-  {
-    generated_at: Type.String(),
-    score: Type.Integer({ minimum: 0, maximum: 100, description: "100 is healthy. See the operation's description for the formula." }),
-    topics: Type.Object({
-      total: Type.Integer({ description: "Topics that are not archived." }),
-      reviewed: Type.Integer(),
-      drifted: Type.Integer(),
-      stale: Type.Integer(),
-      no_owner: Type.Integer(),
-    }),
-    anchors: Type.Object({
-      topics_checked: Type.Integer(),
-      sampled: Type.Boolean({
-        description: `True when more than ${MAX_ANCHORED_CHECKED} topics have anchors and only the first were checked.`,
-      }),
-      zero: Type.Integer({ description: "Anchors matching no file of their repo's default branch." }),
-      overbroad: Type.Integer(),
-      orphaned: Type.Integer({ description: "Anchors whose topic has no repo (unlinked, or the repo was removed): nothing to match." }),
-    }),
-    proposals: Type.Object({
-      pending_over_7_days: Type.Integer(),
-      capped: Type.Boolean({ description: `True when the count stopped at ${PROPOSAL_PAGE}.` }),
-    }),
-    offenders: Type.Object({
-      drifted: Type.Array(Offender),
-      stale: Type.Array(Offender),
-      zero_anchors: Type.Array(Offender),
-      overbroad_anchors: Type.Array(Offender),
-      orphaned_anchors: Type.Array(Offender),
-      no_owner: Type.Array(Offender),
-      old_proposals: Type.Array(
-        Type.Object({ id: Type.String(), topic_id: Type.String(), summary: Type.String(), created_at: Type.String() }),
-      ),
-    }),
-  },
-  {
-    description:
-      "Context health: what makes the workspace's knowledge less trustworthy, with the worst offenders (at most 10 of each kind).",
-  },
-);
-export type AuditReport = Static<typeof AuditReport>;
 
 const offender = (t: Topic, detail?: string) => ({ id: t.id, slug: t.slug, title: t.title, ...(detail ? { detail } : {}) });
 

@@ -1,11 +1,11 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { CodeContextDeps } from "./ports.ts";
 import { unauthenticated, validationFailed } from "../kernel/errors.ts";
-import { literalUnion } from "../kernel/literal-union.ts";
 import { assertValid } from "../kernel/validation.ts";
 import { markDriftIn } from "./mark-drift.ts";
 import { requestRepoIndex } from "./repo-index.ts";
 import { verifyHubSignature } from "../webhooks/mod.ts";
+import { CodeHostWebhookResult } from "./dto.ts";
 
 /**
  * The code-host webhook (`POST /webhooks/code-host`): GitHub's format, which Gitea and Forgejo
@@ -31,20 +31,6 @@ export interface CodeHostDelivery {
   /** The raw body, exactly as received: the signature covers these bytes. */
   body: Uint8Array;
 }
-
-export const CodeHostWebhookResult = Type.Object({
-  received: Type.Literal(true),
-  event: Type.String(),
-  outcome: literalUnion(["pong", "processed", "ignored", "duplicate"] as const, {
-    description:
-      "`pong` for a ping; `processed` for a push; `duplicate` for a delivery id seen before (nothing done again); `ignored` for other events.",
-  }),
-  repos: Type.Integer({
-    description: "Linked repos (in any workspace) whose default branch the push updated: their file index is refreshed.",
-  }),
-  drifted: Type.Integer({ description: "Topics marked drifted." }),
-});
-export type CodeHostWebhookResult = Static<typeof CodeHostWebhookResult>;
 
 const Paths = Type.Optional(Type.Array(Type.String()));
 const PushPayload = Type.Object({

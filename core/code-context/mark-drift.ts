@@ -1,44 +1,15 @@
-import { type Static, Type } from "@sinclair/typebox";
 import { type Principal } from "../access/mod.ts";
 import type { CodeContextDeps } from "./ports.ts";
-import { UUID_PATTERN } from "../kernel/ids.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { compiledPattern, matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
-import { FilePathSchema } from "./match-files.ts";
 import { type Drift, type Topic, writeDrift } from "../topics/mod.ts";
 import { assertCanMarkDrift } from "./policy.ts";
+import { MarkDriftDto, MarkDriftResult } from "./dto.ts";
 
-export const MAX_DRIFT_PATHS = 1_000;
 /** Evidence kept on a drifted topic: at most this many files. */
 export const MAX_DRIFT_FILES = 100;
 const WRITE_ATTEMPTS = 5;
 const PARALLEL_WRITES = 8;
-const strict = { additionalProperties: false } as const;
-
-export const MarkDriftDto = Type.Object(
-  {
-    paths: Type.Array(FilePathSchema, {
-      minItems: 1,
-      maxItems: MAX_DRIFT_PATHS,
-      description: `The changed files, 1 to ${MAX_DRIFT_PATHS}.`,
-    }),
-    commit: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, pattern: "^\\S+$", description: "The commit that changed them (kept as evidence)." }),
-    ),
-    repo_id: Type.Optional(
-      Type.String({ pattern: UUID_PATTERN, description: "Only topics linked to this repo; without it, topics of any repo (or none)." }),
-    ),
-  },
-  strict,
-);
-export type MarkDriftDto = Static<typeof MarkDriftDto>;
-
-export const MarkDriftResult = Type.Object({
-  marked: Type.Array(Type.Object({ id: Type.String(), slug: Type.String() }), { description: "The topics marked drifted, in list order." }),
-  count: Type.Integer(),
-  truncated: Type.Boolean({ description: "More than 5,000 topics were candidates; only the first 5,000 were considered." }),
-});
-export type MarkDriftResult = Static<typeof MarkDriftResult>;
 
 /** `POST /topics/mark-drift`: anyone who may write. */
 export async function markDrift(deps: CodeContextDeps, p: Principal, ws: Workspace, dto: MarkDriftDto): Promise<MarkDriftResult> {

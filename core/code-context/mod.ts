@@ -5,6 +5,7 @@
  * (`codeContextHooks`).
  */
 export * from "./ports.ts";
+export * from "./dto.ts";
 export * from "./policy.ts";
 export * from "./hooks.ts";
 
@@ -16,16 +17,8 @@ export * from "./anchor-validation.ts";
 export { MAX_INDEXED_FILES, refreshRepoIndex, requestRepoIndex, SYNC_INDEX_TIMEOUT_MS } from "./repo-index.ts";
 export * from "./repo-index-job.ts";
 export * from "./repo-refresh.ts";
-export { FilePathSchema, MatchedTopic, matchFiles, MatchFilesDto, MatchFilesResult, MAX_MATCH_PATHS } from "./match-files.ts";
-export { markDrift, MarkDriftDto, MarkDriftResult, MAX_DRIFT_FILES, MAX_DRIFT_PATHS } from "./mark-drift.ts";
-export {
-  DEFAULT_BUDGET_TOKENS,
-  DELIVERY_WINDOW_MS,
-  MAX_BUDGET_TOKENS,
-  retrieve,
-  RetrieveDto,
-  RetrievedTopic,
-  RetrieveResult,
-} from "./retrieve.ts";
+export { matchFiles } from "./match-files.ts";
+export { markDrift, MAX_DRIFT_FILES } from "./mark-drift.ts";
+export { DELIVERY_WINDOW_MS, retrieve } from "./retrieve.ts";
 export * from "./audit.ts";
 export * from "./code-host-webhook.ts";

@@ -1,35 +1,19 @@
-import { type Static, Type } from "@sinclair/typebox";
 import type { CodeContextDeps } from "./ports.ts";
 import { validationFailed } from "../kernel/errors.ts";
-import { UUID_PATTERN } from "../kernel/ids.ts";
-import { literalUnion } from "../kernel/literal-union.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";
 import {
-  APPROVED_VIA,
   distinctTerms,
   FIELD_WEIGHT,
   MAX_QUERY_TERMS,
   type Topic,
-  TOPIC_STATUSES,
   type TopicStatus,
   topicTerms,
   toTopicView,
-  TRUST_VERDICTS,
   trustRank,
 } from "../topics/mod.ts";
-import { FilePathSchema } from "./match-files.ts";
+import { DEFAULT_BUDGET_TOKENS, RetrieveDto, RetrieveResult } from "./dto.ts";
 
-/**
- * `POST /topics/retrieve`: a context bundle for a coding agent, within a token budget. Decisions
- * (docs/decisions/011-retrieve-and-audit.md): candidates come from the files (anchors), the
- * question (each meaningful word searched on its own, a topic scoring by the words it holds), and
- * one hop of relations from the best of those; reviewed knowledge outranks the rest at equal
- * relevance. A token is counted as 4 characters. A topic already given to the same session at
- * the same version is left out (unless `include_delivered`); a changed one is sent again.
- */
-export const DEFAULT_BUDGET_TOKENS = 4_000;
-export const MAX_BUDGET_TOKENS = 100_000;
 export const DELIVERY_WINDOW_MS = 24 * 3_600_000;
 const CHARS_PER_TOKEN = 4;
 /** Tokens a topic's fields other than its text take in the bundle. */
@@ -44,54 +28,6 @@ const STOP_WORDS = new Set(
   "a an and are as at be by can do does for from how i in is it of on or should the this to we what when where which who why with you our"
     .split(" "),
 );
-
-const strict = { additionalProperties: false } as const;
-
-export const RetrieveDto = Type.Object(
-  {
-    question: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: "What the agent is working on, in words." })),
-    paths: Type.Optional(Type.Array(FilePathSchema, { maxItems: 200, description: "Files the agent is looking at (repo-relative)." })),
-    repo_id: Type.Optional(Type.String({ pattern: UUID_PATTERN, description: "Only anchors on this repo count." })),
-    budget_tokens: Type.Optional(
-      Type.Integer({
-        minimum: 200,
-        maximum: MAX_BUDGET_TOKENS,
-        description: `Tokens the bundle may fill (a token is counted as 4 characters); default ${DEFAULT_BUDGET_TOKENS}.`,
-      }),
-    ),
-    max_topics: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: "Default 20." })),
-    include_notes: Type.Optional(Type.Boolean({ description: "Include Notes (drafts); default false." })),
-    include_delivered: Type.Optional(Type.Boolean({ description: "Send topics this session already has again; default false." })),
-  },
-  { ...strict, description: "At least one of `question` and `paths`." },
-);
-export type RetrieveDto = Static<typeof RetrieveDto>;
-
-export const RetrievedTopic = Type.Object({
-  id: Type.String(),
-  slug: Type.String(),
-  title: Type.String(),
-  status: literalUnion(TOPIC_STATUSES),
-  trust: literalUnion(TRUST_VERDICTS),
-  drifted: Type.Boolean(),
-  stale: Type.Boolean(),
-  approved_via: Type.Union([literalUnion(APPROVED_VIA), Type.Null()]),
-  version: Type.Integer(),
-  reasons: Type.Array(Type.String(), { description: "Why it is here: `file:<path>`, `text:<word>`, `relation:<type>:<slug>`." }),
-  score: Type.Number(),
-  text: Type.String({ description: "The body, cut to fit the budget." }),
-  truncated: Type.Boolean(),
-});
-
-export const RetrieveResult = Type.Object({
-  session: Type.String(),
-  budget_tokens: Type.Integer(),
-  used_tokens: Type.Integer(),
-  topics: Type.Array(RetrievedTopic),
-  skipped_delivered: Type.Array(Type.String(), { description: "Slugs left out: this session already has them at this version." }),
-  omitted: Type.Integer({ description: "Relevant topics that did not fit the budget or `max_topics`." }),
-});
-export type RetrieveResult = Static<typeof RetrieveResult>;
 
 interface Candidate {
   topic: Topic;

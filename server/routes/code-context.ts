@@ -1,9 +1,18 @@
 import { Type } from "@sinclair/typebox";
 import type { CoreDeps } from "../../core/deps.ts";
-import { markDrift, MarkDriftDto, MarkDriftResult } from "../../core/code-context/mark-drift.ts";
-import { matchFiles, MatchFilesDto, MatchFilesResult } from "../../core/code-context/match-files.ts";
-import { retrieve, RetrieveDto, RetrieveResult } from "../../core/code-context/retrieve.ts";
-import { AUDIT_WEIGHTS, AuditReport, auditTopics } from "../../core/code-context/audit.ts";
+import { markDrift } from "../../core/code-context/mark-drift.ts";
+import { matchFiles } from "../../core/code-context/match-files.ts";
+import { retrieve } from "../../core/code-context/retrieve.ts";
+import { AUDIT_WEIGHTS, auditTopics } from "../../core/code-context/audit.ts";
+import {
+  AuditReport,
+  MarkDriftDto,
+  MarkDriftResult,
+  MatchFilesDto,
+  MatchFilesResult,
+  RetrieveDto,
+  RetrieveResult,
+} from "../../core/code-context/dto.ts";
 import { errors } from "../http/schemas.ts";
 import { SlugParams, type TopicDoc as Doc, type TopicScope } from "./topic-table.ts";
 

@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { AppError } from "../../core/kernel/errors.ts";
-import { CodeHostWebhookResult, receiveCodeHostWebhook } from "../../core/code-context/code-host-webhook.ts";
+import { receiveCodeHostWebhook } from "../../core/code-context/code-host-webhook.ts";
+import { CodeHostWebhookResult } from "../../core/code-context/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { rawBody } from "../http/raw-body.ts";
 import { errors, publicOperation } from "../http/schemas.ts";
