@@ -254,34 +254,34 @@ describe("redis faults: adapters against a server that goes away", () => {
   });
 });
 
-/** A TCP proxy that can cut every connection and refuse new ones: a partition, Redis keeps its data. */
-async function partitionableProxy(targetPort: number): Promise<{ url: string; cut(): void; heal(): void; close(): Promise<void> }> {
-  let open = true;
+interface Proxy {
+  url: string;
+  cut(): void;
+  heal(): void;
+  close(): Promise<void>;
+}
+
+type Track = (s: Socket) => void;
+
+/** A loopback TCP server whose sockets are tracked and closed with it; `accept` decides what each client gets. */
+async function proxyServer(
+  accept: (client: Socket, track: Track) => void,
+): Promise<{ url: string; sockets: Set<Socket>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  const track: Track = (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+    s.on("error", () => {});
+  };
   const server: Server = createServer((client) => {
-    if (!open) return void client.destroy();
-    const upstream = tcpConnect({ host: "127.0.0.1", port: targetPort });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("close", () => sockets.delete(s));
-      s.on("error", () => {});
-    }
-    client.pipe(upstream);
-    upstream.pipe(client);
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
+    track(client);
+    accept(client, track);
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const port = (server.address() as { port: number }).port;
   return {
     url: `redis://127.0.0.1:${port}`,
-    cut() {
-      open = false;
-      for (const s of sockets) s.destroy();
-    },
-    heal() {
-      open = true;
-    },
+    sockets,
     close: () =>
       new Promise<void>((r) => {
         for (const s of sockets) s.destroy();
@@ -290,42 +290,53 @@ async function partitionableProxy(targetPort: number): Promise<{ url: string; cu
   };
 }
 
+/** Joins a client to a new connection to Redis (sending `first` ahead when the client's first bytes were read), each closing the other. */
+function splice(client: Socket, targetPort: number, track: Track, first?: Buffer): void {
+  const upstream = tcpConnect({ host: "127.0.0.1", port: targetPort });
+  track(upstream);
+  if (first) upstream.write(first);
+  client.pipe(upstream);
+  upstream.pipe(client);
+  client.on("close", () => upstream.destroy());
+  upstream.on("close", () => client.destroy());
+}
+
+/** A TCP proxy that can cut every connection and refuse new ones: a partition, Redis keeps its data. */
+async function partitionableProxy(targetPort: number): Promise<Proxy> {
+  let open = true;
+  const base = await proxyServer((client, track) => (open ? splice(client, targetPort, track) : client.destroy()));
+  return {
+    url: base.url,
+    cut() {
+      open = false;
+      for (const s of base.sockets) s.destroy();
+    },
+    heal() {
+      open = true;
+    },
+    close: base.close,
+  };
+}
+
 /**
  * A TCP proxy that can cut off the subscriber of one RedisConnection (recognised by the
  * `CLIENT SETNAME <name>:sub` its handshake starts with) and refuse its reconnects, while the
  * command client goes on: what the two clients' separate backoff schedules produce after an outage.
  */
-async function subscriberCuttingProxy(
-  targetPort: number,
-  subscriberName: string,
-): Promise<{ url: string; cut(): void; heal(): void; close(): Promise<void> }> {
+async function subscriberCuttingProxy(targetPort: number, subscriberName: string): Promise<Proxy> {
   let blocked = false;
   const subscribers = new Set<Socket>();
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    sockets.add(client);
-    client.on("close", () => sockets.delete(client));
-    client.on("error", () => {});
+  const base = await proxyServer((client, track) =>
     client.once("data", (first: Buffer) => {
       const isSubscriber = first.includes(subscriberName);
       if (isSubscriber && blocked) return void client.destroy();
       if (isSubscriber) subscribers.add(client);
       client.on("close", () => subscribers.delete(client));
-      const upstream = tcpConnect({ host: "127.0.0.1", port: targetPort });
-      sockets.add(upstream);
-      upstream.on("close", () => sockets.delete(upstream));
-      upstream.on("error", () => {});
-      upstream.write(first);
-      client.pipe(upstream);
-      upstream.pipe(client);
-      client.on("close", () => upstream.destroy());
-      upstream.on("close", () => client.destroy());
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  const port = (server.address() as { port: number }).port;
+      splice(client, targetPort, track, first);
+    })
+  );
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: base.url,
     cut() {
       blocked = true;
       for (const s of subscribers) s.destroy();
@@ -333,11 +344,7 @@ async function subscriberCuttingProxy(
     heal() {
       blocked = false;
     },
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
+    close: base.close,
   };
 }
 
