@@ -8,6 +8,8 @@ import { memoryCollectionBundle } from "./collections/bundle.ts";
 import { CollectionTables } from "./collections/tables.ts";
 import { memoryCreditBundle } from "./credits/bundle.ts";
 import { CreditTables } from "./credits/tables.ts";
+import { memoryRadarBundle } from "./radar/bundle.ts";
+import { RadarTables } from "./radar/tables.ts";
 import { memorySharingBundle } from "./sharing/bundle.ts";
 import { SharingTables } from "./sharing/tables.ts";
 import { memoryTopicBundle } from "./topics/bundle.ts";
@@ -34,6 +36,7 @@ export function createMemoryStores(): Stores {
     ...new CollectionTables(),
     ...new WebhookTables(),
     ...new CreditTables(),
+    ...new RadarTables(),
   };
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
@@ -46,6 +49,7 @@ export function createMemoryStores(): Stores {
     memoryCollectionBundle(t),
     memoryWebhookBundle(t),
     memoryCreditBundle(t),
+    memoryRadarBundle(t),
   ] as const;
   return {
     ...storesOf(bundles),

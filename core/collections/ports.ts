@@ -87,6 +87,11 @@ export interface RecordRemoval {
 
 export interface RecordStore {
   get(workspaceId: string, collectionId: string, id: string): Promise<CollectionRecord | null>;
+  /**
+   * The records of these entities in the collection (at most 1,000 ids; a served index, no scan),
+   * in no particular order: radar finds the record an entity already has there.
+   */
+  byEntities(workspaceId: string, collectionId: string, entityIds: readonly string[]): Promise<CollectionRecord[]>;
   /** In `q.sort` order, at most `q.limit`; `has_more` when another record follows. */
   query(workspaceId: string, collectionId: string, q: RecordQuery): Promise<Slice<CollectionRecord>>;
   /** At most `spec.maxGroups + 1` groups (so the caller can tell more exist), largest count first. */

@@ -1,3 +1,9 @@
+import type { CoreDeps } from "../deps.ts";
+import type { CollectionStores } from "../collections/mod.ts";
+import type { CreditStores } from "../credits/mod.ts";
+import type { TopicStores } from "../topics/mod.ts";
+import type { WorkspaceStores } from "../workspaces/mod.ts";
+import type { RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "./model.ts";
 import type { ContactDetails, Prospect, ProspectKind, ProspectQuery } from "./prospect.ts";
 
 /** One page of a search: `cursor` fetches the next, null on the last page. */
@@ -48,3 +54,66 @@ export class ProspectDirectoryError extends Error {
     this.reason = reason;
   }
 }
+
+// ---- Searches, runs, traces, results and monitors (docs/decisions/024-radar-runs.md) ----
+
+/** A page of a run's results, in reading order. */
+export interface ResultPage {
+  items: RunResult[];
+  /** Pass as `afterPosition` for the next page; null on the last. */
+  next: number | null;
+}
+
+/**
+ * Searches, runs, their traces and results, and monitors. Absence is `null` or `[]`; every
+ * method is atomic on its own. Runs and monitors change by compare-and-set on `version`.
+ */
+export interface RadarStore {
+  insertSearch(search: RadarSearch): Promise<void>;
+  getSearch(workspaceId: string, id: string): Promise<RadarSearch | null>;
+
+  insertRun(run: RadarRun): Promise<void>;
+  getRun(workspaceId: string, id: string): Promise<RadarRun | null>;
+  /** Replaces the run stored at `next.version - 1`. */
+  updateRun(next: RadarRun): Promise<"ok" | "version_conflict" | "not_found">;
+  /**
+   * Runs `queued` or `running` whose lease ended before `now` (or that have none), oldest first,
+   * across workspaces: what a restarted worker resumes. At most `limit`.
+   */
+  staleRuns(now: string, limit: number): Promise<RadarRun[]>;
+
+  /**
+   * Appends a step numbered after the run's last (1 for the first); concurrent appends get
+   * distinct numbers. Returns the step as stored.
+   */
+  appendStep(workspaceId: string, runId: string, step: Omit<TraceStep, "seq">): Promise<TraceStep>;
+  /** Steps with `seq > afterSeq`, in order, at most `limit`. */
+  steps(workspaceId: string, runId: string, afterSeq: number, limit: number): Promise<TraceStep[]>;
+
+  /**
+   * Claims `(run, provider_id)` for `result`; when claimed before (by this run, an earlier
+   * attempt or a concurrent worker) answers that claim and writes nothing.
+   */
+  claimResult(result: RunResult): Promise<{ claimed: true } | { claimed: false; existing: RunResult }>;
+  /** A run's results with `position > afterPosition`, in order, at most `limit`. */
+  results(workspaceId: string, runId: string, afterPosition: number, limit: number): Promise<ResultPage>;
+  /** How many of a run's results had each outcome. */
+  countResults(workspaceId: string, runId: string): Promise<Record<ResultOutcome, number>>;
+
+  insertMonitor(monitor: RadarMonitor): Promise<void>;
+  getMonitor(workspaceId: string, id: string): Promise<RadarMonitor | null>;
+  /** The monitor of a search (one at most). */
+  monitorOfSearch(workspaceId: string, searchId: string): Promise<RadarMonitor | null>;
+  /** Replaces the monitor stored at `next.version - 1`. */
+  updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found">;
+  /** Active monitors whose `next_run_at` is at or before `now`, across workspaces, soonest first, at most `limit`. */
+  dueMonitors(now: string, limit: number): Promise<RadarMonitor[]>;
+}
+
+/** Radar's stores, one bundle per adapter (adapters/<adapter>/radar/). */
+export interface RadarStores {
+  radar: RadarStore;
+}
+
+/** What radar's use cases are given: its stores and those of the modules it writes through (ADR 019). */
+export type RadarDeps = CoreDeps<RadarStores & CreditStores & CollectionStores & TopicStores & WorkspaceStores>;

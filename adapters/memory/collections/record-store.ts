@@ -24,6 +24,11 @@ export class MemoryRecordStore implements RecordStore {
     return r ? copy(r) : null;
   }
 
+  async byEntities(ws: string, cid: string, entityIds: readonly string[]): Promise<CollectionRecord[]> {
+    const wanted = new Set(entityIds);
+    return recordsOf(this.t, ws, cid).filter((r) => r.entity_id !== null && wanted.has(r.entity_id)).map(copy);
+  }
+
   async query(ws: string, cid: string, q: RecordQuery): Promise<Slice<CollectionRecord>> {
     const rows = recordsOf(this.t, ws, cid)
       .filter((r) => !q.filter || matches(r as never, q.filter))

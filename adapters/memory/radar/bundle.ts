@@ -1,0 +1,18 @@
+import type { RadarStores } from "../../../core/radar/ports.ts";
+import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
+import { MemoryRadarStore } from "./radar-store.ts";
+import type { RadarTables } from "./tables.ts";
+
+export function memoryRadarBundle(t: RadarTables): MemoryBundle<RadarStores> {
+  return {
+    stores: { radar: new MemoryRadarStore(t) },
+    purgeWorkspace: (id) => {
+      for (const [runId, run] of t.radarRuns) {
+        if (run.workspace_id !== id) continue;
+        t.radarSteps.delete(runId);
+        t.radarResultsByRun.delete(runId);
+      }
+      dropWorkspaceRows(id, t.radarSearches, t.radarRuns, t.radarResults, t.radarMonitors);
+    },
+  };
+}
