@@ -3,7 +3,7 @@ import type { EventBus } from "./events/mod.ts";
 import type { Clock } from "./kernel/clock.ts";
 import type { JobQueue } from "./jobs/mod.ts";
 import type { CodeHost, PathMatcher } from "./code-context/mod.ts";
-import type { ProspectDirectory } from "./radar/mod.ts";
+import type { PriceTable, ProspectDirectory } from "./radar/mod.ts";
 import type { Stores } from "./stores.ts";
 import type { AnchorReports } from "./topics/mod.ts";
 import type { RepoLinkedHook } from "./workspaces/mod.ts";
@@ -29,6 +29,10 @@ export interface CoreDeps<S = Stores> {
   codeHost?: CodeHost;
   /** Where radar finds companies and people (the sample directory or PDL); without it, radar finds none. */
   prospects?: ProspectDirectory;
+  /** What radar charges (RADAR_PRICES); default `DEFAULT_PRICES`. */
+  radarPrices?: PriceTable;
+  /** How long a worker owns a radar run before another may take it over; default 30 s. */
+  radarRunLeaseMs?: number;
   /** The glob matcher of anchors (adapters/glob/); match-files and drift fail without it. */
   paths?: PathMatcher;
   /** Where use cases queue background work (run by workers/); without it, that work runs inline. */

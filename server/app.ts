@@ -1,6 +1,7 @@
 import { collectionRoutes } from "./routes/collections.ts";
 import { creditRoutes } from "./routes/credits.ts";
 import { criterionRoutes } from "./routes/criteria.ts";
+import { radarRunRoutes } from "./routes/radar-runs.ts";
 import { entityRoutes } from "./routes/entities.ts";
 import { recordRoutes } from "./routes/records.ts";
 import { cors } from "@elysiajs/cors";
@@ -28,7 +29,7 @@ import { sharingRoutes } from "./routes/sharing.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
-import { webhookRoutes } from "./routes/webhooks.ts";
+import { radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -79,6 +80,7 @@ export function buildApp(deps: ServerDeps) {
     .use(topicRoutes(deps, "/topics"))
     .use(topicRoutes(deps, "/watchers"))
     .use(webhookRoutes(deps))
+    .use(radarWebhookRoutes(deps))
     .use(sharingRoutes(deps))
     .use(publicShareRoutes(deps, "api"))
     .use(tagRoutes(deps))
@@ -86,7 +88,8 @@ export function buildApp(deps: ServerDeps) {
     .use(recordRoutes(deps))
     .use(entityRoutes(deps))
     .use(creditRoutes(deps))
-    .use(criterionRoutes(deps));
+    .use(criterionRoutes(deps))
+    .use(radarRunRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));

@@ -1,4 +1,5 @@
 import { parsePrices, type PriceTable } from "../core/radar/prices.ts";
+import { standardWebhookKey } from "../core/webhooks/standard-webhooks.ts";
 import type { LogLevel } from "./http/logger.ts";
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
@@ -24,6 +25,8 @@ export interface Config {
   trustProxy: boolean;
   /** Secret of the code-host webhook's signatures; null leaves `POST /webhooks/code-host` off (404). */
   codeHostWebhookSecret: string | null;
+  /** RADAR_WEBHOOK_SECRET (`whsec_<base64>`, Standard Webhooks); null leaves `POST /webhooks/radar/monitor` off (404). */
+  radarWebhookSecret: string | null;
   /** Whether repos may be read from local paths and file:// URLs (default: only when embedded). */
   codeHostLocalPaths: boolean;
   /** Where bare clones of remote repos are kept (default `<DATA_DIR>/git-cache`). */
@@ -99,6 +102,13 @@ function checkWorkers(raw: string | undefined): void {
   );
 }
 
+/** A Standard Webhooks secret, checked at start-up so a typo does not turn every delivery into a 401. */
+function radarWebhookSecret(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!standardWebhookKey(raw)) throw new Error("Invalid RADAR_WEBHOOK_SECRET: expected whsec_ followed by base64");
+  return raw;
+}
+
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   if (env.DATABASE_URL && env.MONGO_URL) {
     throw new Error("Both DATABASE_URL and MONGO_URL are set: choose one primary store (PostgreSQL or MongoDB)");
@@ -124,6 +134,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1000, 86_400_000),
     trustProxy: env.TRUST_PROXY === "true",
     codeHostWebhookSecret: env.CODE_HOST_WEBHOOK_SECRET || null,
+    radarWebhookSecret: radarWebhookSecret(env.RADAR_WEBHOOK_SECRET),
     // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.
     codeHostLocalPaths: bool(env, "CODE_HOST_LOCAL_PATHS") ?? (!env.DATABASE_URL && !env.MONGO_URL),
     gitCacheDir: env.GIT_CACHE_DIR || null,

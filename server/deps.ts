@@ -17,6 +17,8 @@ export interface ServerConfig {
   corsOrigins: string[];
   /** Secret of `POST /webhooks/code-host` signatures; unset, that receiver answers 404. */
   codeHostWebhookSecret?: string | null;
+  /** Secret of `POST /webhooks/radar/monitor` (Standard Webhooks); unset, that receiver answers 404. */
+  radarWebhookSecret?: string | null;
   /** The platform operator's key (`x-api-key`); unset, the operator's operations are 403 for everyone. */
   platformAdminKey?: string | null;
   /** What radar charges (`RADAR_PRICES` over the defaults). */

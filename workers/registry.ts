@@ -2,10 +2,11 @@ import { Value } from "@sinclair/typebox/value";
 import type { CoreDeps } from "../core/deps.ts";
 import type { RunJob } from "../core/jobs/ports.ts";
 import type { JobHandler } from "./handler.ts";
+import { radarMonitorHandler, radarRunHandler } from "./radar.ts";
 import { repoIndexHandler } from "./repo-index.ts";
 
 /** Every job kind's handler. A new kind adds its handler file and one line here. */
-export const HANDLERS: readonly JobHandler[] = [repoIndexHandler];
+export const HANDLERS: readonly JobHandler[] = [repoIndexHandler, radarRunHandler, radarMonitorHandler];
 
 /**
  * What a consumer (the server's own, or `npm run worker`) hands its queue: finds the job's

@@ -116,6 +116,8 @@ export interface EntityStore {
   get(workspaceId: string, id: string): Promise<Entity | null>;
   /** The entities of these ids that exist, in no particular order (at most 1,000 ids). */
   getMany(workspaceId: string, ids: readonly string[]): Promise<Entity[]>;
+  /** The entities of one kind with these `dedup_norm` keys (at most 1,000; served by the unique key). */
+  byDedupKeys(workspaceId: string, kind: string, dedupNorms: readonly string[]): Promise<Entity[]>;
   /** Newest first (id descending), of one kind when given. */
   list(workspaceId: string, kind: string | null, page: IdPage): Promise<Slice<Entity>>;
   /**

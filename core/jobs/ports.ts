@@ -9,7 +9,7 @@ export interface JobQueue {
    * Queues a job of `kind` for the workspace. A job equal to one still waiting (same key) is not
    * queued twice. A payload that does not fit the kind's schema is refused (VALIDATION_FAILED).
    */
-  enqueue<K extends JobKind>(kind: K, workspaceId: string, payload: JobPayload<K>): Promise<void>;
+  enqueue<K extends JobKind>(kind: K, workspaceId: string, payload: JobPayload<K>, opts?: { delayMs?: number }): Promise<void>;
 }
 
 /** Runs one job; throwing marks it failed (the queue logs it and goes on). */

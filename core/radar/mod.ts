@@ -1,13 +1,18 @@
 /**
- * Radar: priced searches paid in credits. So far its price table, criteria (topics holding a
- * `radar-criterion` block), the prospects a directory answers and the `ProspectDirectory` port;
- * runs, enrichment and unlocks come next. Public surface of the module.
+ * Radar: priced searches paid in credits. Its price table, criteria (topics holding a
+ * `radar-criterion` block), the prospects a directory answers and the `ProspectDirectory` port,
+ * searches, runs (quote, hold, results, trace), monitors and the monitor webhook. Public surface
+ * of the module.
  */
 export * from "./prices.ts";
 export * from "./dto.ts";
+export * from "./model.ts";
 export * from "./criterion-filter.ts";
 export * from "./prospect.ts";
 export * from "./ports.ts";
+export * from "./run-rules.ts";
+export * from "./result-fields.ts";
+export * from "./jobs.ts";
 export {
   CRITERION_TAG,
   type CriterionBlock,
@@ -18,3 +23,9 @@ export {
   renderCriterion,
 } from "./criterion.ts";
 export { getCriterion, reviseCriterion } from "./criteria.ts";
+export { openSearch } from "./searches.ts";
+export { dispatch, findRun, getRun, getTrace, priceRun, reconcileRun, startRun } from "./runs.ts";
+export { DEFAULT_RUN_LEASE_MS, executeRun } from "./run-execution.ts";
+export { executeMonitor, getRunMonitor, pauseMonitor, radarSweep, resumeMonitor } from "./monitors.ts";
+export { followTrace, isTerminalStep } from "./trace.ts";
+export { MONITOR_WEBHOOK_SOURCE, MonitorWebhookResult, receiveMonitorWebhook } from "./monitor-webhook.ts";

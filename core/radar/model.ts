@@ -1,4 +1,4 @@
-import type { CriterionKind } from "./criterion-filter.ts";
+import type { CriterionFilter, CriterionKind } from "./criterion-filter.ts";
 
 /**
  * What radar stores: searches, their runs (with each run's trace and results) and monitors
@@ -35,6 +35,8 @@ export interface Quote {
   criterion_version: number;
   created_at: string;
   expires_at: string;
+  /** The criterion's filter as priced: what the run searches (kept inside, not shown). */
+  filter: CriterionFilter;
 }
 
 export interface RunResults {

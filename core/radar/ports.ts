@@ -102,6 +102,11 @@ export interface RadarStore {
 
   insertMonitor(monitor: RadarMonitor): Promise<void>;
   getMonitor(workspaceId: string, id: string): Promise<RadarMonitor | null>;
+  /**
+   * A monitor by id alone, across workspaces: only the signed monitor webhook asks, before any
+   * workspace is known (like webhook deliveries, ADR 010).
+   */
+  monitorById(id: string): Promise<RadarMonitor | null>;
   /** The monitor of a search (one at most). */
   monitorOfSearch(workspaceId: string, searchId: string): Promise<RadarMonitor | null>;
   /** Replaces the monitor stored at `next.version - 1`. */

@@ -5,3 +5,4 @@
  */
 export * from "./ports.ts";
 export * from "./signature.ts";
+export * from "./standard-webhooks.ts";

@@ -4,6 +4,7 @@ import type { ErrorCode } from "../../core/kernel/errors.ts";
 export const STATUS_OF: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
   UNAUTHENTICATED: 401,
+  INVALID_SIGNATURE: 401,
   INSUFFICIENT_CREDITS: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -12,6 +13,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   VERSION_CONFLICT: 409,
   LAST_OWNER: 409,
   IDEMPOTENCY_KEY_REUSED: 409,
+  QUOTE_EXPIRED: 409,
+  QUOTE_STALE: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,

@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../core/kernel/errors.ts";
 import { receiveCodeHostWebhook } from "../../core/code-context/code-host-webhook.ts";
 import { CodeHostWebhookResult } from "../../core/code-context/dto.ts";
+import { MonitorWebhookResult, receiveMonitorWebhook } from "../../core/radar/mod.ts";
 import type { ServerDeps } from "../deps.ts";
 import { rawBody } from "../http/raw-body.ts";
 import { errors, publicOperation } from "../http/schemas.ts";
@@ -59,6 +60,58 @@ export function webhookRoutes(deps: ServerDeps) {
         },
         description:
           "For a GitHub App or repository webhook (Gitea and Forgejo send the same format), JSON or form-encoded. Public, authenticated by `X-Hub-Signature-256` (HMAC-SHA256 of the raw body with CODE_HOST_WEBHOOK_SECRET, compared in constant time): a missing or wrong signature is 401 and changes nothing. Not configured (no secret): 404. `ping`: 200. `push` to a linked repo's default branch (matched by `repository.full_name` in every workspace that links it): its file index is refreshed (a background job) and the topics anchored to the changed files (`commits[].added/modified/removed`) are marked drifted with the pushed commit (`after`). A delivery id (`X-GitHub-Delivery`) seen before answers 200 `duplicate` and does nothing again.",
+      },
+    },
+  );
+}
+
+const StandardWebhookHeaders = Type.Object({
+  "webhook-id": Type.Optional(Type.String({ description: "The delivery's id: a delivery sent again takes effect once." })),
+  "webhook-timestamp": Type.Optional(Type.String({ description: "Unix seconds; more than 300 s from now is a 401." })),
+  "webhook-signature": Type.Optional(
+    Type.String({
+      description:
+        '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` under RADAR_WEBHOOK_SECRET\'s key (`whsec_<base64>`); several may be sent, space-separated.',
+    }),
+  ),
+});
+
+/** `POST /webhooks/radar/monitor`: a data provider's monitor events (Standard Webhooks). */
+export function radarWebhookRoutes(deps: ServerDeps) {
+  return new Elysia({ name: "radar-webhook" }).use(rawBody).post(
+    "/webhooks/radar/monitor",
+    ({ body, headers }) => {
+      const secret = deps.config.radarWebhookSecret;
+      if (!secret) throw new AppError("NOT_FOUND", "Radar monitor webhook is not configured: set RADAR_WEBHOOK_SECRET to enable it");
+      return receiveMonitorWebhook(deps.core, secret, {
+        id: headers["webhook-id"] ?? null,
+        timestamp: headers["webhook-timestamp"] ?? null,
+        signature: headers["webhook-signature"] ?? null,
+        body: body as Uint8Array,
+      });
+    },
+    {
+      rawBody: true,
+      headers: StandardWebhookHeaders,
+      response: { 200: MonitorWebhookResult, ...errors(400, 401, 404, 413) },
+      detail: {
+        ...publicOperation,
+        tags: ["webhooks"],
+        summary: "Radar monitor webhook receiver (public)",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                description:
+                  'Read as raw bytes (the signature covers them). `{"type":"monitor.entities_changed","data":{"monitor_id","entities":[{"kind":"company|person","dedup_key"}]}}`; other types are acknowledged and ignored.',
+              },
+            },
+          },
+        },
+        description:
+          "Standard Webhooks: `webhook-id`, `webhook-timestamp` (within 300 s), `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under RADAR_WEBHOOK_SECRET, compared in constant time). A bad or missing signature is 401 `INVALID_SIGNATURE` and changes nothing; not configured: 404. `monitor.entities_changed` marks the monitor's records of those entities (by kind and dedup key: a company's domain, a person's `<provider>:<id>`) `drifted`. A webhook id seen before answers 200 `duplicate` and does nothing; other types 200 `ignored`.",
       },
     },
   );

@@ -46,6 +46,7 @@ export async function makeTestApp(
     rateLimits?: Partial<RateLimits>;
     core?: Partial<CoreDeps>;
     codeHostWebhookSecret?: string;
+    radarWebhookSecret?: string;
     platformAdminKey?: string;
   } = {},
 ): Promise<TestApp> {
@@ -66,6 +67,7 @@ export async function makeTestApp(
       bodyLimitBytes: 64 * 1024,
       corsOrigins: ["https://app.example.com"],
       codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
+      radarWebhookSecret: opts.radarWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
     },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },

@@ -21,6 +21,16 @@ export class MemoryEntityStore implements EntityStore {
     return out;
   }
 
+  async byDedupKeys(ws: string, kind: string, dedupNorms: readonly string[]): Promise<Entity[]> {
+    const out: Entity[] = [];
+    for (const norm of new Set(dedupNorms)) {
+      const id = this.t.entityIdByKey.get(`${ws}:${kind}:${norm}`);
+      const e = id === undefined ? undefined : this.t.entities.get(id);
+      if (e) out.push(copy(e));
+    }
+    return out;
+  }
+
   async list(ws: string, kind: string | null, page: IdPage): Promise<Slice<Entity>> {
     return idSlice(inWorkspace(this.t.entities, ws).filter((e) => kind === null || e.kind === kind), page);
   }

@@ -79,6 +79,10 @@ export class MemoryRadarStore implements RadarStore {
   async getMonitor(workspaceId: string, id: string): Promise<RadarMonitor | null> {
     return mine(this.t.radarMonitors.get(id), workspaceId);
   }
+  async monitorById(id: string): Promise<RadarMonitor | null> {
+    const m = this.t.radarMonitors.get(id);
+    return m ? copy(m) : null;
+  }
   async monitorOfSearch(workspaceId: string, searchId: string): Promise<RadarMonitor | null> {
     for (const m of this.t.radarMonitors.values()) if (m.workspace_id === workspaceId && m.search_id === searchId) return copy(m);
     return null;

@@ -1,0 +1,125 @@
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { type CollectionRecord, diffRecords, normalizeDedupKey } from "../collections/mod.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/mod.ts";
+import { AppError, validationFailed } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { type StandardWebhookHeaders, verifyStandardWebhook } from "../webhooks/mod.ts";
+import { CRITERION_KINDS } from "./criterion-filter.ts";
+
+/**
+ * The radar monitor webhook (issue 13, "Webhook"): a data provider says entities it watches for a
+ * monitor changed; the monitor's records of those entities are marked drifted. Standard Webhooks
+ * signature over the raw body; the delivery id is claimed so a redelivery does nothing.
+ */
+
+export const MONITOR_WEBHOOK_SOURCE = "radar-monitor";
+const MAX_ENTITIES = 1_000;
+
+const EntitiesChanged = Type.Object({
+  type: Type.Literal("monitor.entities_changed"),
+  data: Type.Object({
+    monitor_id: Type.String({ minLength: 1, maxLength: 100 }),
+    entities: Type.Array(
+      Type.Object({
+        kind: Type.Union(CRITERION_KINDS.map((k) => Type.Literal(k))),
+        dedup_key: Type.String({ minLength: 1, maxLength: 500 }),
+      }),
+      { maxItems: MAX_ENTITIES },
+    ),
+  }),
+});
+
+export const MonitorWebhookResult = Type.Object({
+  status: Type.Union([Type.Literal("applied"), Type.Literal("duplicate"), Type.Literal("ignored")], {
+    description:
+      "`applied`; `duplicate`: this webhook id was received before, nothing done again; `ignored`: another event type, or a monitor this service does not know.",
+  }),
+  drifted: Type.Integer({ minimum: 0, description: "Records marked drifted by this delivery." }),
+});
+
+export interface MonitorDelivery extends StandardWebhookHeaders {
+  body: Uint8Array;
+}
+
+/** Marks the records drifted (one compare-and-set each; a record changed meanwhile is read again). */
+async function markDrifted(deps: CoreDeps, records: CollectionRecord[]): Promise<number> {
+  let marked = 0;
+  for (const first of records) {
+    for (let r: CollectionRecord | null = first, attempt = 0; r && !r.drifted && attempt < 3; attempt++) {
+      const at = deps.clock.now().toISOString();
+      const next = { ...r, drifted: true, version: r.version + 1, updated_at: at };
+      const change = {
+        id: uuidv7(Date.parse(at)),
+        workspace_id: r.workspace_id,
+        collection_id: r.collection_id,
+        record_id: r.id,
+        version: next.version,
+        type: "record.updated" as const,
+        actor_id: null,
+        actor_kind: "agent" as const,
+        at,
+        diff: diffRecords(r, next),
+        stage: null,
+        outcome: null,
+      };
+      const result = await deps.stores.records.update({ record: next, change });
+      if (result === "ok") {
+        marked++;
+        break;
+      }
+      r = result === "not_found" ? null : await deps.stores.records.get(r.workspace_id, r.collection_id, r.id);
+    }
+  }
+  return marked;
+}
+
+export async function receiveMonitorWebhook(
+  deps: CoreDeps,
+  secret: string,
+  d: MonitorDelivery,
+): Promise<{ status: "applied" | "duplicate" | "ignored"; drifted: number }> {
+  const now = deps.clock.now();
+  if (!(await verifyStandardWebhook(secret, d, d.body, now))) {
+    throw new AppError(
+      "INVALID_SIGNATURE",
+      "Invalid webhook signature: webhook-id, webhook-timestamp (within 300 s) and webhook-signature (v1, HMAC-SHA256 under RADAR_WEBHOOK_SECRET) are required",
+    );
+  }
+  let event: unknown;
+  try {
+    event = JSON.parse(new TextDecoder().decode(d.body));
+  } catch {
+    throw validationFailed("Invalid webhook body: it is not JSON");
+  }
+  if (!event || typeof event !== "object" || (event as { type?: unknown }).type !== "monitor.entities_changed") {
+    return { status: "ignored", drifted: 0 };
+  }
+  if (!Value.Check(EntitiesChanged, event)) {
+    const e = Value.Errors(EntitiesChanged, event).First();
+    throw validationFailed("Invalid monitor.entities_changed event", e ? [{ path: e.path || "/", message: e.message }] : []);
+  }
+  const store = deps.stores.webhookDeliveries;
+  if (!(await store.claim(MONITOR_WEBHOOK_SOURCE, d.id!, now.toISOString()))) return { status: "duplicate", drifted: 0 };
+  try {
+    const monitor = await deps.stores.radar.monitorById(event.data.monitor_id);
+    const search = monitor ? await deps.stores.radar.getSearch(monitor.workspace_id, monitor.search_id) : null;
+    if (!monitor || !search) return { status: "ignored", drifted: 0 };
+    let drifted = 0;
+    for (const kind of CRITERION_KINDS) {
+      const keys = event.data.entities.filter((e) => e.kind === kind).map((e) => normalizeDedupKey(e.dedup_key));
+      if (keys.length === 0) continue;
+      const entities = await deps.stores.entities.byDedupKeys(monitor.workspace_id, kind, keys);
+      if (entities.length === 0) continue;
+      const records = await deps.stores.records.byEntities(monitor.workspace_id, search.collection_id, entities.map((e) => e.id));
+      drifted += await markDrifted(deps, records);
+    }
+    await emit(deps, monitor.workspace_id, "radar.entities_changed", null, { monitor_id: monitor.id, drifted });
+    return { status: "applied", drifted };
+  } catch (e) {
+    // Nothing kept of a delivery that failed: the provider's retry applies it.
+    await store.release(MONITOR_WEBHOOK_SOURCE, d.id!).catch(() => {});
+    throw e;
+  }
+}
