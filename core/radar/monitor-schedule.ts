@@ -4,7 +4,7 @@ import { INTERVAL_MS, type RadarMonitor, type RadarRun } from "./model.ts";
 import { monthStart } from "./run-rules.ts";
 
 /**
- * When a monitor runs next (docs/decisions/024-radar-runs.md): an interval after its search's last
+ * When a monitor runs next (docs/decisions/026-radar-runs.md): an interval after its search's last
  * run finished. Its budget is per calendar month (UTC): a new month starts with nothing spent.
  */
 

@@ -55,7 +55,7 @@ export class ProspectDirectoryError extends Error {
   }
 }
 
-// ---- Searches, runs, traces, results and monitors (docs/decisions/024-radar-runs.md) ----
+// ---- Searches, runs, traces, results and monitors (docs/decisions/026-radar-runs.md) ----
 
 /** A page of a run's results, in reading order. */
 export interface ResultPage {

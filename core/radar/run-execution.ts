@@ -21,7 +21,7 @@ import { afterRunFinished } from "./monitor-schedule.ts";
 import { trace } from "./trace.ts";
 
 /**
- * Runs a queued run to its end (docs/decisions/024-radar-runs.md). Safe to call again at any point,
+ * Runs a queued run to its end (docs/decisions/026-radar-runs.md). Safe to call again at any point,
  * by any number of workers: a worker first takes the run's lease (compare-and-set, bumping
  * `attempt`), every result is claimed under (run, provider id) before its record is written, and
  * the hold is resolved once by the ledger. A worker that loses the lease stops at its next write.

@@ -4,7 +4,7 @@ import { FINISHED_RUN_STATES, type RadarRun, type RunResults, type RunState } fr
 import type { PriceTable } from "./prices.ts";
 
 /**
- * A run's rules, pure (docs/decisions/024-radar-runs.md): which action each state allows, what a
+ * A run's rules, pure (docs/decisions/026-radar-runs.md): which action each state allows, what a
  * quote holds and what a run charges.
  *
  *   draft —price→ priced —price→ priced —start→ queued → running → completed | failed | cancelled

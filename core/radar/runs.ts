@@ -130,19 +130,40 @@ export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
     holdId = held.entry.id;
   }
   const at = now.toISOString();
-  const next = await saveRun(deps, {
-    ...run,
-    state: "queued",
-    hold_id: holdId,
-    hold_credits: quote.max_credits,
-    started_at: at,
-    updated_at: at,
-    version: run.version + 1,
-  });
+  let next: RadarRun;
+  try {
+    next = await saveRun(deps, {
+      ...run,
+      state: "queued",
+      hold_id: holdId,
+      hold_credits: quote.max_credits,
+      started_at: at,
+      updated_at: at,
+      version: run.version + 1,
+    });
+  } catch (e) {
+    // The run changed meanwhile (re-priced, or started by a concurrent request): a hold it does
+    // not reference is released at once, so nothing stays held for nothing.
+    const now = await deps.stores.radar.getRun(ws.id, run.id);
+    if (holdId && now?.hold_id !== holdId) await releaseHold(deps, run, holdId);
+    throw e;
+  }
   await trace(deps, next, "run.started", { hold_credits: quote.max_credits, hold_id: holdId });
   await emit(deps, ws.id, "radar.run_started", p, { run_id: run.id, hold_credits: quote.max_credits });
   await dispatch(deps, next);
   return toRunView((await deps.stores.radar.getRun(ws.id, run.id)) ?? next);
+}
+
+async function releaseHold(deps: CoreDeps, run: RadarRun, holdId: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.stores.creditLedger.append({
+    workspace_id: run.workspace_id,
+    id: uuidv7(now.getTime()),
+    at: now.toISOString(),
+    op: { type: "resolve", hold_id: holdId, capture: 0 },
+    run_id: run.id,
+    reason: "radar run not started",
+  });
 }
 
 /** Hands a queued run to the job queue; without one (an embedding app, tests), runs it here. */
