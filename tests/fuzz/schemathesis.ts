@@ -357,8 +357,9 @@ async function runPass(cli: Cli, origin: string, pass: Pass, dir: string, deadli
   ];
   if (settings.checks) args.push("--checks", settings.checks);
   for (const label of pass.only ?? []) args.push("--include-name", label);
-  // The event stream never ends by design (Server-Sent Events); tests/api/event-stream.test.ts covers it.
-  args.push("--exclude-path-regex", "/events/stream$");
+  // The event streams stay open by design (Server-Sent Events: the workspace's forever, a run's until
+  // it ends, and a fuzzed run never starts); tests/api/event-stream.test.ts and radar-runs.suite.ts cover them.
+  args.push("--exclude-path-regex", "/stream$");
   if (settings.phases) args.push("--phases", settings.phases);
   if (!process.stdout.isTTY) args.push("--no-color");
 
