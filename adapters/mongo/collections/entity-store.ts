@@ -39,6 +39,14 @@ export class MongoEntityStore implements EntityStore {
     return docs.map(toEntity);
   }
 
+  async byDedupKeys(workspaceId: string, kind: string, dedupNorms: readonly string[]): Promise<Entity[]> {
+    const slots = [...new Set(dedupNorms)].map((norm) => `k:${norm}`);
+    if (slots.length === 0) return [];
+    // Served by the unique (workspace_id, kind, dedup_slot) index of upserts.
+    const docs = await this.c.entities.find({ workspace_id: workspaceId, kind, dedup_slot: { $in: slots } }).toArray();
+    return docs.map(toEntity);
+  }
+
   async list(workspaceId: string, kind: string | null, page: IdPage): Promise<Slice<Entity>> {
     const limit = Math.max(0, Math.trunc(page.limit));
     if (limit === 0) return { items: [], has_more: false };

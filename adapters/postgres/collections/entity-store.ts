@@ -59,6 +59,17 @@ export class PostgresEntityStore implements EntityStore {
     return rows.map(toEntity);
   }
 
+  async byDedupKeys(workspaceId: string, kind: string, dedupNorms: readonly string[]): Promise<Entity[]> {
+    const wanted = [...new Set(dedupNorms)];
+    if (!isUuid(workspaceId) || wanted.length === 0) return [];
+    // Served by the unique (workspace_id, kind, dedup_norm) index of upserts.
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS} from entities where workspace_id = $1 and kind = $2 and dedup_norm = any($3::text[])`,
+      [workspaceId, kind, wanted],
+    );
+    return rows.map(toEntity);
+  }
+
   async list(workspaceId: string, kind: string | null, page: IdPage): Promise<Slice<Entity>> {
     if (!isUuid(workspaceId)) return { items: [], has_more: false };
     const params: unknown[] = [workspaceId];
