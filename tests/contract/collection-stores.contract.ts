@@ -530,6 +530,19 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         .toBe(true);
     });
 
+    test("EntityStore.byDedupKeys() finds entities of one kind by key, in its workspace only", async () => {
+      const ws = await workspace();
+      const a = entity(ws, { dedup_key: "a.example", dedup_norm: "a.example" });
+      const b = entity(ws, { dedup_key: "b.example", dedup_norm: "b.example" });
+      const person = entity(ws, { kind: "person", dedup_key: "a.example", dedup_norm: "a.example" });
+      const elsewhere = entity(await workspace(), { dedup_key: "a.example", dedup_norm: "a.example" });
+      for (const e of [a, b, person, elsewhere]) await s.entities.upsert(e, () => null);
+      const found = await s.entities.byDedupKeys(ws, "company", ["a.example", "b.example", "c.example", "a.example"]);
+      expect(found.map((e) => e.id).sort()).toEqual([a.id, b.id].sort());
+      expect((await s.entities.byDedupKeys(ws, "person", ["a.example"])).map((e) => e.id)).toEqual([person.id]);
+      expect(await s.entities.byDedupKeys(ws, "company", [])).toEqual([]);
+    });
+
     test("EntityStore.upsert() without a key always inserts", async () => {
       const ws = await workspace();
       const [a, b] = [entity(ws), entity(ws)];
