@@ -19,3 +19,4 @@ export * from "./sharing/mod.ts";
 export * from "./collections/mod.ts";
 export * from "./credits/mod.ts";
 export * from "./radar/mod.ts";
+export * from "./billing/mod.ts";
