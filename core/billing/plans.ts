@@ -4,8 +4,8 @@
  * months; bought credits cost €0.05 each.
  */
 
-export const PLAN_IDS = ["free", "team", "business", "enterprise"] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
+import type { Plan as PlanId } from "../workspaces/mod.ts";
+
 export const SELF_SERVE_PLANS = ["free", "team", "business"] as const;
 
 export const LIMIT_NAMES = ["members", "topics", "collections", "records"] as const;
@@ -20,7 +20,7 @@ export interface PlanLimits {
   radar_credits_monthly: number;
 }
 
-export interface Plan {
+export interface PlanTerms {
   id: PlanId;
   name: string;
   self_serve: boolean;
@@ -29,7 +29,7 @@ export interface Plan {
   limits: PlanLimits;
 }
 
-export const PLANS: Readonly<Record<PlanId, Plan>> = {
+export const PLAN_CATALOGUE: Readonly<Record<PlanId, PlanTerms>> = {
   free: {
     id: "free",
     name: "Free",
@@ -69,7 +69,7 @@ export type BillingInterval = "month" | "year";
 
 /** What a self-serve plan costs per interval, in euro cents (null for a contract). */
 export function planPriceCents(plan: PlanId, interval: BillingInterval): number | null {
-  const monthly = PLANS[plan].monthly_cents;
+  const monthly = PLAN_CATALOGUE[plan].monthly_cents;
   if (monthly === null) return null;
   return interval === "year" ? monthly * MONTHS_CHARGED_PER_YEAR : monthly;
 }
@@ -79,7 +79,7 @@ export const creditsPriceCents = (credits: number): number => credits * CREDIT_P
 
 /** The limits in force: the plan's, or for enterprise the contract's (unset ones unlimited, credits 0). */
 export function limitsOf(plan: PlanId, contract: Partial<PlanLimits> | null = null): PlanLimits {
-  if (plan !== "enterprise") return { ...PLANS[plan].limits };
+  if (plan !== "enterprise") return { ...PLAN_CATALOGUE[plan].limits };
   return {
     members: contract?.members ?? null,
     topics: contract?.topics ?? null,

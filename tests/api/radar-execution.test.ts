@@ -55,7 +55,15 @@ describe("radar run execution under faults (memory)", () => {
       created_at: now,
       updated_at: now,
     } as Workspace;
-    owner = { kind: "member", identityId: ownerId, workspaceId: ws.id, role: "owner", credentialId: "k", via: "api_key" } as Principal;
+    owner = {
+      kind: "identity",
+      identityId: ownerId,
+      memberId: crypto.randomUUID(),
+      workspaceId: ws.id,
+      role: "owner",
+      credentialId: "k",
+      via: "api_key",
+    };
     await stores.creditLedger.append({
       workspace_id: ws.id,
       id: crypto.randomUUID(),
