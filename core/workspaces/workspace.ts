@@ -2,6 +2,7 @@ import { type Principal } from "../access/mod.ts";
 import { assertCanDeleteWorkspace, assertCanManageWorkspace } from "./policy.ts";
 import type { WorkspaceDeps, WorkspaceStores } from "./ports.ts";
 import { emit } from "../events/mod.ts";
+import { AppError } from "../kernel/errors.ts";
 import type { StoreLifecycle, StoreStatus } from "../stores.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { Identity, Member, Workspace, WorkspaceSettings } from "./model.ts";
@@ -27,11 +28,27 @@ export async function updateWorkspace(
   return next;
 }
 
+/**
+ * An owner or admin switches between the self-serve plans (issue #15; no billing provider yet, so
+ * nothing is charged and every switch among them is free). The current plan again changes nothing
+ * (no event); `enterprise` is a contract: neither set nor left here (409 PLAN_CHANGE_NOT_ALLOWED).
+ */
 export async function setPlan(deps: WorkspaceDeps, p: Principal, ws: Workspace, dto: SetPlanDto): Promise<Workspace> {
   assertCanManageWorkspace(p, "set the plan");
+  if (dto.plan === ws.plan) return ws;
+  if (dto.plan === "enterprise" || ws.plan === "enterprise") {
+    throw new AppError(
+      "PLAN_CHANGE_NOT_ALLOWED",
+      "Cannot change plan: enterprise is a contract, set and ended by the platform operator",
+      [],
+      {
+        current_plan: ws.plan,
+      },
+    );
+  }
   const next: Workspace = { ...ws, plan: dto.plan, updated_at: deps.clock.now().toISOString() };
   await deps.stores.workspaces.update(next);
-  await emit(deps, ws.id, "workspace.plan_changed", p, { from: ws.plan, to: next.plan });
+  await emit(deps, ws.id, "workspace.plan_changed", p, { from: ws.plan, to: next.plan, source: "owner" });
   return next;
 }
 

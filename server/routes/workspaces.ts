@@ -121,8 +121,14 @@ export function workspaceRoutes(deps: ServerDeps) {
       parse: "json",
       params: SlugParams,
       body: SetPlanDto,
-      response: { 200: Workspace, ...errors(400, 401, 403, 404, 413) },
-      detail: { ...authenticated, tags: ["workspaces"], summary: "Set the plan (owner/admin)" },
+      response: { 200: Workspace, ...errors(400, 401, 403, 404, 409, 413) },
+      detail: {
+        ...authenticated,
+        tags: ["workspaces"],
+        summary: "Set the plan (owner/admin)",
+        description:
+          'Switches among `free`, `team` and `business` (no billing provider is configured, so nothing is charged). The current plan again is a 200 that changes nothing. `enterprise` is a contract the platform operator sets and ends: neither set nor left here (409 `PLAN_CHANGE_NOT_ALLOWED`). Publishes `workspace.plan_changed` with `from`, `to`, `source: "owner"`.',
+      },
     })
     .get("/health", ({ workspace }) => workspaceHealth(core, workspace), {
       params: SlugParams,

@@ -110,6 +110,13 @@ describe("roles", () => {
     expect(plan.status).toBe(200);
     expect(plan.body.plan).toBe("business");
     expect((await t.call("PATCH", "/workspaces/tenant-a/plan", { key: a.admin, body: { plan: "gold" } })).status).toBe(400);
+    // The current plan again: 200, no change; enterprise is a contract, neither set nor left here.
+    const same = await t.call("PATCH", "/workspaces/tenant-a/plan", { key: a.admin, body: { plan: "business" } });
+    expect(same.status).toBe(200);
+    expect(same.body.updated_at).toBe(plan.body.updated_at);
+    const enterprise = await t.call("PATCH", "/workspaces/tenant-a/plan", { key: a.owner, body: { plan: "enterprise" } });
+    expect(enterprise.status).toBe(409);
+    expect(enterprise.body.error).toMatchObject({ code: "PLAN_CHANGE_NOT_ALLOWED", current_plan: "business" });
     expect((await t.call("DELETE", "/workspaces/tenant-a", { key: a.admin })).status).toBe(403);
   });
 });
