@@ -24,6 +24,9 @@ import { COLLECTION_INDEXES } from "./collections/indexes.ts";
 import { mongoCreditBundle } from "./credits/bundle.ts";
 import { CREDIT_COLLECTION_NAMES, creditCollections } from "./credits/collections.ts";
 import { CREDIT_INDEXES } from "./credits/indexes.ts";
+import { mongoRadarBundle } from "./radar/bundle.ts";
+import { RADAR_COLLECTION_NAMES, radarCollections } from "./radar/collections.ts";
+import { RADAR_INDEXES } from "./radar/indexes.ts";
 import { mongoSharingBundle } from "./sharing/bundle.ts";
 import { SHARING_COLLECTION_NAMES, sharingCollections } from "./sharing/collections.ts";
 import { SHARING_INDEXES } from "./sharing/indexes.ts";
@@ -49,6 +52,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: COLLECTION_COLLECTION_NAMES, indexes: COLLECTION_INDEXES },
   { names: WEBHOOK_COLLECTION_NAMES, indexes: WEBHOOK_INDEXES },
   { names: CREDIT_COLLECTION_NAMES, indexes: CREDIT_INDEXES },
+  { names: RADAR_COLLECTION_NAMES, indexes: RADAR_INDEXES },
 ];
 
 /** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
@@ -81,6 +85,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...collectionCollections(db),
     ...webhookCollections(db),
     ...creditCollections(db),
+    ...radarCollections(db),
   };
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
@@ -93,6 +98,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoCollectionBundle(c),
     mongoWebhookBundle(c),
     mongoCreditBundle(c),
+    mongoRadarBundle(c),
   ] as const;
   return {
     ...storesOf(bundles),

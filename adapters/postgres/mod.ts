@@ -9,6 +9,7 @@ import { sqlAccessBundle } from "./access/bundle.ts";
 import { sqlCodeContextBundle } from "./code-context/bundle.ts";
 import { sqlCollectionBundle } from "./collections/bundle.ts";
 import { sqlCreditBundle } from "./credits/bundle.ts";
+import { sqlRadarBundle } from "./radar/bundle.ts";
 import type { SqlDriver } from "./driver.ts";
 import { migrate } from "./migrate.ts";
 import { pgliteDriver } from "./pglite-driver.ts";
@@ -38,6 +39,7 @@ export function createSqlStores(driver: SqlDriver): Stores {
     sqlCollectionBundle(driver),
     sqlWebhookBundle(driver),
     sqlCreditBundle(driver),
+    sqlRadarBundle(driver),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -530,6 +530,22 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         .toBe(true);
     });
 
+    test("RecordStore.byEntities() finds a collection's records of some entities, in its workspace only", async () => {
+      const ws = await workspace();
+      const c = await collection(ws);
+      const other = await collection(ws);
+      const [e1, e2, e3] = [uuidv7(), uuidv7(), uuidv7()];
+      const a = await record(c, { entity_id: e1 });
+      const b = await record(c, { entity_id: e2 });
+      await record(c, { entity_id: null });
+      await record(other, { entity_id: e1 });
+      const found = await s.records.byEntities(ws, c.id, [e1, e2, e3, e1]);
+      expect(found.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+      expect(found.find((r) => r.id === a.id)).toEqual(a);
+      expect(await s.records.byEntities(await workspace(), c.id, [e1])).toEqual([]);
+      expect(await s.records.byEntities(ws, c.id, [])).toEqual([]);
+    });
+
     test("EntityStore.byDedupKeys() finds entities of one kind by key, in its workspace only", async () => {
       const ws = await workspace();
       const a = entity(ws, { dedup_key: "a.example", dedup_norm: "a.example" });

@@ -15,6 +15,8 @@ export const COLLECTION_INDEXES: Record<keyof typeof COLLECTION_COLLECTION_NAMES
     { key: { workspace_id: 1, collection_id: 1, _id: 1 }, name: "workspace_collection_id" },
     // Boards and filters by stage, in id order; the sort by status.
     { key: { workspace_id: 1, collection_id: 1, status: 1, _id: 1 }, name: "workspace_collection_status_id" },
+    // The records of some entities in a collection (radar finds an entity's record there).
+    { key: { workspace_id: 1, collection_id: 1, entity_id: 1 }, name: "workspace_collection_entity" },
   ],
   recordChanges: [
     // The lock of every record write (one writer inserts version v+1); history newest first;

@@ -64,6 +64,14 @@ export class MongoRecordStore implements RecordStore {
     return d ? toRecord(d) : null;
   }
 
+  async byEntities(workspaceId: string, collectionId: string, entityIds: readonly string[]): Promise<CollectionRecord[]> {
+    const wanted = [...new Set(entityIds)];
+    if (wanted.length === 0) return [];
+    const docs = await this.c.records.find({ workspace_id: workspaceId, collection_id: collectionId, entity_id: { $in: wanted } })
+      .toArray();
+    return docs.map(toRecord);
+  }
+
   async query(workspaceId: string, collectionId: string, q: RecordQuery): Promise<Slice<CollectionRecord>> {
     const limit = Math.max(0, Math.trunc(q.limit));
     const base = and(

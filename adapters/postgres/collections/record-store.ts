@@ -105,6 +105,17 @@ export class PostgresRecordStore implements RecordStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  async byEntities(workspaceId: string, collectionId: string, entityIds: readonly string[]): Promise<CollectionRecord[]> {
+    const wanted = [...new Set(entityIds)];
+    if (!isUuid(workspaceId) || !isUuid(collectionId) || wanted.length === 0) return [];
+    // Served by collection_records_entity_idx (migration 011).
+    const rows = await this.db.query<Row>(
+      `select ${RECORD_COLUMNS} from collection_records where workspace_id = $1 and collection_id = $2 and entity_id = any($3::text[])`,
+      [workspaceId, collectionId, wanted],
+    );
+    return rows.map(toRecord);
+  }
+
   async query(workspaceId: string, collectionId: string, q: RecordQuery): Promise<Slice<CollectionRecord>> {
     if (!isUuid(workspaceId) || !isUuid(collectionId)) return { items: [], has_more: false };
     const p = new Params(workspaceId, collectionId);

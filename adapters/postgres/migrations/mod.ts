@@ -8,6 +8,7 @@ import m007 from "./007-retrieval-deliveries.ts";
 import m008 from "./008-topic-read-paths.ts";
 import m009 from "./009-collections.ts";
 import m010 from "./010-credits.ts";
+import m011 from "./011-radar.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -17,4 +18,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];

@@ -2,6 +2,7 @@ import type { Stores } from "../../../core/stores.ts";
 import { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 import { runCollectionStoresContract } from "../collection-stores.contract.ts";
 import { runCreditStoresContract } from "../credit-stores.contract.ts";
+import { runRadarStoresContract } from "../radar-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
 import { runTopicStoresContract } from "../topic-stores.contract.ts";
@@ -21,6 +22,7 @@ export const storeSuites = {
   sharing: runShareStoresContract,
   collections: runCollectionStoresContract,
   credits: runCreditStoresContract,
+  radar: runRadarStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;
