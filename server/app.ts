@@ -1,6 +1,7 @@
 import { collectionRoutes } from "./routes/collections.ts";
 import { creditRoutes } from "./routes/credits.ts";
 import { criterionRoutes } from "./routes/criteria.ts";
+import { radarContactRoutes } from "./routes/radar-contacts.ts";
 import { radarRunRoutes } from "./routes/radar-runs.ts";
 import { entityRoutes } from "./routes/entities.ts";
 import { recordRoutes } from "./routes/records.ts";
@@ -89,7 +90,8 @@ export function buildApp(deps: ServerDeps) {
     .use(entityRoutes(deps))
     .use(creditRoutes(deps))
     .use(criterionRoutes(deps))
-    .use(radarRunRoutes(deps));
+    .use(radarRunRoutes(deps))
+    .use(radarContactRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));

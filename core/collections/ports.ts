@@ -87,6 +87,8 @@ export interface RecordRemoval {
 
 export interface RecordStore {
   get(workspaceId: string, collectionId: string, id: string): Promise<CollectionRecord | null>;
+  /** The records of these ids in the collection (at most 200), in no particular order. */
+  getMany(workspaceId: string, collectionId: string, ids: readonly string[]): Promise<CollectionRecord[]>;
   /**
    * The records of these entities in the collection (at most 1,000 ids; a served index, no scan),
    * in no particular order: radar finds the record an entity already has there.

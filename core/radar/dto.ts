@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { CreditAccount } from "../credits/mod.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { CreateTopicDto, TopicSlugSchema, TRUST_VERDICTS, UpdateTopicDto } from "../topics/mod.ts";
-import { MONITOR_INTERVALS, MONITOR_STATES, PAUSE_REASONS, RUN_STATES } from "./model.ts";
+import { CONTACT_KINDS, MONITOR_INTERVALS, MONITOR_STATES, PAUSE_REASONS, RUN_STATES } from "./model.ts";
 import { CompanyFilter, CRITERION_KINDS, PersonFilter } from "./criterion-filter.ts";
 import { PriceTable } from "./prices.ts";
 
@@ -178,3 +178,49 @@ export const TraceStepView = Type.Object({
 });
 export const TraceView = Type.Object({ steps: Type.Array(TraceStepView) });
 export type TraceView = Static<typeof TraceView>;
+
+// ---- Contact paths ----
+
+const RecordIds = Type.Array(Type.String({ format: "uuid" }), {
+  minItems: 1,
+  maxItems: 100,
+  uniqueItems: true,
+  description: "1 to 100 records of the collection (one of another collection or workspace is a 404).",
+});
+const ContactKinds = Type.Array(literalUnion(CONTACT_KINDS), {
+  minItems: 1,
+  maxItems: 3,
+  uniqueItems: true,
+  description: "`email`, `phone`, `linkedin`.",
+});
+
+export const EnrichContactsDto = Type.Object({ record_ids: RecordIds, kinds: ContactKinds }, { additionalProperties: false });
+export type EnrichContactsDto = Static<typeof EnrichContactsDto>;
+export const UnlockContactsDto = Type.Object({ record_ids: RecordIds, kinds: ContactKinds }, { additionalProperties: false });
+export type UnlockContactsDto = Static<typeof UnlockContactsDto>;
+
+export const ContactQuote = Type.Object({
+  items: Type.Array(Type.Object({
+    record_id: Id,
+    kind: literalUnion(CONTACT_KINDS),
+    state: Type.Union([Type.Literal("available"), Type.Literal("unlocked"), Type.Literal("unavailable")], {
+      description:
+        "`available`: unlocking may find it, at `credits` (charged only if found); `unlocked`: already paid for, free; `unavailable`: not a person radar knows, or looked up before and not found.",
+    }),
+    credits: Type.Integer({ minimum: 0 }),
+  })),
+  total_credits: Type.Integer({ minimum: 0, description: "The most unlocking these would charge (each entity and kind once)." }),
+});
+export type ContactQuote = Static<typeof ContactQuote>;
+
+export const UnlockedContacts = Type.Object({
+  items: Type.Array(Type.Object({
+    record_id: Id,
+    kind: literalUnion(CONTACT_KINDS),
+    status: Type.Union([Type.Literal("unlocked"), Type.Literal("already_unlocked"), Type.Literal("unavailable")]),
+    credits: Type.Integer({ minimum: 0, description: "Charged for this item: its price when unlocked now, else 0." }),
+    value: Type.Union([Type.String(), Type.Null()], { description: "The e-mail, phone number or LinkedIn URL; null when unavailable." }),
+  })),
+  charged_credits: Type.Integer({ minimum: 0 }),
+});
+export type UnlockedContacts = Static<typeof UnlockedContacts>;

@@ -28,4 +28,5 @@ export { dispatch, findRun, getRun, getTrace, priceRun, reconcileRun, startRun }
 export { DEFAULT_RUN_LEASE_MS, executeRun } from "./run-execution.ts";
 export { executeMonitor, getRunMonitor, pauseMonitor, radarSweep, resumeMonitor } from "./monitors.ts";
 export { followTrace, isTerminalStep } from "./trace.ts";
+export { quoteContacts, unlockContacts } from "./contact-paths.ts";
 export { MONITOR_WEBHOOK_SOURCE, MonitorWebhookResult, receiveMonitorWebhook } from "./monitor-webhook.ts";

@@ -3,7 +3,7 @@ import type { CollectionStores } from "../collections/mod.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
-import type { RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "./model.ts";
+import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "./model.ts";
 import type { ContactDetails, Prospect, ProspectKind, ProspectQuery } from "./prospect.ts";
 
 /** One page of a search: `cursor` fetches the next, null on the last page. */
@@ -111,6 +111,17 @@ export interface RadarStore {
   monitorOfSearch(workspaceId: string, searchId: string): Promise<RadarMonitor | null>;
   /** Replaces the monitor stored at `next.version - 1`. */
   updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found">;
+  /**
+   * Claims `(workspace, entity, kind)` for `u` (state `pending`); a pending claim made before
+   * `staleBefore` (its request died) is taken over. Of concurrent claims exactly one is claimed;
+   * the others get the claim as it stands.
+   */
+  claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }>;
+  /** Settles a pending claim held by `u.token` (state, value, credits, settled_at); false when it is no longer held. */
+  settleUnlock(u: ContactUnlock): Promise<boolean>;
+  /** The unlocks of these entities (at most 1,000), in no particular order. */
+  unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]>;
+
   /** Active monitors whose `next_run_at` is at or before `now`, across workspaces, soonest first, at most `limit`. */
   dueMonitors(now: string, limit: number): Promise<RadarMonitor[]>;
 }

@@ -340,6 +340,108 @@ export function radarRunsSuite(name: string, open: () => Promise<Stores>, close:
       expect((await t.call("POST", ws(`/runs/${plain.body.run.id}/monitor/pause`), { key: p.member })).status).toBe(404);
     });
 
+    test("contact paths: quoted for free, unlocked once per person and kind (bulk and concurrent duplicates pay once), 402 when short", async () => {
+      const opened = await openSearch({
+        criterion: { title: "Dutch directors", kind: "person", filter: { countries: ["NL"], seniorities: ["director"] } },
+        max_results: 6,
+      });
+      expect(opened.status).toBe(201);
+      const { run, search } = opened.body;
+      await t.call("POST", ws(`/runs/${run.id}/price`), { key: p.member, body: {} });
+      expect((await t.call("POST", ws(`/runs/${run.id}/start`), { key: p.member })).status).toBe(201);
+      const coll = search.collection_id;
+      const recs = (await t.call("GET", `/workspaces/${slug}/collections/${coll}/records?limit=10`, { key: p.member })).body.records;
+      expect(recs.length).toBeGreaterThanOrEqual(3);
+      const [a, b, c] = recs;
+      const paths = (path: string, body: unknown, key = p.member, headers: Record<string, string> = {}) =>
+        t.call("POST", ws(`/collections/${coll}/contact-paths/${path}`), { key, body, headers });
+
+      const quote = await paths("quote", { record_ids: [a.id, b.id], kinds: ["email", "linkedin"] });
+      expect(quote.status).toBe(201);
+      expect(quote.body.items).toEqual([
+        { record_id: a.id, kind: "email", state: "available", credits: 4 },
+        { record_id: a.id, kind: "linkedin", state: "available", credits: 1 },
+        { record_id: b.id, kind: "email", state: "available", credits: 4 },
+        { record_id: b.id, kind: "linkedin", state: "available", credits: 1 },
+      ]);
+      expect(quote.body.total_credits).toBe(10);
+
+      const before = (await credits()).balance;
+      const unlocked = await paths("unlock", { record_ids: [a.id], kinds: ["email", "linkedin"] });
+      expect(unlocked.status).toBe(201);
+      expect(unlocked.headers.get("x-credits-charged")).toBe("5");
+      expect(unlocked.body.charged_credits).toBe(5);
+      for (const item of unlocked.body.items) expect(item).toMatchObject({ record_id: a.id, status: "unlocked" });
+      const email = unlocked.body.items.find((i: { kind: string }) => i.kind === "email").value;
+      expect(email).toMatch(/@.+\.example$/);
+      expect(await credits()).toMatchObject({ balance: before - 5, held: 0 });
+      const rec = await t.call("GET", `/workspaces/${slug}/collections/${coll}/records/${a.id}`, { key: p.member });
+      expect(rec.body.fields.email).toBe(email);
+      const ent = await t.call("GET", `/workspaces/${slug}/entities/${a.entity_id}`, { key: p.member });
+      expect(ent.body.attributes.email).toBe(email);
+
+      // Again: free, with the value; the quote says unlocked.
+      const again = await paths("unlock", { record_ids: [a.id], kinds: ["email"] });
+      expect(again.body).toEqual({
+        items: [{ record_id: a.id, kind: "email", status: "already_unlocked", credits: 0, value: email }],
+        charged_credits: 0,
+      });
+      expect((await paths("quote", { record_ids: [a.id], kinds: ["email"] })).body.items[0].state).toBe("unlocked");
+
+      // Twenty concurrent unlocks of b's e-mail: one pays, the others are told it is unlocked.
+      const mid = (await credits()).balance;
+      const racing = await Promise.all(Array.from({ length: 20 }, () => paths("unlock", { record_ids: [b.id], kinds: ["email"] })));
+      expect(racing.every((r) => r.status === 201)).toBe(true);
+      expect(racing.filter((r) => r.body.items[0].status === "unlocked").length).toBe(1);
+      expect(racing.filter((r) => r.body.items[0].status === "already_unlocked").length).toBe(19);
+      expect(new Set(racing.map((r) => r.body.items[0].value)).size).toBe(1);
+      expect(await credits()).toMatchObject({ balance: mid - 4, held: 0 });
+
+      // Short of credits: 402 with what is missing, nothing claimed or charged.
+      const balance = (await credits()).balance;
+      const drain = await t.call("GET", ws("/credits"), { key: p.member });
+      expect(drain.body.available).toBe(balance);
+      if (balance > 0) {
+        await t.core.stores.creditLedger.append({
+          workspace_id: (await t.core.stores.workspaces.getBySlug(slug))!.id,
+          id: crypto.randomUUID(),
+          at: new Date().toISOString(),
+          op: { type: "debit", amount: balance },
+        });
+      }
+      const short = await paths("unlock", { record_ids: [c.id], kinds: ["phone"] });
+      expect(short.status).toBe(402);
+      expect(short.body.error).toMatchObject({ code: "INSUFFICIENT_CREDITS", required: 8, available: 0, shortfall: 8 });
+      expect((await paths("quote", { record_ids: [c.id], kinds: ["phone"] })).body.items[0].state).toBe("available");
+      await grant(1000);
+
+      // Bad input and tenancy.
+      expect((await paths("unlock", { record_ids: [a.id], kinds: ["fax"] })).status).toBe(400);
+      expect((await paths("unlock", { record_ids: [], kinds: ["email"] })).status).toBe(400);
+      expect((await paths("unlock", { record_ids: [a.id], kinds: ["email"], extra: 1 })).status).toBe(400);
+      expect((await paths("unlock", { record_ids: ["01900000-0000-7000-8000-000000000000"], kinds: ["email"] })).status).toBe(404);
+      const foreign = await t.call("POST", `/workspaces/${other.slug}/radar/collections/${coll}/contact-paths/unlock`, {
+        key: other.key,
+        body: { record_ids: [a.id], kinds: ["email"] },
+      });
+      expect(foreign.status).toBe(404);
+      // A company record has no contact paths to sell.
+      const companyColl = (await openSearch({ criterion_slug: "german-software-companies", max_results: 1 })).body;
+      await t.call("POST", ws(`/runs/${companyColl.run.id}/price`), { key: p.member, body: {} });
+      await t.call("POST", ws(`/runs/${companyColl.run.id}/start`), { key: p.member });
+      const co =
+        (await t.call("GET", `/workspaces/${slug}/collections/${companyColl.search.collection_id}/records?limit=1`, { key: p.member })).body
+          .records[0];
+      const none = await t.call("POST", ws(`/collections/${companyColl.search.collection_id}/contact-paths/unlock`), {
+        key: p.member,
+        body: { record_ids: [co.id], kinds: ["email"] },
+      });
+      expect(none.body).toEqual({
+        items: [{ record_id: co.id, kind: "email", status: "unavailable", credits: 0, value: null }],
+        charged_credits: 0,
+      });
+    });
+
     test("monitor webhook: signed entities_changed marks the monitor's records drifted once; bad signatures are 401 and change nothing", async () => {
       const opened = await openSearch({
         criterion_slug: "german-software-companies",

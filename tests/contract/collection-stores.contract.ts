@@ -530,6 +530,19 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         .toBe(true);
     });
 
+    test("RecordStore.getMany() reads records of one collection by id; others' are absent", async () => {
+      const ws = await workspace();
+      const c = await collection(ws);
+      const other = await collection(ws);
+      const a = await record(c);
+      const b = await record(c);
+      const elsewhere = await record(other);
+      const found = await s.records.getMany(ws, c.id, [a.id, b.id, elsewhere.id, uuidv7(), a.id]);
+      expect(found.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+      expect(found.find((r) => r.id === b.id)).toEqual(b);
+      expect(await s.records.getMany(await workspace(), c.id, [a.id])).toEqual([]);
+    });
+
     test("RecordStore.byEntities() finds a collection's records of some entities, in its workspace only", async () => {
       const ws = await workspace();
       const c = await collection(ws);

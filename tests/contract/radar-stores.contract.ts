@@ -1,6 +1,6 @@
 import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
-import type { RadarMonitor, RadarRun, RadarSearch, RunResult } from "../../core/radar/model.ts";
+import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, RunResult } from "../../core/radar/model.ts";
 import type { Stores } from "../../core/stores.ts";
 import { bootstrapped, stamp } from "./fixtures.ts";
 
@@ -233,6 +233,56 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       const found = (await s.radar.dueMonitors(new Date(now).toISOString(), 1_000)).filter((x) => x.workspace_id === ws);
       expect(found.map((x) => x.id)).toEqual([sooner.id, m.id]);
       expect(found[1]).toEqual(due);
+    });
+
+    test("RadarStore.claimUnlock(): of 50 concurrent claims of one (entity, kind) one wins; a stale pending claim is taken over; settle needs the token", async () => {
+      const ws = await workspace();
+      const entity = uuidv7();
+      const claim = (token: string, claimed_at = new Date().toISOString()): ContactUnlock => ({
+        workspace_id: ws,
+        entity_id: entity,
+        kind: "email",
+        state: "pending",
+        value: null,
+        credits: 0,
+        token,
+        claimed_at,
+        settled_at: null,
+      });
+      const old = new Date(Date.now() - 3_600_000).toISOString();
+      const staleBefore = new Date(Date.now() - 60_000).toISOString();
+      const claims = Array.from({ length: 50 }, () => claim(uuidv7()));
+      const outcomes = await Promise.all(claims.map((c) => s.radar.claimUnlock(c, staleBefore)));
+      expect(outcomes.filter((o) => o.claimed).length).toBe(1);
+      const winner = claims[outcomes.findIndex((o) => o.claimed)]!;
+      for (const o of outcomes) if (!o.claimed) expect(o.existing).toEqual(winner);
+
+      expect(
+        await s.radar.settleUnlock({
+          ...winner,
+          token: uuidv7(),
+          state: "unlocked",
+          value: "x@y.example",
+          credits: 4,
+          settled_at: stamp(),
+        }),
+      ).toBe(false);
+      const done = { ...winner, state: "unlocked" as const, value: "a@b.example", credits: 4, settled_at: stamp() };
+      expect(await s.radar.settleUnlock(done)).toBe(true);
+      expect(await s.radar.settleUnlock(done)).toBe(false);
+      const taken = await s.radar.claimUnlock(claim(uuidv7()), staleBefore);
+      expect(taken).toEqual({ claimed: false, existing: done });
+
+      // A pending claim from a request that died long ago is taken over.
+      const phone = { ...claim(uuidv7(), old), kind: "phone" as const };
+      expect(await s.radar.claimUnlock(phone, staleBefore)).toEqual({ claimed: true });
+      const fresh = { ...claim(uuidv7()), kind: "phone" as const };
+      expect(await s.radar.claimUnlock(fresh, staleBefore)).toEqual({ claimed: true });
+      expect(await s.radar.settleUnlock({ ...phone, state: "unavailable", settled_at: stamp() })).toBe(false);
+
+      const all = await s.radar.unlocksOf(ws, [entity, uuidv7()]);
+      expect(all.map((u) => u.kind).sort()).toEqual(["email", "phone"]);
+      expect(await s.radar.unlocksOf(await workspace(), [entity])).toEqual([]);
     });
 
     test("WorkspaceStore.delete() removes the workspace's searches, runs, steps, results and monitors", async () => {

@@ -24,6 +24,15 @@ export class MemoryRecordStore implements RecordStore {
     return r ? copy(r) : null;
   }
 
+  async getMany(ws: string, cid: string, ids: readonly string[]): Promise<CollectionRecord[]> {
+    const out: CollectionRecord[] = [];
+    for (const id of new Set(ids)) {
+      const r = this.t.records.get(id);
+      if (r && r.workspace_id === ws && r.collection_id === cid) out.push(copy(r));
+    }
+    return out;
+  }
+
   async byEntities(ws: string, cid: string, entityIds: readonly string[]): Promise<CollectionRecord[]> {
     const wanted = new Set(entityIds);
     return recordsOf(this.t, ws, cid).filter((r) => r.entity_id !== null && wanted.has(r.entity_id)).map(copy);

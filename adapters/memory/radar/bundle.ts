@@ -12,7 +12,7 @@ export function memoryRadarBundle(t: RadarTables): MemoryBundle<RadarStores> {
         t.radarSteps.delete(runId);
         t.radarResultsByRun.delete(runId);
       }
-      dropWorkspaceRows(id, t.radarSearches, t.radarRuns, t.radarResults, t.radarMonitors);
+      dropWorkspaceRows(id, t.radarSearches, t.radarRuns, t.radarResults, t.radarMonitors, t.radarUnlocks);
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
+import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
 import type { RadarStore, ResultPage } from "../../../core/radar/ports.ts";
 import type { RadarTables } from "./tables.ts";
 
@@ -94,6 +94,25 @@ export class MemoryRadarStore implements RadarStore {
     this.t.radarMonitors.set(next.id, copy(next));
     return "ok";
   }
+  async claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
+    const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
+    const cur = this.t.radarUnlocks.get(key);
+    if (cur && !(cur.state === "pending" && cur.claimed_at < staleBefore)) return { claimed: false, existing: copy(cur) };
+    this.t.radarUnlocks.set(key, copy(u));
+    return { claimed: true };
+  }
+  async settleUnlock(u: ContactUnlock): Promise<boolean> {
+    const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
+    const cur = this.t.radarUnlocks.get(key);
+    if (!cur || cur.state !== "pending" || cur.token !== u.token) return false;
+    this.t.radarUnlocks.set(key, copy(u));
+    return true;
+  }
+  async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
+    const wanted = new Set(entityIds);
+    return [...this.t.radarUnlocks.values()].filter((u) => u.workspace_id === workspaceId && wanted.has(u.entity_id)).map(copy);
+  }
+
   async dueMonitors(now: string, limit: number): Promise<RadarMonitor[]> {
     return [...this.t.radarMonitors.values()]
       .filter((m) => m.state === "active" && m.next_run_at !== null && m.next_run_at <= now)

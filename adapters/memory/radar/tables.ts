@@ -1,4 +1,4 @@
-import type { RadarMonitor, RadarRun, RadarSearch, RunResult, TraceStep } from "../../../core/radar/model.ts";
+import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, RunResult, TraceStep } from "../../../core/radar/model.ts";
 
 /** The in-memory tables of radar (the adapter's composition shares one object of every module's tables). */
 export class RadarTables {
@@ -12,6 +12,8 @@ export class RadarTables {
   radarResults = new Map<string, RunResult>();
   /** run id → its results in position order */
   radarResultsByRun = new Map<string, RunResult[]>();
+  /** `${workspace_id}:${entity_id}:${kind}` → unlock */
+  radarUnlocks = new Map<string, ContactUnlock>();
   /** monitor id → monitor */
   radarMonitors = new Map<string, RadarMonitor>();
 }

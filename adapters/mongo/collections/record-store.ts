@@ -64,6 +64,13 @@ export class MongoRecordStore implements RecordStore {
     return d ? toRecord(d) : null;
   }
 
+  async getMany(workspaceId: string, collectionId: string, ids: readonly string[]): Promise<CollectionRecord[]> {
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) return [];
+    const docs = await this.c.records.find({ _id: { $in: wanted }, workspace_id: workspaceId, collection_id: collectionId }).toArray();
+    return docs.map(toRecord);
+  }
+
   async byEntities(workspaceId: string, collectionId: string, entityIds: readonly string[]): Promise<CollectionRecord[]> {
     const wanted = [...new Set(entityIds)];
     if (wanted.length === 0) return [];

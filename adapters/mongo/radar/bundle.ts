@@ -7,6 +7,6 @@ export function mongoRadarBundle(c: RadarCollections): MongoBundle<RadarStores> 
   return {
     stores: { radar: new MongoRadarStore(c) },
     purgeWorkspace: (id) =>
-      deleteWorkspaceDocs(id, c.radarSearches, c.radarRuns, c.radarMonitors, c.radarVersions, c.radarSteps, c.radarResults),
+      deleteWorkspaceDocs(id, c.radarSearches, c.radarRuns, c.radarMonitors, c.radarVersions, c.radarSteps, c.radarResults, c.radarUnlocks),
   };
 }

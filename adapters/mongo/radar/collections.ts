@@ -1,5 +1,5 @@
 import type { Collection, Db } from "mongodb";
-import type { MonitorDoc, ResultDoc, RunDoc, SearchDoc, StepDoc, VersionDoc } from "./documents.ts";
+import type { MonitorDoc, ResultDoc, RunDoc, SearchDoc, StepDoc, UnlockDoc, VersionDoc } from "./documents.ts";
 
 /** Radar's collections of one database (their indexes: indexes.ts). */
 export interface RadarCollections {
@@ -9,6 +9,7 @@ export interface RadarCollections {
   radarVersions: Collection<VersionDoc>;
   radarSteps: Collection<StepDoc>;
   radarResults: Collection<ResultDoc>;
+  radarUnlocks: Collection<UnlockDoc>;
 }
 
 export const RADAR_COLLECTION_NAMES = {
@@ -18,6 +19,7 @@ export const RADAR_COLLECTION_NAMES = {
   radarVersions: "radar_versions",
   radarSteps: "radar_run_steps",
   radarResults: "radar_run_results",
+  radarUnlocks: "radar_contact_unlocks",
 } as const;
 
 export function radarCollections(db: Db): RadarCollections {
@@ -29,5 +31,6 @@ export function radarCollections(db: Db): RadarCollections {
     radarVersions: db.collection<VersionDoc>(n.radarVersions),
     radarSteps: db.collection<StepDoc>(n.radarSteps),
     radarResults: db.collection<ResultDoc>(n.radarResults),
+    radarUnlocks: db.collection<UnlockDoc>(n.radarUnlocks),
   };
 }

@@ -1,4 +1,4 @@
-import type { RadarMonitor, RadarRun, RadarSearch, RunResult, TraceStep } from "../../../core/radar/model.ts";
+import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, RunResult, TraceStep } from "../../../core/radar/model.ts";
 
 /**
  * Radar's documents. Searches, runs and monitors are stored whole under `_id` = their id. Runs and
@@ -19,6 +19,9 @@ export interface VersionDoc {
 }
 export type StepDoc = TraceStep & { _id: string; workspace_id: string; run_id: string };
 export type ResultDoc = RunResult & { _id: string };
+/** `_id` `<workspace_id>:<entity_id>:<kind>`: the unique key an unlock claims. */
+export type UnlockDoc = ContactUnlock & { _id: string };
+export const unlockKey = (u: Pick<ContactUnlock, "workspace_id" | "entity_id" | "kind">) => `${u.workspace_id}:${u.entity_id}:${u.kind}`;
 
 /** The stored document without `_id`. */
 export function strip<T extends { _id: string }>(d: T): Omit<T, "_id"> {

@@ -1,9 +1,9 @@
 import type { Collection } from "mongodb";
-import type { RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
+import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
 import type { RadarStore, ResultPage } from "../../../core/radar/ports.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import type { RadarCollections } from "./collections.ts";
-import { type MonitorDoc, type RunDoc, strip } from "./documents.ts";
+import { type MonitorDoc, type RunDoc, strip, unlockKey } from "./documents.ts";
 
 type Versioned = (RadarRun | RadarMonitor) & { id: string; workspace_id: string; version: number };
 
@@ -147,6 +147,36 @@ export class MongoRadarStore implements RadarStore {
   updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found"> {
     return this.replace(this.c.radarMonitors, next);
   }
+  async claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
+    const _id = unlockKey(u);
+    for (let attempt = 0;; attempt++) {
+      try {
+        await this.c.radarUnlocks.insertOne({ _id, ...u });
+        return { claimed: true };
+      } catch (e) {
+        if (!isDuplicateKey(e)) throw e;
+      }
+      const cur = await this.c.radarUnlocks.findOne({ _id });
+      if (!cur) continue;
+      if (cur.state !== "pending" || cur.claimed_at >= staleBefore || attempt > 0) return { claimed: false, existing: strip(cur) };
+      // A claim whose request died: removed by the token it holds (one remover wins), then claimed afresh.
+      await this.c.radarUnlocks.deleteOne({ _id, token: cur.token, state: "pending" });
+    }
+  }
+  async settleUnlock(u: ContactUnlock): Promise<boolean> {
+    const r = await this.c.radarUnlocks.updateOne(
+      { _id: unlockKey(u), token: u.token, state: "pending" },
+      { $set: { state: u.state, value: u.value, credits: u.credits, settled_at: u.settled_at } },
+    );
+    return r.modifiedCount === 1;
+  }
+  async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
+    const wanted = [...new Set(entityIds)];
+    if (wanted.length === 0) return [];
+    const docs = await this.c.radarUnlocks.find({ workspace_id: workspaceId, entity_id: { $in: wanted } }).toArray();
+    return docs.map(strip);
+  }
+
   async dueMonitors(now: string, limit: number): Promise<RadarMonitor[]> {
     const docs = await this.c.radarMonitors
       .find({ state: "active", next_run_at: { $ne: null, $lte: now } })

@@ -105,6 +105,16 @@ export class PostgresRecordStore implements RecordStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  async getMany(workspaceId: string, collectionId: string, ids: readonly string[]): Promise<CollectionRecord[]> {
+    const wanted = [...new Set(ids)].filter(isUuid);
+    if (!isUuid(workspaceId) || !isUuid(collectionId) || wanted.length === 0) return [];
+    const rows = await this.db.query<Row>(
+      `select ${RECORD_COLUMNS} from collection_records where workspace_id = $1 and collection_id = $2 and id = any($3::uuid[])`,
+      [workspaceId, collectionId, wanted],
+    );
+    return rows.map(toRecord);
+  }
+
   async byEntities(workspaceId: string, collectionId: string, entityIds: readonly string[]): Promise<CollectionRecord[]> {
     const wanted = [...new Set(entityIds)];
     if (!isUuid(workspaceId) || !isUuid(collectionId) || wanted.length === 0) return [];

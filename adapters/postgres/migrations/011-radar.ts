@@ -67,6 +67,20 @@ create unique index radar_monitors_id_key on radar_monitors (id);
 -- dueMonitors: active ones by due time.
 create index radar_monitors_due_idx on radar_monitors (next_run_at, id) where state = 'active' and next_run_at is not null;
 
+-- Contact paths unlocked per entity and kind, forever: the key claimed before the directory is asked.
+create table radar_contact_unlocks (
+  workspace_id uuid not null references workspaces (id) on delete cascade,
+  entity_id text not null,
+  kind text not null check (kind in ('email', 'phone', 'linkedin')),
+  state text not null check (state in ('pending', 'unlocked', 'unavailable')),
+  value text,
+  credits integer not null,
+  token uuid not null,
+  claimed_at timestamptz not null,
+  settled_at timestamptz,
+  primary key (workspace_id, entity_id, kind)
+);
+
 -- RecordStore.byEntities: the records of some entities in a collection.
 create index collection_records_entity_idx on collection_records (workspace_id, collection_id, entity_id) where entity_id is not null;
 `,

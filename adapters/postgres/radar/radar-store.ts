@@ -1,7 +1,7 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
-import type { RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
+import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
 import type { RadarStore, ResultPage } from "../../../core/radar/ports.ts";
-import { iso, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
+import { iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json, type Row } from "../row-values.ts";
 
 /**
@@ -9,6 +9,19 @@ import { json, type Row } from "../row-values.ts";
  * their queries use; `updateRun`/`updateMonitor` are one compare-and-set statement on `version`.
  */
 const doc = <T>(r: Row): T => r.doc as T;
+
+const UNLOCK_COLUMNS = "workspace_id, entity_id, kind, state, value, credits, token, claimed_at, settled_at";
+const toUnlock = (r: Row): ContactUnlock => ({
+  workspace_id: r.workspace_id as string,
+  entity_id: r.entity_id as string,
+  kind: r.kind as ContactUnlock["kind"],
+  state: r.state as ContactUnlock["state"],
+  value: (r.value as string | null) ?? null,
+  credits: Number(r.credits),
+  token: r.token as string,
+  claimed_at: iso(r.claimed_at),
+  settled_at: isoOrNull(r.settled_at),
+});
 
 export class PostgresRadarStore implements RadarStore {
   constructor(private readonly db: SqlDriver) {}
@@ -166,6 +179,46 @@ export class PostgresRadarStore implements RadarStore {
       next.id,
     ]);
     return cur ? "version_conflict" : "not_found";
+  }
+
+  async claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
+    for (;;) {
+      const claimed = await this.db.query<Row>(
+        `insert into radar_contact_unlocks (workspace_id, entity_id, kind, state, value, credits, token, claimed_at, settled_at)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         on conflict (workspace_id, entity_id, kind) do update
+           set state = excluded.state, value = excluded.value, credits = excluded.credits, token = excluded.token,
+               claimed_at = excluded.claimed_at, settled_at = excluded.settled_at
+           where radar_contact_unlocks.state = 'pending' and radar_contact_unlocks.claimed_at < $10
+         returning kind`,
+        [u.workspace_id, u.entity_id, u.kind, u.state, u.value, u.credits, u.token, u.claimed_at, u.settled_at, staleBefore],
+      );
+      if (claimed.length === 1) return { claimed: true };
+      const [row] = await this.db.query<Row>(
+        `select ${UNLOCK_COLUMNS} from radar_contact_unlocks where workspace_id = $1 and entity_id = $2 and kind = $3`,
+        [u.workspace_id, u.entity_id, u.kind],
+      );
+      if (row) return { claimed: false, existing: toUnlock(row) };
+    }
+  }
+
+  async settleUnlock(u: ContactUnlock): Promise<boolean> {
+    const rows = await this.db.query<Row>(
+      `update radar_contact_unlocks set state = $4, value = $5, credits = $6, settled_at = $7
+       where workspace_id = $1 and entity_id = $2 and kind = $3 and state = 'pending' and token = $8 returning kind`,
+      [u.workspace_id, u.entity_id, u.kind, u.state, u.value, u.credits, u.settled_at, u.token],
+    );
+    return rows.length === 1;
+  }
+
+  async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
+    const wanted = [...new Set(entityIds)];
+    if (!isUuid(workspaceId) || wanted.length === 0) return [];
+    const rows = await this.db.query<Row>(
+      `select ${UNLOCK_COLUMNS} from radar_contact_unlocks where workspace_id = $1 and entity_id = any($2::text[])`,
+      [workspaceId, wanted],
+    );
+    return rows.map(toUnlock);
   }
 
   async dueMonitors(now: string, limit: number): Promise<RadarMonitor[]> {

@@ -1,0 +1,293 @@
+import { assertCanWrite, type Principal } from "../access/mod.ts";
+import {
+  admitsField,
+  type Collection,
+  type CollectionRecord,
+  diffRecords,
+  type Entity,
+  findCollection,
+  recordSearchText,
+  validateRecordFields,
+} from "../collections/mod.ts";
+import { insufficientCredits } from "../credits/mod.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/mod.ts";
+import { notFound } from "../kernel/errors.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import type { Workspace } from "../workspaces/mod.ts";
+import type { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContacts } from "./dto.ts";
+import type { ContactKind, ContactUnlock } from "./model.ts";
+import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
+import type { ContactDetails } from "./prospect.ts";
+
+/**
+ * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
+ * unlocked for credits, each (entity, kind) charged once, forever, across collections
+ * (docs/decisions/025-contact-paths.md). The unlock claims its keys before asking the directory,
+ * holds the total first, captures the hits and releases the rest in one ledger entry.
+ */
+
+/** A pending claim older than this belongs to a request that died: it may be taken over. */
+const CLAIM_STALE_MS = 60_000;
+/** How long an unlock waits for another request's pending claim of the same key to settle. */
+const WAIT_MS = 10_000;
+
+const FIELD_OF: Record<ContactKind, keyof ContactDetails> = { email: "email", phone: "phone", linkedin: "linkedin_url" };
+const priceOf = (prices: PriceTable, kind: ContactKind) => prices[kind];
+
+interface Target {
+  record: CollectionRecord;
+  /** The person behind the record, with the directory's id for them; null: nothing to unlock. */
+  person: { entity: Entity; providerId: string } | null;
+}
+
+/** The records asked for (all of them in this collection, else 404) and the person each is. */
+async function targetsOf(deps: CoreDeps, ws: Workspace, c: Collection, recordIds: readonly string[]): Promise<Target[]> {
+  const records = await deps.stores.records.getMany(ws.id, c.id, recordIds);
+  if (records.length !== new Set(recordIds).size) throw notFound("Record");
+  const byId = new Map(records.map((r) => [r.id, r]));
+  const entityIds = records.flatMap((r) => (r.entity_id ? [r.entity_id] : []));
+  const entities = new Map((entityIds.length ? await deps.stores.entities.getMany(ws.id, entityIds) : []).map((e) => [e.id, e]));
+  const directory = deps.prospects?.name ?? null;
+  return recordIds.map((id) => {
+    const record = byId.get(id)!;
+    const entity = record.entity_id ? entities.get(record.entity_id) : undefined;
+    if (!entity || entity.kind !== "person" || !directory) return { record, person: null };
+    const ids = entity.attributes.provider_ids as Record<string, string> | undefined;
+    const fromKey = entity.dedup_key?.startsWith(`${directory}:`) ? entity.dedup_key.slice(directory.length + 1) : null;
+    const providerId = ids?.[directory] ?? fromKey;
+    return { record, person: providerId ? { entity, providerId } : null };
+  });
+}
+
+const keyOf = (entityId: string, kind: ContactKind) => `${entityId}:${kind}`;
+
+async function unlocksByKey(deps: CoreDeps, ws: Workspace, targets: Target[]): Promise<Map<string, ContactUnlock>> {
+  const ids = [...new Set(targets.flatMap((t) => (t.person ? [t.person.entity.id] : [])))];
+  const unlocks = ids.length ? await deps.stores.radar.unlocksOf(ws.id, ids) : [];
+  return new Map(unlocks.map((u) => [keyOf(u.entity_id, u.kind), u]));
+}
+
+/** What unlocking would cost: per record and kind, and in total (each entity and kind once). Charges nothing. */
+export async function quoteContacts(deps: CoreDeps, ws: Workspace, collectionId: string, dto: EnrichContactsDto): Promise<ContactQuote> {
+  const c = await findCollection(deps, ws, collectionId);
+  const targets = await targetsOf(deps, ws, c, dto.record_ids);
+  const unlocks = await unlocksByKey(deps, ws, targets);
+  const prices = deps.radarPrices ?? DEFAULT_PRICES;
+  const counted = new Set<string>();
+  let total = 0;
+  const items: ContactQuote["items"] = [];
+  for (const t of targets) {
+    for (const kind of dto.kinds) {
+      if (!t.person) {
+        items.push({ record_id: t.record.id, kind, state: "unavailable", credits: 0 });
+        continue;
+      }
+      const u = unlocks.get(keyOf(t.person.entity.id, kind));
+      if (u?.state === "unlocked") items.push({ record_id: t.record.id, kind, state: "unlocked", credits: 0 });
+      else if (u?.state === "unavailable") items.push({ record_id: t.record.id, kind, state: "unavailable", credits: 0 });
+      else {
+        const credits = priceOf(prices, kind);
+        const key = keyOf(t.person.entity.id, kind);
+        if (!counted.has(key)) total += credits;
+        counted.add(key);
+        items.push({ record_id: t.record.id, kind, state: "available", credits });
+      }
+    }
+  }
+  return { items, total_credits: total };
+}
+
+/** Waits for a claim another request holds to settle (or to go stale, then it is taken over by the caller's retry). */
+async function settled(deps: CoreDeps, ws: Workspace, entityId: string, kind: ContactKind): Promise<ContactUnlock | null> {
+  const deadline = Date.now() + WAIT_MS;
+  while (Date.now() < deadline) {
+    const [u] = (await deps.stores.radar.unlocksOf(ws.id, [entityId])).filter((x) => x.kind === kind);
+    if (u && u.state !== "pending") return u;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return null;
+}
+
+/** Writes unlocked values to the record (where its schema admits the field) and to the entity. */
+async function keepValues(deps: CoreDeps, c: Collection, t: Target, values: Partial<Record<keyof ContactDetails, string>>, at: string) {
+  const fields = Object.fromEntries(Object.entries(values).filter(([name]) => admitsField(c.record_schema, name)));
+  for (let attempt = 0; attempt < 3 && Object.keys(fields).length > 0; attempt++) {
+    const cur = await deps.stores.records.get(c.workspace_id, c.id, t.record.id);
+    if (!cur || Object.entries(fields).every(([k, v]) => cur.fields[k] === v)) break;
+    const checked = validateRecordFields(c.record_schema, { ...cur.fields, ...fields });
+    // A value the collection's declared type refuses stays on the entity only.
+    if (checked.errors.some((e) => Object.keys(fields).some((f) => e.path === `/fields/${f}`))) break;
+    const next = {
+      ...cur,
+      fields: checked.fields,
+      search_text: recordSearchText(checked.fields),
+      version: cur.version + 1,
+      updated_at: at,
+    };
+    const change = {
+      id: uuidv7(Date.parse(at)),
+      workspace_id: cur.workspace_id,
+      collection_id: cur.collection_id,
+      record_id: cur.id,
+      version: next.version,
+      type: "record.updated" as const,
+      actor_id: null,
+      actor_kind: "agent" as const,
+      at,
+      diff: diffRecords(cur, next),
+      stage: null,
+      outcome: null,
+    };
+    if ((await deps.stores.records.update({ record: next, change })) === "ok") break;
+  }
+  const e = t.person!.entity;
+  if (e.dedup_norm) {
+    await deps.stores.entities.upsert(e, (cur) => {
+      if (Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) return null;
+      return { ...cur, attributes: { ...cur.attributes, ...values }, version: cur.version + 1, updated_at: at };
+    });
+  }
+}
+
+/**
+ * Unlocks contact paths: holds what the new ones could cost (402 when short: nothing claimed or
+ * charged), claims each (entity, kind) once, asks the directory once per person, captures the
+ * hits and releases the rest. A key another request holds is waited for: `already_unlocked`.
+ */
+export async function unlockContacts(
+  deps: CoreDeps,
+  p: Principal,
+  ws: Workspace,
+  collectionId: string,
+  dto: UnlockContactsDto,
+): Promise<UnlockedContacts> {
+  assertCanWrite(p, "unlock contact paths");
+  const c = await findCollection(deps, ws, collectionId);
+  const targets = await targetsOf(deps, ws, c, dto.record_ids);
+  const known = await unlocksByKey(deps, ws, targets);
+  const prices = deps.radarPrices ?? DEFAULT_PRICES;
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const token = uuidv7(now.getTime());
+
+  // New keys, each once, in request order.
+  const fresh = new Map<string, { t: Target; kind: ContactKind }>();
+  for (const t of targets) {
+    for (const kind of dto.kinds) {
+      if (!t.person) continue;
+      const key = keyOf(t.person.entity.id, kind);
+      const u = known.get(key);
+      if ((!u || u.state === "pending") && !fresh.has(key)) fresh.set(key, { t, kind });
+    }
+  }
+  const total = [...fresh.values()].reduce((n, f) => n + priceOf(prices, f.kind), 0);
+  let holdId: string | null = null;
+  if (total > 0) {
+    const held = await deps.stores.creditLedger.append({
+      workspace_id: ws.id,
+      id: uuidv7(now.getTime()),
+      at,
+      op: { type: "hold", amount: total },
+      reason: "contact unlock",
+    });
+    if (!held.ok) {
+      if (held.reason === "insufficient") throw insufficientCredits(held.required, held.available);
+      throw new Error(`Cannot hold credits: the ledger refused (${held.reason})`);
+    }
+    holdId = held.entry.id;
+  }
+
+  const outcome = new Map<string, { status: "unlocked" | "already_unlocked" | "unavailable"; credits: number; value: string | null }>();
+  let charged = 0;
+  try {
+    // Claim first; then one directory lookup per person whose keys this request holds.
+    const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
+    for (const [key, f] of fresh) {
+      const claim: ContactUnlock = {
+        workspace_id: ws.id,
+        entity_id: f.t.person!.entity.id,
+        kind: f.kind,
+        state: "pending",
+        value: null,
+        credits: 0,
+        token,
+        claimed_at: at,
+        settled_at: null,
+      };
+      const r = await deps.stores.radar.claimUnlock(claim, new Date(now.getTime() - CLAIM_STALE_MS).toISOString());
+      if (r.claimed) {
+        const list = mine.get(f.t.person!.providerId) ?? [];
+        list.push({ key, kind: f.kind, t: f.t });
+        mine.set(f.t.person!.providerId, list);
+      } else known.set(key, r.existing);
+    }
+    for (const [providerId, keys] of mine) {
+      const details = await deps.prospects!.contacts(providerId);
+      const values: Partial<Record<keyof ContactDetails, string>> = {};
+      for (const k of keys) {
+        const value = details?.[FIELD_OF[k.kind]] ?? null;
+        const credits = value === null ? 0 : priceOf(prices, k.kind);
+        const settledAt = deps.clock.now().toISOString();
+        await deps.stores.radar.settleUnlock({
+          workspace_id: ws.id,
+          entity_id: k.t.person!.entity.id,
+          kind: k.kind,
+          state: value === null ? "unavailable" : "unlocked",
+          value,
+          credits,
+          token,
+          claimed_at: at,
+          settled_at: settledAt,
+        });
+        charged += credits;
+        outcome.set(k.key, { status: value === null ? "unavailable" : "unlocked", credits, value });
+        if (value !== null) values[FIELD_OF[k.kind]] = value;
+      }
+      if (Object.keys(values).length > 0) { for (const k of keys) await keepValues(deps, c, k.t, values, at); }
+    }
+  } finally {
+    if (holdId) {
+      await deps.stores.creditLedger.append({
+        workspace_id: ws.id,
+        id: uuidv7(deps.clock.now().getTime()),
+        at: deps.clock.now().toISOString(),
+        op: { type: "resolve", hold_id: holdId, capture: charged },
+        reason: "contact unlock",
+      });
+    }
+  }
+
+  // Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise.
+  const answered = new Set<string>();
+  const items: UnlockedContacts["items"] = [];
+  for (const t of targets) {
+    for (const kind of dto.kinds) {
+      if (!t.person) {
+        items.push({ record_id: t.record.id, kind, status: "unavailable", credits: 0, value: null });
+        continue;
+      }
+      const key = keyOf(t.person.entity.id, kind);
+      const mineNow = outcome.get(key);
+      if (mineNow && !answered.has(key)) {
+        answered.add(key);
+        items.push({ record_id: t.record.id, kind, ...mineNow });
+        continue;
+      }
+      let u: ContactUnlock | null | undefined = mineNow
+        ? { state: mineNow.status === "unavailable" ? "unavailable" : "unlocked", value: mineNow.value } as ContactUnlock
+        : known.get(key);
+      if (u?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind);
+      if (u?.state === "unlocked") items.push({ record_id: t.record.id, kind, status: "already_unlocked", credits: 0, value: u.value });
+      else items.push({ record_id: t.record.id, kind, status: "unavailable", credits: 0, value: null });
+    }
+  }
+  if (charged > 0 || outcome.size > 0) {
+    await emit(deps, ws.id, "radar.contacts_unlocked", p, {
+      collection_id: c.id,
+      unlocked: [...outcome.values()].filter((o) => o.status === "unlocked").length,
+      charged_credits: charged,
+    });
+  }
+  return { items, charged_credits: charged };
+}
