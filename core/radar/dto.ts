@@ -224,3 +224,11 @@ export const UnlockedContacts = Type.Object({
   charged_credits: Type.Integer({ minimum: 0 }),
 });
 export type UnlockedContacts = Static<typeof UnlockedContacts>;
+
+export const EnrichResult = Type.Object({
+  enriched: Type.Integer({ minimum: 0, description: "Entities enriched now (charged)." }),
+  skipped: Type.Integer({ minimum: 0, description: "Already enriched before: free." }),
+  missed: Type.Integer({ minimum: 0, description: "The directory had no profile: free." }),
+  charged_credits: Type.Integer({ minimum: 0 }),
+});
+export type EnrichResult = Static<typeof EnrichResult>;

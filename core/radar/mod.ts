@@ -29,4 +29,5 @@ export { DEFAULT_RUN_LEASE_MS, executeRun } from "./run-execution.ts";
 export { executeMonitor, getRunMonitor, pauseMonitor, radarSweep, resumeMonitor } from "./monitors.ts";
 export { followTrace, isTerminalStep } from "./trace.ts";
 export { quoteContacts, unlockContacts } from "./contact-paths.ts";
+export { enrichRun } from "./enrichment.ts";
 export { MONITOR_WEBHOOK_SOURCE, MonitorWebhookResult, receiveMonitorWebhook } from "./monitor-webhook.ts";

@@ -75,7 +75,11 @@ function entityOf(run: RadarRun, directory: ProspectDirectory, p: Prospect, fiel
     name: p.name,
     dedup_key: dedup,
     dedup_norm: normalizeDedupKey(dedup),
-    attributes: { ...fields, provider_ids: { [directory.name]: p.id } },
+    attributes: {
+      ...fields,
+      provider_ids: { [directory.name]: p.id },
+      ...(p.kind === "person" && p.company_id ? { employer_ids: { [directory.name]: p.company_id } } : {}),
+    },
     version: 1,
     created_at: at,
     updated_at: at,
@@ -88,7 +92,16 @@ function mergeEntity(e: Entity, fresh: Entity, at: string): Entity | null {
     ...(e.attributes.provider_ids as Record<string, string> | undefined),
     ...(fresh.attributes.provider_ids as Record<string, string>),
   };
-  const attributes = { ...e.attributes, ...fresh.attributes, provider_ids: ids };
+  const employers = {
+    ...(e.attributes.employer_ids as Record<string, string> | undefined),
+    ...(fresh.attributes.employer_ids as Record<string, string> | undefined),
+  };
+  const attributes = {
+    ...e.attributes,
+    ...fresh.attributes,
+    provider_ids: ids,
+    ...(Object.keys(employers).length ? { employer_ids: employers } : {}),
+  };
   if (JSON.stringify(attributes) === JSON.stringify(e.attributes) && e.name === fresh.name) return null;
   return { ...e, name: fresh.name, attributes, version: e.version + 1, updated_at: at };
 }

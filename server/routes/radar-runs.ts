@@ -1,5 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import {
+  EnrichResult,
+  enrichRun,
   followTrace,
   getRun,
   getRunMonitor,
@@ -44,6 +46,12 @@ export function radarRunRoutes(deps: ServerDeps) {
     params: RunParams,
     headers: IdempotencyHeaders,
     response: { 201: RunView, ...errors(400, 401, 402, 403, 404, 409) },
+    detail: { ...authenticated, tags, summary, description },
+  });
+  const enrichAction = (summary: string, description: string) => ({
+    params: RunParams,
+    headers: IdempotencyHeaders,
+    response: { 201: EnrichResult, ...errors(400, 401, 402, 403, 404, 409) },
     detail: { ...authenticated, tags, summary, description },
   });
   return workspaceScope(deps, "radar-runs")
@@ -130,6 +138,38 @@ export function radarRunRoutes(deps: ServerDeps) {
             "A `queued` or `running` run whose worker's lease ended is resumed (a run a worker still holds: 409). A finished run is checked and repaired: its hold resolved once (charge captured, the rest released) and its results' records written. Moves nothing beyond the hold. `draft` and `priced` runs: 409 `CONFLICT`.",
         },
       },
+    )
+    .post(
+      "/radar/runs/:runId/enrich",
+      ({ principal, workspace, params, request, set }) =>
+        moneyMoving(
+          core,
+          request,
+          set,
+          { workspace_id: workspace.id, scope: "radar.enrich", request: { run: params.runId } },
+          () => enrichRun(core, principal, workspace, params.runId, "results"),
+          chargedOf,
+        ),
+      enrichAction(
+        "Enrich a run's results",
+        "Adds the directory's full profile to each result's entity (`attributes.profile`, `attributes.enriched_at`), at `company_enrichment` or `person_enrichment` credits per profile found. The total is held first (402 when short, nothing charged); entities enriched before are `skipped` and a profile the directory lacks is `missed`, both free. Only a `completed` run (else 409 `CONFLICT` with `current_state`).",
+      ),
+    )
+    .post(
+      "/radar/runs/:runId/enrich/companies",
+      ({ principal, workspace, params, request, set }) =>
+        moneyMoving(
+          core,
+          request,
+          set,
+          { workspace_id: workspace.id, scope: "radar.enrich.companies", request: { run: params.runId } },
+          () => enrichRun(core, principal, workspace, params.runId, "companies"),
+          chargedOf,
+        ),
+      enrichAction(
+        "Enrich the companies of a run's results",
+        "For a person run, each person's employer is upserted as a company entity (by domain) and linked from the person (`attributes.company_entity_id`); for a company run, its results. Then as `…/enrich`, at `company_enrichment` credits per profile found.",
+      ),
     )
     .get("/radar/runs/:runId/trace", ({ workspace, params }) => getTrace(core, workspace, params.runId), {
       params: RunParams,

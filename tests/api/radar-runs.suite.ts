@@ -442,6 +442,50 @@ export function radarRunsSuite(name: string, open: () => Promise<Stores>, close:
       });
     });
 
+    test("enrich: a completed run's results and their companies get profiles, charged per hit once; only a completed run", async () => {
+      const opened = await openSearch({
+        criterion: { title: "Swedish owners", kind: "person", filter: { countries: ["SE"], seniorities: ["owner"] } },
+        max_results: 3,
+      });
+      const { run } = opened.body;
+      const early = await t.call("POST", ws(`/runs/${run.id}/enrich`), { key: p.member });
+      expect(early.status).toBe(409);
+      expect(early.body.error.current_state).toBe("draft");
+      await t.call("POST", ws(`/runs/${run.id}/price`), { key: p.member, body: {} });
+      await t.call("POST", ws(`/runs/${run.id}/start`), { key: p.member });
+      const done = (await t.call("GET", ws(`/runs/${run.id}`), { key: p.member })).body;
+      const n = done.results.created;
+      expect(n).toBeGreaterThan(0);
+
+      const before = (await credits()).balance;
+      const people = await t.call("POST", ws(`/runs/${run.id}/enrich`), { key: p.member, headers: { "idempotency-key": "enrich-1" } });
+      expect(people.status).toBe(201);
+      expect(people.body).toEqual({ enriched: n, skipped: 0, missed: 0, charged_credits: n * 3 });
+      expect(people.headers.get("x-credits-charged")).toBe(String(n * 3));
+      expect(await credits()).toMatchObject({ balance: before - n * 3, held: 0 });
+      const replay = await t.call("POST", ws(`/runs/${run.id}/enrich`), { key: p.member, headers: { "idempotency-key": "enrich-1" } });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+      const again = await t.call("POST", ws(`/runs/${run.id}/enrich`), { key: p.member });
+      expect(again.body).toEqual({ enriched: 0, skipped: n, missed: 0, charged_credits: 0 });
+
+      const recs =
+        (await t.call("GET", `/workspaces/${slug}/collections/${opened.body.search.collection_id}/records?limit=10`, { key: p.member }))
+          .body.records;
+      const person = (await t.call("GET", `/workspaces/${slug}/entities/${recs[0].entity_id}`, { key: p.member })).body;
+      expect(typeof person.attributes.enriched_at).toBe("string");
+      expect(person.attributes.profile).toBeTruthy();
+
+      const companies = await t.call("POST", ws(`/runs/${run.id}/enrich/companies`), { key: p.member });
+      expect(companies.status).toBe(201);
+      expect(companies.body.enriched).toBeGreaterThan(0);
+      expect(companies.body.charged_credits).toBe(companies.body.enriched * 1);
+      const linked = (await t.call("GET", `/workspaces/${slug}/entities/${recs[0].entity_id}`, { key: p.member })).body;
+      const employer = (await t.call("GET", `/workspaces/${slug}/entities/${linked.attributes.company_entity_id}`, { key: p.member })).body;
+      expect(employer).toMatchObject({ kind: "company", dedup_key: recs[0].fields.company_domain });
+      expect(typeof employer.attributes.enriched_at).toBe("string");
+      expect((await t.call("POST", ws(`/runs/${run.id}/enrich/companies`), { key: p.member })).body.charged_credits).toBe(0);
+    });
+
     test("monitor webhook: signed entities_changed marks the monitor's records drifted once; bad signatures are 401 and change nothing", async () => {
       const opened = await openSearch({
         criterion_slug: "german-software-companies",
