@@ -11,6 +11,8 @@ import type { ConsumableJobQueue, JobLog, RunJob } from "../../core/jobs/ports.t
  */
 export function createMemoryJobQueue(log: JobLog): ConsumableJobQueue {
   const waiting = new Map<string, Job>();
+  /** Jobs queued with a delay, until it passes (then they wait like the others). */
+  const delayed = new Map<string, ReturnType<typeof setTimeout>>();
   let run: RunJob | null = null;
   let running = false;
   let closed = false;
@@ -48,10 +50,24 @@ export function createMemoryJobQueue(log: JobLog): ConsumableJobQueue {
 
   return {
     shared: false,
-    async enqueue<K extends JobKind>(kind: K, workspaceId: string, payload: JobPayload<K>) {
+    async enqueue<K extends JobKind>(kind: K, workspaceId: string, payload: JobPayload<K>, opts: { delayMs?: number } = {}) {
       const job = jobOf(kind, workspaceId, payload);
       if (closed) {
         log("warn", "job dropped: the queue is closed", { job: job.kind, key: job.key });
+        return;
+      }
+      const delayMs = Math.max(0, opts.delayMs ?? 0);
+      if (delayMs > 0) {
+        if (waiting.has(job.key) || delayed.has(job.key)) return;
+        const timer = setTimeout(() => {
+          delayed.delete(job.key);
+          if (closed) return;
+          if (!waiting.has(job.key)) waiting.set(job.key, job);
+          schedule();
+        }, delayMs);
+        // A delayed job does not keep the process alive (a monitor's next run, hours away).
+        (timer as { unref?: () => void }).unref?.();
+        delayed.set(job.key, timer);
         return;
       }
       if (!waiting.has(job.key)) waiting.set(job.key, job);
@@ -70,6 +86,8 @@ export function createMemoryJobQueue(log: JobLog): ConsumableJobQueue {
       closed = true;
       if (waiting.size > 0) log("warn", "jobs dropped at shutdown", { count: waiting.size });
       waiting.clear();
+      for (const timer of delayed.values()) clearTimeout(timer);
+      delayed.clear();
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([this.drain(), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
       clearTimeout(timer);

@@ -117,6 +117,22 @@ export function runJobQueueContract(name: string, open: (log: JobLog) => Promise
       expect(r.ran).toEqual(["ws-1/gate", "ws-1/gate"]);
     });
 
+    test("a delayed job runs once its delay has passed, not before; an equal one queued meanwhile collapses into it", async () => {
+      const q = await fresh();
+      const r = recorder();
+      q.consume(r.run);
+      const queued = Date.now();
+      await q.enqueue(noteJob, "ws-1", { id: "later" }, { delayMs: 600 });
+      await q.enqueue(noteJob, "ws-1", { id: "later" }, { delayMs: 600 });
+      await q.enqueue(noteJob, "ws-1", { id: "now" });
+      await q.drain();
+      expect(r.ran).toEqual(["ws-1/now"]);
+      const deadline = Date.now() + 10_000;
+      while (r.ran.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(r.ran).toEqual(["ws-1/now", "ws-1/later"]);
+      expect(Date.now() - queued).toBeGreaterThanOrEqual(550);
+    });
+
     test("a failing job is logged with its error and the queue goes on", async () => {
       const q = await fresh();
       const r = recorder();
