@@ -43,8 +43,7 @@ const idOf = (key: string) => key.replaceAll(":", "|");
 export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): ConsumableJobQueue {
   const leaseMs = o.leaseMs ?? 30_000;
   const attempts = o.attempts ?? 3;
-  // deno-lint-ignore no-explicit-any
-  const queue = new Queue<Data>(o.name, { connection: o.connection } as any, o.backend as any);
+  const queue = new Queue<Data>(o.name, { connection: o.connection } as never, o.backend as never);
   let worker: Worker<Data> | null = null;
   let closed = false;
   let running = 0;
@@ -92,16 +91,14 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
             running--;
           }
         },
-        // deno-lint-ignore no-explicit-any
         {
           connection: o.connection,
           concurrency: o.concurrency ?? 4,
           lockDuration: leaseMs,
           stalledInterval: Math.max(500, Math.floor(leaseMs / 2)),
           maxStalledCount: 5,
-        } as any,
-        // deno-lint-ignore no-explicit-any
-        o.backend as any,
+        } as never,
+        o.backend as never,
       );
       worker.on("failed", (bull, error) => {
         if (!bull) return;
