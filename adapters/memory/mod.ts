@@ -9,6 +9,7 @@ import { CollectionTables } from "./collections/tables.ts";
 import { memoryCreditBundle } from "./credits/bundle.ts";
 import { CreditTables } from "./credits/tables.ts";
 import { memoryRadarBundle } from "./radar/bundle.ts";
+import { JobTables, memoryJobBundle } from "./jobs/bundle.ts";
 import { RadarTables } from "./radar/tables.ts";
 import { memorySharingBundle } from "./sharing/bundle.ts";
 import { SharingTables } from "./sharing/tables.ts";
@@ -37,6 +38,7 @@ export function createMemoryStores(): Stores {
     ...new WebhookTables(),
     ...new CreditTables(),
     ...new RadarTables(),
+    ...new JobTables(),
   };
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
@@ -50,6 +52,7 @@ export function createMemoryStores(): Stores {
     memoryWebhookBundle(t),
     memoryCreditBundle(t),
     memoryRadarBundle(t),
+    memoryJobBundle(t),
   ] as const;
   return {
     ...storesOf(bundles),

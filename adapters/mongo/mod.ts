@@ -25,6 +25,7 @@ import { mongoCreditBundle } from "./credits/bundle.ts";
 import { CREDIT_COLLECTION_NAMES, creditCollections } from "./credits/collections.ts";
 import { CREDIT_INDEXES } from "./credits/indexes.ts";
 import { mongoRadarBundle } from "./radar/bundle.ts";
+import { JOB_COLLECTION_NAMES, JOB_INDEXES, jobCollections, mongoJobBundle } from "./jobs/bundle.ts";
 import { RADAR_COLLECTION_NAMES, radarCollections } from "./radar/collections.ts";
 import { RADAR_INDEXES } from "./radar/indexes.ts";
 import { mongoSharingBundle } from "./sharing/bundle.ts";
@@ -53,6 +54,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: WEBHOOK_COLLECTION_NAMES, indexes: WEBHOOK_INDEXES },
   { names: CREDIT_COLLECTION_NAMES, indexes: CREDIT_INDEXES },
   { names: RADAR_COLLECTION_NAMES, indexes: RADAR_INDEXES },
+  { names: JOB_COLLECTION_NAMES, indexes: JOB_INDEXES },
 ];
 
 /** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
@@ -86,6 +88,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...webhookCollections(db),
     ...creditCollections(db),
     ...radarCollections(db),
+    ...jobCollections(db),
   };
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
@@ -99,6 +102,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoWebhookBundle(c),
     mongoCreditBundle(c),
     mongoRadarBundle(c),
+    mongoJobBundle(c),
   ] as const;
   return {
     ...storesOf(bundles),

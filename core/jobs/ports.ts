@@ -12,6 +12,31 @@ export interface JobQueue {
   enqueue<K extends JobKind>(kind: K, workspaceId: string, payload: JobPayload<K>, opts?: { delayMs?: number }): Promise<void>;
 }
 
+/** A job kept by a journal: `id` is the entry's own (an equal job queued again gets another). */
+export interface JournalEntry {
+  id: string;
+  job: Job;
+  /** When it may run (later than its queuing for a delayed job). */
+  run_at: string;
+}
+
+/**
+ * Where an in-process queue keeps its jobs until they have run, so a restarted process resumes
+ * them (the embedded default, and MongoDB without Redis): the primary store, one bundle per adapter.
+ */
+export interface JobJournal {
+  keep(entry: JournalEntry): Promise<void>;
+  /** Forgets an entry once its job has run or been given up. */
+  forget(id: string): Promise<void>;
+  /** Kept entries, soonest first, at most `limit`. */
+  pending(limit: number): Promise<JournalEntry[]>;
+}
+
+/** Jobs' stores, one bundle per adapter (adapters/<adapter>/jobs/). */
+export interface JobStores {
+  jobJournal: JobJournal;
+}
+
 /** Runs one job; throwing marks it failed (the queue logs it and goes on). */
 export type RunJob = (job: Job) => Promise<void>;
 
