@@ -15,8 +15,9 @@ import { openPgliteStores, openPostgresStores } from "../adapters/postgres/mod.t
 import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.ts";
 import { createGitCodeHost } from "../adapters/git/code-host.ts";
 import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
-import { createMemoryJobQueue } from "../adapters/memory/job-queue.ts";
 import { jobRunner } from "../workers/registry.ts";
+import { radarSweep } from "../core/radar/mod.ts";
+import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";
 import type { ServerDeps } from "./deps.ts";
@@ -25,6 +26,9 @@ import { bunKeyHasher } from "./key-hasher.ts";
 import { resolvePlatformKey } from "./platform-key.ts";
 import { createProspects } from "./prospects.ts";
 import { resolveSecret } from "./secret.ts";
+
+/** How often a consuming process looks for radar runs and monitors whose job was lost. */
+const RADAR_SWEEP_MS = 60_000;
 
 export interface Composed {
   deps: ServerDeps;
@@ -101,13 +105,30 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     cacheDir: config.gitCacheDir ?? join(resolve(config.dataDir), "git-cache"),
     allowLocalPaths: config.codeHostLocalPaths,
   });
-  // The in-process queue: only this server can run its jobs, so it always consumes them
-  // (readConfig refuses WORKERS=off until a shared queue exists; ADR 015).
-  const jobs = createMemoryJobQueue((level, msg, fields) => logger.log(level, msg, fields));
-  jobs.consume(jobRunner(() => deps.core));
+  // Background jobs: BullMQ when several processes share them, else in-process over the store's
+  // journal. This process consumes unless WORKERS=off (then `npm run worker` processes do).
+  const { queue: jobs, label: queueLabel } = await openJobQueue(config, logger, inner.jobJournal);
+  logger.log("info", "job queue", { queue: queueLabel, consumer: config.workers });
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+  if (config.workers) {
+    jobs.consume(jobRunner(() => deps.core));
+    // Radar work whose job was lost (a worker gone with it) is found again: at start, then each minute.
+    const sweep = () => void radarSweep(deps.core).catch((e) => logger.log("warn", "radar sweep failed", { error: String(e) }));
+    (setTimeout(sweep, 1_000) as { unref?: () => void }).unref?.();
+    sweeper = setInterval(sweep, RADAR_SWEEP_MS);
+    (sweeper as { unref?: () => void }).unref?.();
+  }
 
   // Closed in this order on shutdown: what uses the connections first, the store last.
-  const closers = [() => jobs.close(), () => counter.close(), () => events.close(), () => bus.close(), closeRedis, () => stores.close()];
+  const closers = [
+    async () => clearInterval(sweeper),
+    () => jobs.close(),
+    () => counter.close(),
+    () => events.close(),
+    () => bus.close(),
+    closeRedis,
+    () => stores.close(),
+  ];
 
   const windowMs = config.rateLimitWindowMs;
   const deps: ServerDeps = {
@@ -122,6 +143,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       paths: picomatchMatcher,
       jobs,
       radarPrices: config.radarPrices,
+      radarRunLeaseMs: config.jobLeaseMs,
       ...codeContextHooks,
     },
     logger,

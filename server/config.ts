@@ -37,6 +37,10 @@ export interface Config {
   radarPrices: PriceTable;
   /** Where radar finds prospects: RADAR_PROVIDER (docs/decisions/022-prospect-directory.md). */
   radarProvider: RadarProviderConfig;
+  /** WORKERS: whether this server consumes background jobs (off: `npm run worker` processes do). */
+  workers: boolean;
+  /** JOB_LEASE_MS: how long a consumer owns a job (and a radar run) before another may take it over. */
+  jobLeaseMs: number;
 }
 
 /** `sample` (the default, no network) or People Data Labs with its key. */
@@ -90,16 +94,20 @@ function bool(env: Record<string, string | undefined>, name: string): boolean | 
 
 /**
  * `WORKERS=off` leaves a server's jobs to `npm run worker` processes, which needs a queue they
- * share. The only queue so far is in-process (its jobs live in this server's memory), so `off`
- * would leave them to nobody: refused rather than ignored. A shared queue (BullMQ) makes it a
- * setting (docs/decisions/015-job-kinds-and-workers.md).
+ * share: BullMQ on Redis (REDIS_URL) or on PostgreSQL (DATABASE_URL). With the in-process queue
+ * (embedded, or MongoDB without Redis) `off` would leave the jobs to nobody: refused rather than
+ * ignored (docs/decisions/024-job-queues.md).
  */
-function checkWorkers(raw: string | undefined): void {
-  if (raw === undefined || raw === "" || raw === "on") return;
+function workersOn(env: Record<string, string | undefined>): boolean {
+  const raw = env.WORKERS;
+  if (raw === undefined || raw === "" || raw === "on") return true;
   if (raw !== "off") throw new Error(`Invalid WORKERS: expected on or off, got "${raw}"`);
-  throw new Error(
-    "WORKERS=off is not possible yet: the job queue is in-process, so no other process could run this server's jobs; leave WORKERS unset (a shared queue, BullMQ, comes next)",
-  );
+  if (!env.REDIS_URL && !env.DATABASE_URL) {
+    throw new Error(
+      "WORKERS=off needs a job queue other processes share: set REDIS_URL or DATABASE_URL (BullMQ), or leave WORKERS unset so this server runs its jobs itself",
+    );
+  }
+  return false;
 }
 
 /** A Standard Webhooks secret, checked at start-up so a typo does not turn every delivery into a 401. */
@@ -113,7 +121,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (env.DATABASE_URL && env.MONGO_URL) {
     throw new Error("Both DATABASE_URL and MONGO_URL are set: choose one primary store (PostgreSQL or MongoDB)");
   }
-  checkWorkers(env.WORKERS);
   const logLevel = (env.LOG_LEVEL ?? "info") as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: expected one of ${LEVELS.join(", ")}`);
   return {
@@ -141,5 +148,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     platformAdminKey: env.PLATFORM_ADMIN_KEY || null,
     radarPrices: parsePrices(env.RADAR_PRICES),
     radarProvider: radarProvider(env),
+    workers: workersOn(env),
+    jobLeaseMs: int(env, "JOB_LEASE_MS", 30_000, 1_000, 3_600_000),
   };
 }

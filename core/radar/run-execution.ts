@@ -17,6 +17,7 @@ import { type Prospect, type ProspectQuery } from "./prospect.ts";
 import { type ProspectDirectory, ProspectDirectoryError } from "./ports.ts";
 import { resultFields } from "./result-fields.ts";
 import { chargeOf, isFinished } from "./run-rules.ts";
+import { radarRunJob } from "./jobs.ts";
 import { afterRunFinished } from "./monitor-schedule.ts";
 import { trace } from "./trace.ts";
 
@@ -260,7 +261,14 @@ export async function executeRun(deps: CoreDeps, workspaceId: string, runId: str
   const stored = await deps.stores.radar.getRun(workspaceId, runId);
   if (!stored) return;
   let run = await claim(deps, stored);
-  if (!run) return;
+  if (!run) {
+    // Held by a worker whose lease has not ended (maybe a dead one): look again once it has.
+    const leased = stored.state === "running" && stored.lease_until !== null
+      ? Date.parse(stored.lease_until) - deps.clock.now().getTime()
+      : 0;
+    if (leased > 0 && deps.jobs) await deps.jobs.enqueue(radarRunJob, workspaceId, { run_id: runId }, { delayMs: leased + 250 });
+    return;
+  }
   const quote = run.quote!;
   const directory = deps.prospects;
   const unit = quote.unit_credits;

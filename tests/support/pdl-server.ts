@@ -21,6 +21,8 @@ export interface PdlServerOptions {
   rateLimitAlways?: boolean;
   /** Every request answered with this status and a PDL error body (a 5xx outage, say). */
   failStatus?: number;
+  /** Each search answers this much later: a slow provider, so a test can stop a worker mid-run. */
+  searchDelayMs?: number;
 }
 
 export interface PdlServer {
@@ -130,6 +132,7 @@ export function startPdlServer(options: PdlServerOptions): PdlServer {
     async fetch(req) {
       const url = new URL(req.url);
       const body = req.method === "POST" ? await req.clone().json().catch(() => null) : null;
+      if (options.searchDelayMs && url.pathname.endsWith("/search")) await Bun.sleep(options.searchDelayMs);
       const res = await route(req, url);
       requests.push({ method: req.method, path: url.pathname, status: res.status, body });
       return res;

@@ -36,10 +36,17 @@ describe("readConfig()", () => {
     expect(() => readConfig({ CODE_HOST_LOCAL_PATHS: "yes" })).toThrow(/Invalid CODE_HOST_LOCAL_PATHS/);
   });
 
-  test("readConfig() refuses WORKERS=off while the job queue is in-process, and anything but on or off", () => {
-    expect(() => readConfig({ WORKERS: "on" })).not.toThrow();
-    expect(() => readConfig({ WORKERS: "off" })).toThrow(/WORKERS=off is not possible yet: the job queue is in-process/);
+  test("readConfig() accepts WORKERS=off only with a shared job queue (REDIS_URL or DATABASE_URL), and on or off only", () => {
+    expect(readConfig({ WORKERS: "on" }).workers).toBe(true);
+    expect(readConfig({}).workers).toBe(true);
+    expect(() => readConfig({ WORKERS: "off" })).toThrow(/WORKERS=off needs a job queue other processes share/);
+    expect(() => readConfig({ WORKERS: "off", MONGO_URL: "mongodb://localhost/x" })).toThrow(/WORKERS=off needs a job queue/);
+    expect(readConfig({ WORKERS: "off", REDIS_URL: "redis://localhost" }).workers).toBe(false);
+    expect(readConfig({ WORKERS: "off", DATABASE_URL: "postgres://localhost/x" }).workers).toBe(false);
     expect(() => readConfig({ WORKERS: "no" })).toThrow(/Invalid WORKERS: expected on or off/);
+    expect(readConfig({}).jobLeaseMs).toBe(30_000);
+    expect(readConfig({ JOB_LEASE_MS: "2000" }).jobLeaseMs).toBe(2_000);
+    expect(() => readConfig({ JOB_LEASE_MS: "10" })).toThrow(/JOB_LEASE_MS/);
   });
 
   test("readConfig() rejects malformed numbers instead of guessing", () => {
