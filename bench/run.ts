@@ -77,7 +77,12 @@ async function checkTarget(target: Target, when: string): Promise<void> {
   const method = target.method ?? "GET";
   const headers = { ...target.headers };
   if (target.uniqueHeader) headers[target.uniqueHeader] = `check-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const response = await fetch(target.url, { method, headers, body: target.body, signal: AbortSignal.timeout(10_000) });
+  const response = await fetch(target.url, {
+    method,
+    headers,
+    body: target.body ?? target.bodies?.at(-1),
+    signal: AbortSignal.timeout(10_000),
+  });
   const body = await response.text();
   if (response.status < 200 || response.status > 299) {
     throw new Error(`${when}: ${method} ${target.url} answered ${response.status}: ${body.slice(0, 500)}`);
@@ -137,6 +142,7 @@ async function main(): Promise<number> {
           headers: target.headers,
           body: target.body,
           uniqueHeader: target.uniqueHeader,
+          bodies: target.bodies,
           threads: Math.min(settings.threads, connections),
           connections,
           timeoutSeconds: settings.timeoutSeconds,

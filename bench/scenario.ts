@@ -28,6 +28,11 @@ export interface Target {
    * Built by wrk-unique.lua (a Lua call per request, so only for scenarios that need it).
    */
   uniqueHeader?: string;
+  /**
+   * Bodies sent in turn, one per request (wrk-bodies.lua), instead of `body`: each request acts on
+   * something else (a record not yet unlocked, say).
+   */
+  bodies?: string[];
 }
 
 export interface Scenario {

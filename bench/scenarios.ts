@@ -6,6 +6,7 @@ import type { Goal, Scenario, Target } from "./scenario.ts";
 import type { Comparison } from "./report.ts";
 import { CREATE_DEAL, deepOffset } from "./datasets/deals.ts";
 import { bareServer } from "./targets/bare.ts";
+import { OPERATOR_KEY, radarApp, type RadarBackend, unlockBodies } from "./targets/radar.ts";
 import {
   embeddedApp,
   mongoApp,
@@ -290,6 +291,45 @@ function recordsComparisons(): Comparison[] {
 
 export const comparisons: Comparison[] = recordsComparisons();
 
+/**
+ * Radar (names contain "radar": `BENCH_ONLY=radar`), issue #13: appends on one hot credit account
+ * (target on PostgreSQL ≥ 2,000/s) and contact unlocks, each of another record (target on
+ * PostgreSQL p99 ≤ 50 ms at 32 connections). MongoDB's figures are printed, not targeted: FerretDB
+ * v1 scans (see the records scenarios), so it runs with one connection and fewer people.
+ */
+function radarScenarios(backend: RadarBackend): Scenario[] {
+  const pg = backend === "postgres";
+  const label = `(radar, ${backend}${pg ? "" : ", 1 connection"})`;
+  return [
+    {
+      name: `POST /api/v1/workspaces/{slug}/radar/credits/grant [ledger appends on one hot account] ${label}`,
+      ...(pg ? { goal: { text: "≥ 2,000 debits/s on one hot account (issue #13)", minRequestsPerSecond: 2_000 } } : { connections: 1 }),
+      async prepare(ctx) {
+        const app = await radarApp(ctx, backend);
+        return {
+          url: `${app.origin}/api/v1/workspaces/${app.slug}/radar/credits/grant`,
+          method: "POST",
+          headers: { "x-api-key": OPERATOR_KEY, "content-type": "application/json" },
+          body: JSON.stringify({ amount: 1 }),
+        };
+      },
+    },
+    {
+      name: `POST /api/v1/workspaces/{slug}/radar/collections/{id}/contact-paths/unlock [each request another record, 3 kinds] ${label}`,
+      ...(pg ? { goal: { text: "unlock p99 ≤ 50 ms at 32 connections (issue #13)", maxP99Ms: 50 } } : { connections: 1 }),
+      async prepare(ctx) {
+        const app = await radarApp(ctx, backend);
+        return {
+          url: `${app.origin}/api/v1/workspaces/${app.slug}/radar/collections/${app.collectionId}/contact-paths/unlock`,
+          method: "POST",
+          headers: { "x-api-key": app.apiKey, "content-type": "application/json" },
+          bodies: unlockBodies(app.recordIds),
+        };
+      },
+    },
+  ];
+}
+
 export const scenarios: Scenario[] = [
   {
     name: "bare Bun.serve hello-world",
@@ -361,4 +401,6 @@ export const scenarios: Scenario[] = [
   ...codeContextScenarios("postgres"),
   ...codeContextScenarios("mongo"),
   ...recordsScenarios(),
+  ...radarScenarios("postgres"),
+  ...radarScenarios("mongo"),
 ];

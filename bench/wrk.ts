@@ -11,6 +11,8 @@ import { spawnChild } from "../tests/support/child-process.ts";
 const REPORT_SCRIPT = join(import.meta.dir, "wrk-report.lua");
 /** The same, plus a header with a new value on every request (`WrkOptions.uniqueHeader`). */
 const UNIQUE_SCRIPT = join(import.meta.dir, "wrk-unique.lua");
+/** The same, with the next of several bodies on every request (`WrkOptions.bodies`). */
+const BODIES_SCRIPT = join(import.meta.dir, "wrk-bodies.lua");
 
 export interface WrkOptions {
   url: string;
@@ -21,6 +23,8 @@ export interface WrkOptions {
   body?: string;
   /** A header whose value wrk makes unique per request: `<run>-<thread>-<n>` (wrk-unique.lua). */
   uniqueHeader?: string;
+  /** One body per request, in turn (wrk-bodies.lua); one per line, so none may hold a newline. */
+  bodies?: string[];
   durationSeconds: number;
   threads: number;
   connections: number;
@@ -67,14 +71,19 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
     `--timeout`,
     `${options.timeoutSeconds}s`,
     "-s",
-    options.uniqueHeader ? UNIQUE_SCRIPT : REPORT_SCRIPT,
+    options.bodies ? BODIES_SCRIPT : options.uniqueHeader ? UNIQUE_SCRIPT : REPORT_SCRIPT,
   ];
   for (const [name, value] of Object.entries(options.headers ?? {})) cmd.push("-H", `${name}: ${value}`);
   cmd.push(options.url);
   let bodyDir: string | null = null;
   try {
     const args: string[] = [];
-    if (options.method || options.body !== undefined || options.uniqueHeader) {
+    if (options.bodies) {
+      bodyDir = await mkdtemp(join(tmpdir(), "benchctx-wrk-"));
+      const file = join(bodyDir, "bodies");
+      await writeFile(file, options.bodies.map((b) => b.replaceAll("\n", " ")).join("\n") + "\n");
+      args.push(options.method ?? "POST", file);
+    } else if (options.method || options.body !== undefined || options.uniqueHeader) {
       let bodyFile = "-";
       if (options.body !== undefined) {
         bodyDir = await mkdtemp(join(tmpdir(), "benchctx-wrk-"));

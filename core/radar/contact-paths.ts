@@ -3,13 +3,11 @@ import {
   admitsField,
   type Collection,
   type CollectionRecord,
-  diffRecords,
   type Entity,
   findCollection,
   recordSearchText,
   validateRecordFields,
 } from "../collections/mod.ts";
-import { insufficientCredits } from "../credits/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { notFound } from "../kernel/errors.ts";
@@ -19,6 +17,8 @@ import type { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContac
 import type { ContactKind, ContactUnlock } from "./model.ts";
 import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
 import type { ContactDetails } from "./prospect.ts";
+import { holdCredits, settleHold } from "./holds.ts";
+import { agentChange } from "./record-change.ts";
 
 /**
  * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
@@ -113,7 +113,8 @@ async function settled(deps: CoreDeps, ws: Workspace, entityId: string, kind: Co
 async function keepValues(deps: CoreDeps, c: Collection, t: Target, values: Partial<Record<keyof ContactDetails, string>>, at: string) {
   const fields = Object.fromEntries(Object.entries(values).filter(([name]) => admitsField(c.record_schema, name)));
   for (let attempt = 0; attempt < 3 && Object.keys(fields).length > 0; attempt++) {
-    const cur = await deps.stores.records.get(c.workspace_id, c.id, t.record.id);
+    // The record as this request read it first; read again only after a concurrent change.
+    const cur = attempt === 0 ? t.record : await deps.stores.records.get(c.workspace_id, c.id, t.record.id);
     if (!cur || Object.entries(fields).every(([k, v]) => cur.fields[k] === v)) break;
     const checked = validateRecordFields(c.record_schema, { ...cur.fields, ...fields });
     // A value the collection's declared type refuses stays on the entity only.
@@ -125,20 +126,7 @@ async function keepValues(deps: CoreDeps, c: Collection, t: Target, values: Part
       version: cur.version + 1,
       updated_at: at,
     };
-    const change = {
-      id: uuidv7(Date.parse(at)),
-      workspace_id: cur.workspace_id,
-      collection_id: cur.collection_id,
-      record_id: cur.id,
-      version: next.version,
-      type: "record.updated" as const,
-      actor_id: null,
-      actor_kind: "agent" as const,
-      at,
-      diff: diffRecords(cur, next),
-      stage: null,
-      outcome: null,
-    };
+    const change = agentChange(cur, next, null);
     if ((await deps.stores.records.update({ record: next, change })) === "ok") break;
   }
   const e = t.person!.entity;
@@ -182,28 +170,14 @@ export async function unlockContacts(
     }
   }
   const total = [...fresh.values()].reduce((n, f) => n + priceOf(prices, f.kind), 0);
-  let holdId: string | null = null;
-  if (total > 0) {
-    const held = await deps.stores.creditLedger.append({
-      workspace_id: ws.id,
-      id: uuidv7(now.getTime()),
-      at,
-      op: { type: "hold", amount: total },
-      reason: "contact unlock",
-    });
-    if (!held.ok) {
-      if (held.reason === "insufficient") throw insufficientCredits(held.required, held.available);
-      throw new Error(`Cannot hold credits: the ledger refused (${held.reason})`);
-    }
-    holdId = held.entry.id;
-  }
+  const holdId = total > 0 ? await holdCredits(deps, ws.id, total, { reason: "contact unlock" }) : null;
 
   const outcome = new Map<string, { status: "unlocked" | "already_unlocked" | "unavailable"; credits: number; value: string | null }>();
   let charged = 0;
   try {
     // Claim first; then one directory lookup per person whose keys this request holds.
     const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
-    for (const [key, f] of fresh) {
+    const claims = await Promise.all([...fresh].map(async ([key, f]) => {
       const claim: ContactUnlock = {
         workspace_id: ws.id,
         entity_id: f.t.person!.entity.id,
@@ -215,7 +189,9 @@ export async function unlockContacts(
         claimed_at: at,
         settled_at: null,
       };
-      const r = await deps.stores.radar.claimUnlock(claim, new Date(now.getTime() - CLAIM_STALE_MS).toISOString());
+      return { key, f, r: await deps.stores.radar.claimUnlock(claim, new Date(now.getTime() - CLAIM_STALE_MS).toISOString()) };
+    }));
+    for (const { key, f, r } of claims) {
       if (r.claimed) {
         const list = mine.get(f.t.person!.providerId) ?? [];
         list.push({ key, kind: f.kind, t: f.t });
@@ -225,37 +201,34 @@ export async function unlockContacts(
     for (const [providerId, keys] of mine) {
       const details = await deps.prospects!.contacts(providerId);
       const values: Partial<Record<keyof ContactDetails, string>> = {};
-      for (const k of keys) {
+      const settledAt = deps.clock.now().toISOString();
+      await Promise.all(keys.map((k) => {
         const value = details?.[FIELD_OF[k.kind]] ?? null;
-        const credits = value === null ? 0 : priceOf(prices, k.kind);
-        const settledAt = deps.clock.now().toISOString();
-        await deps.stores.radar.settleUnlock({
+        return deps.stores.radar.settleUnlock({
           workspace_id: ws.id,
           entity_id: k.t.person!.entity.id,
           kind: k.kind,
           state: value === null ? "unavailable" : "unlocked",
           value,
-          credits,
+          credits: value === null ? 0 : priceOf(prices, k.kind),
           token,
           claimed_at: at,
           settled_at: settledAt,
         });
+      }));
+      for (const k of keys) {
+        const value = details?.[FIELD_OF[k.kind]] ?? null;
+        const credits = value === null ? 0 : priceOf(prices, k.kind);
         charged += credits;
         outcome.set(k.key, { status: value === null ? "unavailable" : "unlocked", credits, value });
         if (value !== null) values[FIELD_OF[k.kind]] = value;
       }
-      if (Object.keys(values).length > 0) { for (const k of keys) await keepValues(deps, c, k.t, values, at); }
+      // Once per record (a person's keys all name the record that asked for them first).
+      const records = new Map(keys.map((k) => [k.t.record.id, k.t]));
+      if (Object.keys(values).length > 0) { for (const t of records.values()) await keepValues(deps, c, t, values, at); }
     }
   } finally {
-    if (holdId) {
-      await deps.stores.creditLedger.append({
-        workspace_id: ws.id,
-        id: uuidv7(deps.clock.now().getTime()),
-        at: deps.clock.now().toISOString(),
-        op: { type: "resolve", hold_id: holdId, capture: charged },
-        reason: "contact unlock",
-      });
-    }
+    if (holdId) await settleHold(deps, ws.id, holdId, charged, { reason: "contact unlock" });
   }
 
   // Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise.

@@ -1,6 +1,5 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
 import { type Entity, normalizeDedupKey } from "../collections/mod.ts";
-import { insufficientCredits } from "../credits/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -9,6 +8,7 @@ import type { EnrichResult } from "./dto.ts";
 import type { RadarRun } from "./model.ts";
 import { DEFAULT_PRICES } from "./prices.ts";
 import type { ProspectKind } from "./prospect.ts";
+import { holdCredits, settleHold } from "./holds.ts";
 import { assertRunAllows } from "./run-rules.ts";
 import { findRun } from "./runs.ts";
 
@@ -104,23 +104,9 @@ async function enrichEntities(deps: CoreDeps, ws: Workspace, runId: string, kind
   const unit = kind === "company" ? prices.company_enrichment : prices.person_enrichment;
   const todo = entities.filter((e) => e.kind === kind && !e.attributes.enriched_at && providerIdOf(e, directory.name));
   let skipped = entities.length - todo.length;
-  const now = deps.clock.now();
-  let holdId: string | null = null;
-  if (todo.length > 0 && unit > 0) {
-    const held = await deps.stores.creditLedger.append({
-      workspace_id: ws.id,
-      id: uuidv7(now.getTime()),
-      at: now.toISOString(),
-      op: { type: "hold", amount: todo.length * unit },
-      run_id: runId,
-      reason: `radar ${kind} enrichment`,
-    });
-    if (!held.ok) {
-      if (held.reason === "insufficient") throw insufficientCredits(held.required, held.available);
-      throw new Error(`Cannot hold credits: the ledger refused (${held.reason})`);
-    }
-    holdId = held.entry.id;
-  }
+  const holdId = todo.length > 0 && unit > 0
+    ? await holdCredits(deps, ws.id, todo.length * unit, { run_id: runId, reason: `radar ${kind} enrichment` })
+    : null;
   let enriched = 0;
   let missed = 0;
   try {
@@ -151,16 +137,7 @@ async function enrichEntities(deps: CoreDeps, ws: Workspace, runId: string, kind
       }
     }
   } finally {
-    if (holdId) {
-      await deps.stores.creditLedger.append({
-        workspace_id: ws.id,
-        id: uuidv7(deps.clock.now().getTime()),
-        at: deps.clock.now().toISOString(),
-        op: { type: "resolve", hold_id: holdId, capture: enriched * unit },
-        run_id: runId,
-        reason: `radar ${kind} enrichment`,
-      });
-    }
+    if (holdId) await settleHold(deps, ws.id, holdId, enriched * unit, { run_id: runId, reason: `radar ${kind} enrichment` });
   }
   return { enriched, skipped, missed, charged_credits: enriched * unit };
 }

@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { type CollectionRecord, diffRecords, normalizeDedupKey } from "../collections/mod.ts";
+import { type CollectionRecord, normalizeDedupKey } from "../collections/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, validationFailed } from "../kernel/errors.ts";
-import { uuidv7 } from "../kernel/ids.ts";
 import { type StandardWebhookHeaders, verifyStandardWebhook } from "../webhooks/mod.ts";
 import { CRITERION_KINDS } from "./criterion-filter.ts";
+import { agentChange } from "./record-change.ts";
 
 /**
  * The radar monitor webhook (issue 13, "Webhook"): a data provider says entities it watches for a
@@ -50,20 +50,7 @@ async function markDrifted(deps: CoreDeps, records: CollectionRecord[]): Promise
     for (let r: CollectionRecord | null = first, attempt = 0; r && !r.drifted && attempt < 3; attempt++) {
       const at = deps.clock.now().toISOString();
       const next = { ...r, drifted: true, version: r.version + 1, updated_at: at };
-      const change = {
-        id: uuidv7(Date.parse(at)),
-        workspace_id: r.workspace_id,
-        collection_id: r.collection_id,
-        record_id: r.id,
-        version: next.version,
-        type: "record.updated" as const,
-        actor_id: null,
-        actor_kind: "agent" as const,
-        at,
-        diff: diffRecords(r, next),
-        stage: null,
-        outcome: null,
-      };
+      const change = agentChange(r, next, null);
       const result = await deps.stores.records.update({ record: next, change });
       if (result === "ok") {
         marked++;

@@ -1,10 +1,11 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
-import { AppError, notFound } from "../kernel/errors.ts";
+import { AppError, isAppError, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { MonitorView } from "./dto.ts";
+import { holdCredits } from "./holds.ts";
 import { radarRunJob } from "./jobs.ts";
 import { INTERVAL_MS, type Quote, type RadarMonitor, type RadarRun } from "./model.ts";
 import { inPeriod, scheduleMonitor } from "./monitor-schedule.ts";
@@ -143,21 +144,18 @@ export async function executeMonitor(deps: CoreDeps, workspaceId: string, monito
 
   let holdId: string | null = null;
   if (quote.max_credits > 0) {
-    const held = await deps.stores.creditLedger.append({
-      workspace_id: workspaceId,
-      id: uuidv7(now.getTime()),
-      at,
-      op: { type: "hold", amount: quote.max_credits },
-      run_id: run.id,
-      reason: "radar monitor run",
-      idempotency_key: `radar.run.hold:${run.id}:${quote.id}`,
-    });
-    if (!held.ok) {
+    try {
+      holdId = await holdCredits(deps, workspaceId, quote.max_credits, {
+        run_id: run.id,
+        reason: "radar monitor run",
+        idempotency_key: `radar.run.hold:${run.id}:${quote.id}`,
+      });
+    } catch (e) {
+      if (!(isAppError(e) && e.code === "INSUFFICIENT_CREDITS")) throw e;
       await changeMonitor(deps, monitor, () => ({ state: "paused", paused_reason: "insufficient_credits", next_run_at: null }));
       await emit(deps, workspaceId, "radar.monitor_paused", null, { monitor_id: m.id, reason: "insufficient_credits" });
       return;
     }
-    holdId = held.entry.id;
   }
   const started: RadarRun = { ...run, state: "queued", quote, hold_id: holdId, hold_credits: quote.max_credits, started_at: at };
   await deps.stores.radar.insertRun(started);

@@ -1,10 +1,8 @@
 import {
   type Collection,
   type CollectionRecord,
-  diffRecords,
   type Entity,
   normalizeDedupKey,
-  type RecordChange,
   recordSearchText,
   validateRecordFields,
 } from "../collections/mod.ts";
@@ -17,7 +15,9 @@ import { type Prospect, type ProspectQuery } from "./prospect.ts";
 import { type ProspectDirectory, ProspectDirectoryError } from "./ports.ts";
 import { resultFields } from "./result-fields.ts";
 import { chargeOf, isFinished } from "./run-rules.ts";
+import { settleHold } from "./holds.ts";
 import { radarRunJob } from "./jobs.ts";
+import { agentChange } from "./record-change.ts";
 import { afterRunFinished } from "./monitor-schedule.ts";
 import { trace } from "./trace.ts";
 
@@ -110,23 +110,6 @@ function mergeEntity(e: Entity, fresh: Entity, at: string): Entity | null {
 const sameValues = (r: CollectionRecord, fields: Record<string, unknown>) =>
   Object.entries(fields).every(([k, v]) => JSON.stringify(r.fields[k]) === JSON.stringify(v));
 
-function changeEntry(run: RadarRun, before: CollectionRecord | null, after: CollectionRecord): RecordChange {
-  return {
-    id: uuidv7(Date.parse(after.updated_at)),
-    workspace_id: after.workspace_id,
-    collection_id: after.collection_id,
-    record_id: after.id,
-    version: after.version,
-    type: before ? "record.updated" : "record.created",
-    actor_id: run.actor_id,
-    actor_kind: "agent",
-    at: after.updated_at,
-    diff: diffRecords(before, after),
-    stage: before ? null : { from: null, to: after.status },
-    outcome: null,
-  };
-}
-
 /** Thrown when a result cannot be written where the run writes (the collection went away or changed). */
 class RunCancelled extends Error {}
 class RunRejected extends Error {}
@@ -174,7 +157,7 @@ async function applyResult(deps: CoreDeps, run: RadarRun, c: Collection, provide
         created_at: at,
         updated_at: at,
       };
-    const write = { record: next, change: changeEntry(run, cur, next) };
+    const write = { record: next, change: agentChange(cur, next, run.actor_id) };
     if (cur) {
       const r = await deps.stores.records.update(write);
       if (r === "ok") return;
@@ -330,18 +313,8 @@ export async function finishRun(deps: CoreDeps, run: RadarRun, state: RunState |
   const unit = run.quote?.unit_credits ?? 0;
   let chargedCredits = chargeOf(counts, unit, run.hold_credits);
   if (run.hold_id) {
-    const now = deps.clock.now();
-    const resolved = await deps.stores.creditLedger.append({
-      workspace_id: run.workspace_id,
-      id: uuidv7(now.getTime()),
-      at: now.toISOString(),
-      op: { type: "resolve", hold_id: run.hold_id, capture: chargedCredits },
-      run_id: run.id,
-      reason: "radar run",
-    });
-    if (resolved.ok) chargedCredits = -resolved.entry.amount;
-    else if (resolved.reason === "hold_resolved") chargedCredits = -resolved.resolution.amount;
-    else throw new Error(`Cannot settle run ${run.id}: the ledger refused (${resolved.reason})`);
+    const resolution = await settleHold(deps, run.workspace_id, run.hold_id, chargedCredits, { run_id: run.id, reason: "radar run" });
+    chargedCredits = -resolution.amount;
   }
   for (let attempt = 0; attempt < 5; attempt++) {
     const cur = (await deps.stores.radar.getRun(run.workspace_id, run.id))!;

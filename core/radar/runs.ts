@@ -1,5 +1,4 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
-import { insufficientCredits } from "../credits/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, isAppError, isUuid, notFound } from "../kernel/mod.ts";
@@ -7,6 +6,7 @@ import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { getCriterion } from "./criteria.ts";
 import type { PriceRunDto, RunView, TraceView } from "./dto.ts";
+import { holdCredits, settleHold } from "./holds.ts";
 import { radarRunJob } from "./jobs.ts";
 import type { Quote, RadarRun } from "./model.ts";
 import { DEFAULT_PRICES } from "./prices.ts";
@@ -111,24 +111,14 @@ export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
       quoted_version: quote.criterion_version,
     });
   }
-  let holdId: string | null = null;
-  if (quote.max_credits > 0) {
-    // One hold per quote, whatever retries and races: a second start finds the same entry.
-    const held = await deps.stores.creditLedger.append({
-      workspace_id: ws.id,
-      id: uuidv7(now.getTime()),
-      at: now.toISOString(),
-      op: { type: "hold", amount: quote.max_credits },
+  // One hold per quote, whatever retries and races: a second start finds the same entry.
+  const holdId = quote.max_credits > 0
+    ? await holdCredits(deps, ws.id, quote.max_credits, {
       run_id: run.id,
       reason: "radar run",
       idempotency_key: `radar.run.hold:${run.id}:${quote.id}`,
-    });
-    if (!held.ok) {
-      if (held.reason === "insufficient") throw insufficientCredits(held.required, held.available);
-      throw new Error(`Cannot hold credits: the ledger refused (${held.reason})`);
-    }
-    holdId = held.entry.id;
-  }
+    })
+    : null;
   const at = now.toISOString();
   let next: RadarRun;
   try {
@@ -145,25 +135,13 @@ export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
     // The run changed meanwhile (re-priced, or started by a concurrent request): a hold it does
     // not reference is released at once, so nothing stays held for nothing.
     const now = await deps.stores.radar.getRun(ws.id, run.id);
-    if (holdId && now?.hold_id !== holdId) await releaseHold(deps, run, holdId);
+    if (holdId && now?.hold_id !== holdId) await settleHold(deps, ws.id, holdId, 0, { run_id: run.id, reason: "radar run not started" });
     throw e;
   }
   await trace(deps, next, "run.started", { hold_credits: quote.max_credits, hold_id: holdId });
   await emit(deps, ws.id, "radar.run_started", p, { run_id: run.id, hold_credits: quote.max_credits });
   await dispatch(deps, next);
   return toRunView((await deps.stores.radar.getRun(ws.id, run.id)) ?? next);
-}
-
-async function releaseHold(deps: CoreDeps, run: RadarRun, holdId: string): Promise<void> {
-  const now = deps.clock.now();
-  await deps.stores.creditLedger.append({
-    workspace_id: run.workspace_id,
-    id: uuidv7(now.getTime()),
-    at: now.toISOString(),
-    op: { type: "resolve", hold_id: holdId, capture: 0 },
-    run_id: run.id,
-    reason: "radar run not started",
-  });
 }
 
 /** Hands a queued run to the job queue; without one (an embedding app, tests), runs it here. */

@@ -2,7 +2,7 @@ import { changeOf, EMPTY_TOTALS, isRefusal, type LedgerTotals, requiredBy } from
 import type { LedgerEntry } from "../../../core/credits/model.ts";
 import type { CreditLedgerStore, LedgerFilter, LedgerOutcome, LedgerRequest } from "../../../core/credits/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
-import { inTransaction, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
+import { type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 import { ENTRY_COLUMNS, toEntry } from "./rows.ts";
 
@@ -18,89 +18,93 @@ export class PostgresCreditLedgerStore implements CreditLedgerStore {
   async append(req: LedgerRequest): Promise<LedgerOutcome> {
     for (let attempt = 0;; attempt++) {
       try {
-        return await inTransaction<LedgerOutcome>(this.db, (tx, abort) => this.appendIn(tx, req, abort));
+        return await this.appendOnce(req);
       } catch (e) {
         if (sqlState(e) !== UNIQUE_VIOLATION || attempt >= 3) throw e;
       }
     }
   }
 
-  private async appendIn(tx: SqlDriver, req: LedgerRequest, abort: (v: LedgerOutcome) => never): Promise<LedgerOutcome> {
+  /**
+   * One statement does the write: the guarded update of the account and the entry's insert, in a
+   * CTE, so the account row is locked for that statement alone (no transaction round trips while
+   * a hot account's writers queue on it). A unique key refusing the insert undoes the update too.
+   */
+  private async appendOnce(req: LedgerRequest): Promise<LedgerOutcome> {
     const ws = req.workspace_id;
     if (req.idempotency_key) {
-      const [prior] = await tx.query<Row>(`select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and idempotency_key = $2`, [
-        ws,
-        req.idempotency_key,
-      ]);
+      const [prior] = await this.db.query<Row>(
+        `select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and idempotency_key = $2`,
+        [ws, req.idempotency_key],
+      );
       if (prior) return { ok: true, entry: toEntry(prior), replayed: true };
     }
     let hold: LedgerEntry | null = null;
     if (req.op.type === "resolve") {
       if (!isUuid(req.op.hold_id)) return { ok: false, reason: "hold_not_found" };
-      const [resolution] = await tx.query<Row>(`select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`, [
-        ws,
-        req.op.hold_id,
-      ]);
-      if (resolution) return { ok: false, reason: "hold_resolved", resolution: toEntry(resolution) };
-      hold = await this.get(ws, req.op.hold_id, tx);
+      const resolution = await this.resolutionOf(ws, req.op.hold_id);
+      if (resolution) return { ok: false, reason: "hold_resolved", resolution };
+      hold = await this.get(ws, req.op.hold_id);
     }
     const change = changeOf(req.op, hold);
     if (isRefusal(change)) return { ok: false, ...change };
 
-    const guarded = () =>
-      tx.query<Row>(
-        `update credit_accounts set balance = balance + $2, held = held + $3, seq = seq + 1
-         where workspace_id = $1 and balance + $2 - (held + $3) >= 0 and held + $3 >= 0
-         returning balance, held, seq`,
-        [ws, change.amount, change.held],
+    const write = () =>
+      this.db.query<Row>(
+        `with account as (
+           update credit_accounts set balance = balance + $2, held = held + $3, seq = seq + 1
+           where workspace_id = $1 and balance + $2 - (held + $3) >= 0 and held + $3 >= 0
+           returning balance, held, seq
+         )
+         insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
+         select $1, $4, account.seq, $5, $2, $3, account.balance, account.held, $6, $7, $8, $9, $10, $11 from account
+         returning ${ENTRY_COLUMNS}`,
+        [
+          ws,
+          change.amount,
+          change.held,
+          req.id,
+          change.type,
+          req.run_id ?? null,
+          req.record_id ?? null,
+          change.hold_id,
+          req.idempotency_key ?? null,
+          req.reason ?? null,
+          req.at,
+        ],
       );
-    let [row] = await guarded();
-    if (!row && change.hold_id) {
-      // Only a resolution that committed meanwhile can have taken the hold out of `held`; this
-      // statement sees it (read committed).
-      const [resolution] = await tx.query<Row>(`select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`, [
-        ws,
-        change.hold_id,
-      ]);
-      if (resolution) return abort({ ok: false, reason: "hold_resolved", resolution: toEntry(resolution) });
+    let [entry] = await write();
+    if (entry) return { ok: true, entry: toEntry(entry), replayed: false };
+
+    // Refused by the guard, or the workspace has no account yet.
+    if (change.hold_id) {
+      // Only a resolution that committed meanwhile can have taken the hold out of `held`.
+      const resolution = await this.resolutionOf(ws, change.hold_id);
+      if (resolution) return { ok: false, reason: "hold_resolved", resolution };
     }
-    if (!row) {
-      const [account] = await tx.query<Row>(`select balance, held from credit_accounts where workspace_id = $1`, [ws]);
-      if (account) {
-        return abort({
-          ok: false,
-          reason: "insufficient",
-          required: requiredBy(change),
-          available: Number(account.balance) - Number(account.held),
-        });
-      }
-      // The workspace's first entry opens its account.
-      await tx.query(`insert into credit_accounts (workspace_id) values ($1) on conflict do nothing`, [ws]);
-      [row] = await guarded();
-      if (!row) return abort({ ok: false, reason: "insufficient", required: requiredBy(change), available: 0 });
+    const [account] = await this.db.query<Row>(`select balance, held from credit_accounts where workspace_id = $1`, [ws]);
+    if (account) {
+      return { ok: false, reason: "insufficient", required: requiredBy(change), available: Number(account.balance) - Number(account.held) };
     }
-    const [entry] = await tx.query<Row>(
-      `insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-       returning ${ENTRY_COLUMNS}`,
-      [
-        ws,
-        req.id,
-        row.seq,
-        change.type,
-        change.amount,
-        change.held,
-        row.balance,
-        row.held,
-        req.run_id ?? null,
-        req.record_id ?? null,
-        change.hold_id,
-        req.idempotency_key ?? null,
-        req.reason ?? null,
-        req.at,
-      ],
-    );
-    return { ok: true, entry: toEntry(entry!), replayed: false };
+    // The workspace's first entry opens its account.
+    await this.db.query(`insert into credit_accounts (workspace_id) values ($1) on conflict do nothing`, [ws]);
+    [entry] = await write();
+    if (entry) return { ok: true, entry: toEntry(entry), replayed: false };
+    const [opened] = await this.db.query<Row>(`select balance, held from credit_accounts where workspace_id = $1`, [ws]);
+    return {
+      ok: false,
+      reason: "insufficient",
+      required: requiredBy(change),
+      available: opened ? Number(opened.balance) - Number(opened.held) : 0,
+    };
+  }
+
+  private async resolutionOf(workspaceId: string, holdId: string): Promise<LedgerEntry | null> {
+    const [row] = await this.db.query<Row>(`select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`, [
+      workspaceId,
+      holdId,
+    ]);
+    return row ? toEntry(row) : null;
   }
 
   async totals(workspaceId: string): Promise<LedgerTotals> {

@@ -1,0 +1,101 @@
+/**
+ * Radar on a fresh database (issue #13): the credit ledger's hot account, and contact unlocks.
+ *
+ * - Hot account: `POST …/radar/credits/grant` by the platform operator, each request one ledger
+ *   append on the workspace's one account row: the same guarded update and entry insert, in one
+ *   transaction, that a debit takes (adapters/postgres/credits/). So its requests/s are the hot
+ *   account's appends/s.
+ * - Unlocks: people found by radar runs (the sample directory) in one collection, then
+ *   `POST …/contact-paths/unlock` of one record's e-mail, phone and LinkedIn per request, each
+ *   request another record (wrk-bodies.lua): a hold, three claims, a lookup, three settles, the
+ *   capture, the record and entity writes.
+ *
+ * Environment:
+ *   BENCH_RADAR_PEOPLE         person records seeded on PostgreSQL (default 5000, at most 5000)
+ *   BENCH_RADAR_PEOPLE_MONGO   the same on MongoDB (FerretDB) (default 300)
+ */
+import type { BenchContext } from "../scenario.ts";
+import { type App, startApp } from "./app.ts";
+import { freshMongo, freshPostgres, positiveInt } from "./topics.ts";
+
+export type RadarBackend = "postgres" | "mongo";
+export const OPERATOR_KEY = `bench-operator-${"k".repeat(32)}`;
+const COUNTRIES = ["US", "GB", "DE", "FR", "NL", "ES", "SE", "CA", "AU", "IN"];
+
+export function radarPeople(backend: RadarBackend): number {
+  return Math.min(5_000, backend === "postgres" ? positiveInt("BENCH_RADAR_PEOPLE", 5_000) : positiveInt("BENCH_RADAR_PEOPLE_MONGO", 300));
+}
+
+export interface RadarApp extends App {
+  collectionId: string;
+  recordIds: string[];
+}
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+async function call(app: App, method: string, path: string, body?: unknown, key = app.apiKey): Promise<Json> {
+  const res = await fetch(`${app.origin}/api/v1/workspaces/${app.slug}${path}`, {
+    method,
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** Runs searches over the sample directory's people, 500 per country, into one collection. */
+async function seedPeople(app: App, count: number): Promise<{ collectionId: string; recordIds: string[] }> {
+  await call(app, "POST", "/radar/credits/grant", { amount: 1_000_000_000 }, OPERATOR_KEY);
+  const started = performance.now();
+  let collectionId: string | undefined;
+  for (let i = 0; i * 500 < count; i++) {
+    // One country per run (500 people each): its own criterion, one collection for all.
+    const country = COUNTRIES[i]!;
+    const one = await call(app, "POST", "/radar/searches", {
+      criterion: { title: `People in ${country}`, kind: "person", filter: { countries: [country] } },
+      ...(collectionId ? { collection_id: collectionId } : {}),
+      max_results: Math.min(500, count - i * 500),
+    });
+    collectionId = one.search.collection_id;
+    const run = one.run.id;
+    await call(app, "POST", `/radar/runs/${run}/price`, {});
+    await call(app, "POST", `/radar/runs/${run}/start`);
+    for (;;) {
+      const r = await call(app, "GET", `/radar/runs/${run}`);
+      if (r.state === "completed") break;
+      if (r.state === "failed" || r.state === "cancelled") throw new Error(`seeding run ${r.state}: ${JSON.stringify(r.error)}`);
+      await Bun.sleep(200);
+    }
+  }
+  const recordIds: string[] = [];
+  for (let cursor: string | null = null, first = true; first || cursor; first = false) {
+    const page: Json = await call(app, "GET", `/collections/${collectionId}/records?limit=200${cursor ? `&cursor=${cursor}` : ""}`);
+    for (const r of page.records) if (r.fields.job_title !== undefined || r.fields.seniority !== undefined) recordIds.push(r.id);
+    cursor = page.nextCursor;
+  }
+  console.log(`  radar: ${recordIds.length} person records from runs in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { collectionId: collectionId!, recordIds };
+}
+
+/** The server on a fresh database of the backend, with the operator key and seeded people. */
+export function radarApp(ctx: BenchContext, backend: RadarBackend): Promise<RadarApp> {
+  return ctx.use(`app:radar:${backend}`, async () => {
+    const env: Record<string, string> = { PLATFORM_ADMIN_KEY: OPERATOR_KEY };
+    const started = backend === "postgres"
+      ? await startApp("server (radar, postgres)", await freshPostgres(ctx), env, "bench-radar")
+      : await startApp("server (radar, mongo)", undefined, { ...env, MONGO_URL: await freshMongo(ctx) }, "bench-radar");
+    try {
+      const seeded = await seedPeople(started.value, radarPeople(backend));
+      return { value: { ...started.value, ...seeded }, stop: started.stop };
+    } catch (error) {
+      await started.stop();
+      throw error;
+    }
+  });
+}
+
+/** One body per record: unlock its three contact paths. */
+export const unlockBodies = (recordIds: string[]) =>
+  recordIds.map((id) => JSON.stringify({ record_ids: [id], kinds: ["email", "phone", "linkedin"] }));
