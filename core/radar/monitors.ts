@@ -152,7 +152,11 @@ export async function executeMonitor(deps: CoreDeps, workspaceId: string, monito
       });
     } catch (e) {
       if (!(isAppError(e) && e.code === "INSUFFICIENT_CREDITS")) throw e;
-      await changeMonitor(deps, monitor, () => ({ state: "paused", paused_reason: "insufficient_credits", next_run_at: null }));
+      await changeMonitor(
+        deps,
+        monitor,
+        () => ({ state: "paused", paused_reason: "insufficient_credits", next_run_at: null, last_run_id: m.last_run_id }),
+      );
       await emit(deps, workspaceId, "radar.monitor_paused", null, { monitor_id: m.id, reason: "insufficient_credits" });
       return;
     }

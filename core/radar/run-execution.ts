@@ -314,7 +314,7 @@ export async function finishRun(deps: CoreDeps, run: RadarRun, state: RunState |
   let chargedCredits = chargeOf(counts, unit, run.hold_credits);
   if (run.hold_id) {
     const resolution = await settleHold(deps, run.workspace_id, run.hold_id, chargedCredits, { run_id: run.id, reason: "radar run" });
-    chargedCredits = -resolution.amount;
+    chargedCredits = Math.abs(resolution.amount); // a capture's amount is its negated charge; a release's is 0
   }
   for (let attempt = 0; attempt < 5; attempt++) {
     const cur = (await deps.stores.radar.getRun(run.workspace_id, run.id))!;
