@@ -177,8 +177,9 @@ export async function unlockContacts(
   try {
     // Claim first; then one directory lookup per person whose keys this request holds.
     const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
-    const claims = await Promise.all([...fresh].map(async ([key, f]) => {
-      const claim: ContactUnlock = {
+    const wanted = [...fresh];
+    const claimed = await deps.stores.radar.claimUnlocks(
+      wanted.map(([, f]): ContactUnlock => ({
         workspace_id: ws.id,
         entity_id: f.t.person!.entity.id,
         kind: f.kind,
@@ -188,41 +189,48 @@ export async function unlockContacts(
         token,
         claimed_at: at,
         settled_at: null,
-      };
-      return { key, f, r: await deps.stores.radar.claimUnlock(claim, new Date(now.getTime() - CLAIM_STALE_MS).toISOString()) };
-    }));
-    for (const { key, f, r } of claims) {
+      })),
+      new Date(now.getTime() - CLAIM_STALE_MS).toISOString(),
+    );
+    for (const [i, [key, f]] of wanted.entries()) {
+      const r = claimed[i]!;
       if (r.claimed) {
         const list = mine.get(f.t.person!.providerId) ?? [];
         list.push({ key, kind: f.kind, t: f.t });
         mine.set(f.t.person!.providerId, list);
       } else known.set(key, r.existing);
     }
+    // One lookup per person, then every claim settled in one write.
+    const settles: ContactUnlock[] = [];
+    const settledAt = deps.clock.now().toISOString();
+    const found: Array<
+      { keys: Array<{ key: string; kind: ContactKind; t: Target }>; values: Partial<Record<keyof ContactDetails, string>> }
+    > = [];
     for (const [providerId, keys] of mine) {
       const details = await deps.prospects!.contacts(providerId);
       const values: Partial<Record<keyof ContactDetails, string>> = {};
-      const settledAt = deps.clock.now().toISOString();
-      await Promise.all(keys.map((k) => {
+      for (const k of keys) {
         const value = details?.[FIELD_OF[k.kind]] ?? null;
-        return deps.stores.radar.settleUnlock({
+        const credits = value === null ? 0 : priceOf(prices, k.kind);
+        settles.push({
           workspace_id: ws.id,
           entity_id: k.t.person!.entity.id,
           kind: k.kind,
           state: value === null ? "unavailable" : "unlocked",
           value,
-          credits: value === null ? 0 : priceOf(prices, k.kind),
+          credits,
           token,
           claimed_at: at,
           settled_at: settledAt,
         });
-      }));
-      for (const k of keys) {
-        const value = details?.[FIELD_OF[k.kind]] ?? null;
-        const credits = value === null ? 0 : priceOf(prices, k.kind);
         charged += credits;
         outcome.set(k.key, { status: value === null ? "unavailable" : "unlocked", credits, value });
         if (value !== null) values[FIELD_OF[k.kind]] = value;
       }
+      found.push({ keys, values });
+    }
+    await deps.stores.radar.settleUnlocks(settles);
+    for (const { keys, values } of found) {
       // Once per record (a person's keys all name the record that asked for them first).
       const records = new Map(keys.map((k) => [k.t.record.id, k.t]));
       if (Object.keys(values).length > 0) { for (const t of records.values()) await keepValues(deps, c, t, values, at); }

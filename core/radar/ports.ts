@@ -112,13 +112,20 @@ export interface RadarStore {
   /** Replaces the monitor stored at `next.version - 1`. */
   updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found">;
   /**
-   * Claims `(workspace, entity, kind)` for `u` (state `pending`); a pending claim made before
-   * `staleBefore` (its request died) is taken over. Of concurrent claims exactly one is claimed;
-   * the others get the claim as it stands.
+   * Claims `(workspace, entity, kind)` for each of `us` (state `pending`, at most 300); a pending
+   * claim made before `staleBefore` (its request died) is taken over. Of concurrent claims of one
+   * key exactly one is claimed; the others get the claim as it stands. Answers in `us`'s order.
+   * The claims are one request's: one workspace, one `token`, one `claimed_at`.
    */
-  claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }>;
-  /** Settles a pending claim held by `u.token` (state, value, credits, settled_at); false when it is no longer held. */
-  settleUnlock(u: ContactUnlock): Promise<boolean>;
+  claimUnlocks(
+    us: readonly ContactUnlock[],
+    staleBefore: string,
+  ): Promise<Array<{ claimed: true } | { claimed: false; existing: ContactUnlock }>>;
+  /**
+   * Settles pending claims held by their `token` (state, value, credits, settled_at; one request's:
+   * one workspace, token and settled_at); how many were still held.
+   */
+  settleUnlocks(us: readonly ContactUnlock[]): Promise<number>;
   /** The unlocks of these entities (at most 1,000), in no particular order. */
   unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]>;
 

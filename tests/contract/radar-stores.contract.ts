@@ -235,13 +235,13 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       expect(found[1]).toEqual(due);
     });
 
-    test("RadarStore.claimUnlock(): of 50 concurrent claims of one (entity, kind) one wins; a stale pending claim is taken over; settle needs the token", async () => {
+    test("RadarStore.claimUnlocks(): of 50 concurrent claims of one (entity, kind) one wins; a stale pending claim is taken over; settling needs the token", async () => {
       const ws = await workspace();
       const entity = uuidv7();
-      const claim = (token: string, claimed_at = new Date().toISOString()): ContactUnlock => ({
+      const claim = (token: string, kind: ContactUnlock["kind"] = "email", claimed_at = new Date().toISOString()): ContactUnlock => ({
         workspace_id: ws,
         entity_id: entity,
-        kind: "email",
+        kind,
         state: "pending",
         value: null,
         credits: 0,
@@ -252,36 +252,43 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       const old = new Date(Date.now() - 3_600_000).toISOString();
       const staleBefore = new Date(Date.now() - 60_000).toISOString();
       const claims = Array.from({ length: 50 }, () => claim(uuidv7()));
-      const outcomes = await Promise.all(claims.map((c) => s.radar.claimUnlock(c, staleBefore)));
+      const outcomes = (await Promise.all(claims.map((c) => s.radar.claimUnlocks([c], staleBefore)))).map((o) => o[0]!);
       expect(outcomes.filter((o) => o.claimed).length).toBe(1);
       const winner = claims[outcomes.findIndex((o) => o.claimed)]!;
       for (const o of outcomes) if (!o.claimed) expect(o.existing).toEqual(winner);
 
+      const settledAt = new Date().toISOString();
       expect(
-        await s.radar.settleUnlock({
+        await s.radar.settleUnlocks([{
           ...winner,
           token: uuidv7(),
           state: "unlocked",
           value: "x@y.example",
           credits: 4,
-          settled_at: stamp(),
-        }),
-      ).toBe(false);
-      const done = { ...winner, state: "unlocked" as const, value: "a@b.example", credits: 4, settled_at: stamp() };
-      expect(await s.radar.settleUnlock(done)).toBe(true);
-      expect(await s.radar.settleUnlock(done)).toBe(false);
-      const taken = await s.radar.claimUnlock(claim(uuidv7()), staleBefore);
-      expect(taken).toEqual({ claimed: false, existing: done });
+          settled_at: settledAt,
+        }]),
+      )
+        .toBe(0);
+      const done = { ...winner, state: "unlocked" as const, value: "a@b.example", credits: 4, settled_at: settledAt };
+      expect(await s.radar.settleUnlocks([done])).toBe(1);
+      expect(await s.radar.settleUnlocks([done])).toBe(0);
+      expect(await s.radar.claimUnlocks([claim(uuidv7())], staleBefore)).toEqual([{ claimed: false, existing: done }]);
 
-      // A pending claim from a request that died long ago is taken over.
-      const phone = { ...claim(uuidv7(), old), kind: "phone" as const };
-      expect(await s.radar.claimUnlock(phone, staleBefore)).toEqual({ claimed: true });
-      const fresh = { ...claim(uuidv7()), kind: "phone" as const };
-      expect(await s.radar.claimUnlock(fresh, staleBefore)).toEqual({ claimed: true });
-      expect(await s.radar.settleUnlock({ ...phone, state: "unavailable", settled_at: stamp() })).toBe(false);
+      // Several keys at once: a new one claimed, one held by a request that died long ago taken over,
+      // one another request holds now answered as it stands; in the order asked.
+      const dead = claim(uuidv7(), "phone", old);
+      expect(await s.radar.claimUnlocks([dead], staleBefore)).toEqual([{ claimed: true }]);
+      const token = uuidv7();
+      const at = new Date().toISOString();
+      const batch = [claim(token, "linkedin", at), claim(token, "phone", at), claim(token, "email", at)];
+      const answers = await s.radar.claimUnlocks(batch, staleBefore);
+      expect(answers).toEqual([{ claimed: true }, { claimed: true }, { claimed: false, existing: done }]);
+      expect(await s.radar.settleUnlocks([{ ...dead, state: "unavailable", settled_at: settledAt }])).toBe(0);
+      const settled = batch.slice(0, 2).map((u) => ({ ...u, state: "unavailable" as const, settled_at: settledAt }));
+      expect(await s.radar.settleUnlocks(settled)).toBe(2);
 
       const all = await s.radar.unlocksOf(ws, [entity, uuidv7()]);
-      expect(all.map((u) => u.kind).sort()).toEqual(["email", "phone"]);
+      expect(all.map((u) => `${u.kind}:${u.state}`).sort()).toEqual(["email:unlocked", "linkedin:unavailable", "phone:unavailable"]);
       expect(await s.radar.unlocksOf(await workspace(), [entity])).toEqual([]);
     });
 

@@ -94,19 +94,25 @@ export class MemoryRadarStore implements RadarStore {
     this.t.radarMonitors.set(next.id, copy(next));
     return "ok";
   }
-  async claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
-    const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
-    const cur = this.t.radarUnlocks.get(key);
-    if (cur && !(cur.state === "pending" && cur.claimed_at < staleBefore)) return { claimed: false, existing: copy(cur) };
-    this.t.radarUnlocks.set(key, copy(u));
-    return { claimed: true };
+  async claimUnlocks(us: readonly ContactUnlock[], staleBefore: string) {
+    return us.map((u): { claimed: true } | { claimed: false; existing: ContactUnlock } => {
+      const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
+      const cur = this.t.radarUnlocks.get(key);
+      if (cur && !(cur.state === "pending" && cur.claimed_at < staleBefore)) return { claimed: false, existing: copy(cur) };
+      this.t.radarUnlocks.set(key, copy(u));
+      return { claimed: true };
+    });
   }
-  async settleUnlock(u: ContactUnlock): Promise<boolean> {
-    const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
-    const cur = this.t.radarUnlocks.get(key);
-    if (!cur || cur.state !== "pending" || cur.token !== u.token) return false;
-    this.t.radarUnlocks.set(key, copy(u));
-    return true;
+  async settleUnlocks(us: readonly ContactUnlock[]): Promise<number> {
+    let settled = 0;
+    for (const u of us) {
+      const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
+      const cur = this.t.radarUnlocks.get(key);
+      if (!cur || cur.state !== "pending" || cur.token !== u.token) continue;
+      this.t.radarUnlocks.set(key, copy(u));
+      settled++;
+    }
+    return settled;
   }
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
     const wanted = new Set(entityIds);

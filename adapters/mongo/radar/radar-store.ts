@@ -147,7 +147,10 @@ export class MongoRadarStore implements RadarStore {
   updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found"> {
     return this.replace(this.c.radarMonitors, next);
   }
-  async claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
+  private async claimUnlock(
+    u: ContactUnlock,
+    staleBefore: string,
+  ): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
     const _id = unlockKey(u);
     for (let attempt = 0;; attempt++) {
       try {
@@ -163,12 +166,18 @@ export class MongoRadarStore implements RadarStore {
       await this.c.radarUnlocks.deleteOne({ _id, token: cur.token, state: "pending" });
     }
   }
-  async settleUnlock(u: ContactUnlock): Promise<boolean> {
+  private async settleUnlock(u: ContactUnlock): Promise<boolean> {
     const r = await this.c.radarUnlocks.updateOne(
       { _id: unlockKey(u), token: u.token, state: "pending" },
       { $set: { state: u.state, value: u.value, credits: u.credits, settled_at: u.settled_at } },
     );
     return r.modifiedCount === 1;
+  }
+  claimUnlocks(us: readonly ContactUnlock[], staleBefore: string) {
+    return Promise.all(us.map((u) => this.claimUnlock(u, staleBefore)));
+  }
+  async settleUnlocks(us: readonly ContactUnlock[]): Promise<number> {
+    return (await Promise.all(us.map((u) => this.settleUnlock(u)))).filter(Boolean).length;
   }
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
     const wanted = [...new Set(entityIds)];

@@ -41,10 +41,17 @@ export class PostgresCreditLedgerStore implements CreditLedgerStore {
     }
     let hold: LedgerEntry | null = null;
     if (req.op.type === "resolve") {
-      if (!isUuid(req.op.hold_id)) return { ok: false, reason: "hold_not_found" };
-      const resolution = await this.resolutionOf(ws, req.op.hold_id);
+      const holdId = req.op.hold_id;
+      if (!isUuid(holdId)) return { ok: false, reason: "hold_not_found" };
+      // The hold and whether it is resolved, in one read (both by unique keys).
+      const rows = await this.db.query<Row>(
+        `select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and (id = $2 or hold_id = $2)`,
+        [ws, holdId],
+      );
+      const entries = rows.map(toEntry);
+      const resolution = entries.find((e) => e.hold_id === holdId);
       if (resolution) return { ok: false, reason: "hold_resolved", resolution };
-      hold = await this.get(ws, req.op.hold_id);
+      hold = entries.find((e) => e.id === holdId) ?? null;
     }
     const change = changeOf(req.op, hold);
     if (isRefusal(change)) return { ok: false, ...change };

@@ -181,34 +181,55 @@ export class PostgresRadarStore implements RadarStore {
     return cur ? "version_conflict" : "not_found";
   }
 
-  async claimUnlock(u: ContactUnlock, staleBefore: string): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
-    for (;;) {
-      const claimed = await this.db.query<Row>(
-        `insert into radar_contact_unlocks (workspace_id, entity_id, kind, state, value, credits, token, claimed_at, settled_at)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         on conflict (workspace_id, entity_id, kind) do update
-           set state = excluded.state, value = excluded.value, credits = excluded.credits, token = excluded.token,
-               claimed_at = excluded.claimed_at, settled_at = excluded.settled_at
-           where radar_contact_unlocks.state = 'pending' and radar_contact_unlocks.claimed_at < $10
-         returning kind`,
-        [u.workspace_id, u.entity_id, u.kind, u.state, u.value, u.credits, u.token, u.claimed_at, u.settled_at, staleBefore],
+  async claimUnlocks(us: readonly ContactUnlock[], staleBefore: string) {
+    if (us.length === 0) return [];
+    // One statement claims them all (new keys, and pending ones whose request died); one read
+    // answers the keys others hold.
+    const claimed = await this.db.query<Row>(
+      `insert into radar_contact_unlocks (workspace_id, entity_id, kind, state, value, credits, token, claimed_at, settled_at)
+       select $1, u.entity_id, u.kind, 'pending', null, 0, $2, $3, null from unnest($4::text[], $5::text[]) as u (entity_id, kind)
+       on conflict (workspace_id, entity_id, kind) do update
+         set state = 'pending', value = null, credits = 0, token = excluded.token, claimed_at = excluded.claimed_at, settled_at = null
+         where radar_contact_unlocks.state = 'pending' and radar_contact_unlocks.claimed_at < $6
+       returning entity_id, kind`,
+      [us[0]!.workspace_id, us[0]!.token, us[0]!.claimed_at, us.map((u) => u.entity_id), us.map((u) => u.kind), staleBefore],
+    );
+    const mine = new Set(claimed.map((r) => `${r.entity_id}:${r.kind}`));
+    const others = us.filter((u) => !mine.has(`${u.entity_id}:${u.kind}`));
+    const existing = new Map<string, ContactUnlock>();
+    if (others.length > 0) {
+      const rows = await this.db.query<Row>(
+        `select ${UNLOCK_COLUMNS} from radar_contact_unlocks
+         where workspace_id = $1 and (entity_id, kind) in (select * from unnest($2::text[], $3::text[]))`,
+        [us[0]!.workspace_id, others.map((u) => u.entity_id), others.map((u) => u.kind)],
       );
-      if (claimed.length === 1) return { claimed: true };
-      const [row] = await this.db.query<Row>(
-        `select ${UNLOCK_COLUMNS} from radar_contact_unlocks where workspace_id = $1 and entity_id = $2 and kind = $3`,
-        [u.workspace_id, u.entity_id, u.kind],
-      );
-      if (row) return { claimed: false, existing: toUnlock(row) };
+      for (const r of rows) existing.set(`${r.entity_id}:${r.kind}`, toUnlock(r));
     }
+    return us.map((u): { claimed: true } | { claimed: false; existing: ContactUnlock } => {
+      const key = `${u.entity_id}:${u.kind}`;
+      return mine.has(key) ? { claimed: true } : { claimed: false, existing: existing.get(key)! };
+    });
   }
 
-  async settleUnlock(u: ContactUnlock): Promise<boolean> {
+  async settleUnlocks(us: readonly ContactUnlock[]): Promise<number> {
+    if (us.length === 0) return 0;
     const rows = await this.db.query<Row>(
-      `update radar_contact_unlocks set state = $4, value = $5, credits = $6, settled_at = $7
-       where workspace_id = $1 and entity_id = $2 and kind = $3 and state = 'pending' and token = $8 returning kind`,
-      [u.workspace_id, u.entity_id, u.kind, u.state, u.value, u.credits, u.settled_at, u.token],
+      `update radar_contact_unlocks c set state = s.state, value = s.value, credits = s.credits, settled_at = $3
+       from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::int[]) as s (entity_id, kind, state, value, credits)
+       where c.workspace_id = $1 and c.token = $2 and c.state = 'pending' and c.entity_id = s.entity_id and c.kind = s.kind
+       returning c.kind`,
+      [
+        us[0]!.workspace_id,
+        us[0]!.token,
+        us[0]!.settled_at,
+        us.map((u) => u.entity_id),
+        us.map((u) => u.kind),
+        us.map((u) => u.state),
+        us.map((u) => u.value),
+        us.map((u) => u.credits),
+      ],
     );
-    return rows.length === 1;
+    return rows.length;
   }
 
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
