@@ -12,6 +12,8 @@ import { AppError, validationFailed } from "../core/kernel/errors.ts";
 import type { ServerDeps } from "./deps.ts";
 import { errorResponse } from "./http/error-envelope.ts";
 import { STATUS_OF } from "./http/error-status.ts";
+import { challengeFor } from "./http/challenge.ts";
+import { publicOrigin } from "./http/public-origin.ts";
 import { toAppError } from "./http/elysia-errors.ts";
 import { allowedMethodsOf } from "./http/method-not-allowed.ts";
 import { conformingOpenApi } from "./http/openapi-conformance.ts";
@@ -25,6 +27,7 @@ import { areaRoutes } from "./routes/areas.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { publicShareRoutes } from "./routes/public-shares.ts";
+import { openCorsPreflight, protectedResourceRoutes } from "./routes/protected-resource.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { sharingRoutes } from "./routes/sharing.ts";
 import { systemRoutes } from "./routes/system.ts";
@@ -57,15 +60,25 @@ export function buildApp(deps: ServerDeps) {
         specPath: "/openapi.json",
         // The plugin's page loads Scalar from a CDN; apiReferenceRoutes serves the installed one.
         provider: null,
+        // A path with a dot is not a static file here: `/.well-known/oauth-protected-resource` is documented.
+        exclude: { staticFile: false },
         documentation: {
           info: {
             title: "Workspace Knowledge, Collections and Radar API",
             version: deps.build.version,
             description:
-              "Multi-tenant API. Authenticate with an API key in the `x-api-key` header. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.",
+              'Multi-tenant API. Authenticate with an API key in the `x-api-key` header or as `Authorization: Bearer <key>` (never in the query string); every 401 carries `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, and a 403 for a missing scope `error="insufficient_scope"` with the `scope` needed. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.',
           },
           components: {
-            securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } },
+            securitySchemes: {
+              apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+              bearer: {
+                type: "http",
+                scheme: "bearer",
+                description:
+                  "`Authorization: Bearer <credential>`: an API key, the same as in `x-api-key` (both headers with different values are a 400).",
+              },
+            },
           },
         },
       })),
@@ -96,13 +109,16 @@ export function buildApp(deps: ServerDeps) {
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));
   const allowedMethods = allowedMethodsOf(root);
+  // The protected-resource metadata is readable from any origin, whatever CORS_ORIGINS says: its
+  // preflight is answered before the CORS plugin's (which would name only the configured origins).
+  root.use(openCorsPreflight);
   // CORS costs a third of the throughput of a small request, so only pay for it when configured.
   if (config.corsOrigins.length > 0) {
     root.use(
       cors({
         origin: corsOrigin,
-        exposeHeaders: ["x-request-id"],
-        allowedHeaders: ["content-type", "x-api-key", "if-match", "x-request-id"],
+        exposeHeaders: ["x-request-id", "www-authenticate"],
+        allowedHeaders: ["content-type", "x-api-key", "authorization", "if-match", "x-request-id", "mcp-protocol-version"],
       }),
     );
   }
@@ -162,6 +178,9 @@ export function buildApp(deps: ServerDeps) {
       for (const [name, value] of Object.entries(set.headers)) {
         if (name.startsWith("ratelimit-") || name === "deprecation" || name === "link") carried[name] = String(value);
       }
+      // Every 401, and a 403 for a missing scope, says how to authenticate (RFC 6750, RFC 9728).
+      const challenge = challengeFor(appError, request, publicOrigin(request, config.publicUrl, deps.rateLimits.trustProxy));
+      if (challenge) carried["www-authenticate"] = challenge;
       return errorResponse(appError, facts.id, carried);
     });
   // Elysia schedules after-response hooks on every request; only register one when it logs.
@@ -180,6 +199,7 @@ export function buildApp(deps: ServerDeps) {
   return root
     // Share links carry the root address `/s/{token}`; the same table also answers under /api/v1.
     .use(publicShareRoutes(deps, "root"))
+    .use(protectedResourceRoutes(deps))
     .use(api);
 }
 

@@ -154,6 +154,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       radarWebhookSecret: config.radarWebhookSecret,
       platformAdminKey: platform.key,
       radarPrices: config.radarPrices,
+      publicUrl: config.publicUrl,
     },
     build: readBuildInfo(),
     rateLimits: {

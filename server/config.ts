@@ -1,6 +1,7 @@
 import { parsePrices, type PriceTable } from "../core/radar/prices.ts";
 import { standardWebhookKey } from "../core/webhooks/standard-webhooks.ts";
 import type { LogLevel } from "./http/logger.ts";
+import { parsePublicUrl } from "./http/public-origin.ts";
 
 /** Everything the server reads from its environment, parsed and checked once at start-up. */
 export interface Config {
@@ -23,6 +24,8 @@ export interface Config {
   rateLimitPerIp: number;
   rateLimitWindowMs: number;
   trustProxy: boolean;
+  /** PUBLIC_URL: the external origin (an http(s) origin, checked at start-up); null: each request's own. */
+  publicUrl: string | null;
   /** Secret of the code-host webhook's signatures; null leaves `POST /webhooks/code-host` off (404). */
   codeHostWebhookSecret: string | null;
   /** RADAR_WEBHOOK_SECRET (`whsec_<base64>`, Standard Webhooks); null leaves `POST /webhooks/radar/monitor` off (404). */
@@ -140,6 +143,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     rateLimitPerIp: int(env, "RATE_LIMIT_PER_IP", 30, 0, 1_000_000_000),
     rateLimitWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1000, 86_400_000),
     trustProxy: env.TRUST_PROXY === "true",
+    publicUrl: parsePublicUrl(env.PUBLIC_URL),
     codeHostWebhookSecret: env.CODE_HOST_WEBHOOK_SECRET || null,
     radarWebhookSecret: radarWebhookSecret(env.RADAR_WEBHOOK_SECRET),
     // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.

@@ -1,4 +1,5 @@
 import type { PriceTable } from "../core/radar/mod.ts";
+import type { Authenticated } from "../core/access/authenticate.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { Logger } from "./http/logger.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
@@ -23,6 +24,11 @@ export interface ServerConfig {
   platformAdminKey?: string | null;
   /** What radar charges (`RADAR_PRICES` over the defaults). */
   radarPrices?: PriceTable;
+  /**
+   * PUBLIC_URL: the service's external origin (links, protected-resource metadata, challenges);
+   * unset, each request's own origin (http/public-origin.ts).
+   */
+  publicUrl?: string | null;
 }
 
 export interface ServerDeps {
@@ -33,4 +39,12 @@ export interface ServerDeps {
   rateLimits: RateLimits;
   /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
   shutdown?: AbortSignal;
+  /**
+   * Resolves a bearer token that is not an API key (an OAuth access token) to its principal, or
+   * null when it knows none (a 401 `invalid_token`). Unset, such a bearer is simply invalid. No
+   * authorization server issues tokens yet, so only tests set it today, to reach principals with
+   * fewer scopes than an API key holds (docs/decisions/027-mcp-and-bearer-credentials.md); the
+   * OAuth token store plugs in here.
+   */
+  resolveBearerToken?: (token: string) => Promise<Authenticated | null>;
 }

@@ -3,6 +3,7 @@ import { unauthenticated } from "../kernel/errors.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { hashRawKey, LAST_USED_RESOLUTION_MS, looksLikeRawKey } from "./api-key.ts";
 import type { Principal } from "./principal.ts";
+import { API_KEY_SCOPES } from "./scopes.ts";
 
 export interface Authenticated {
   principal: Principal;
@@ -32,6 +33,8 @@ export async function authenticateApiKey(deps: AccessDeps, raw: string): Promise
       role: member?.role ?? null,
       via: "api_key",
       credentialId: key.id,
+      // A key acts with its member's full role: every scope (scopes.ts).
+      scopes: API_KEY_SCOPES,
     },
   };
 }

@@ -4,6 +4,7 @@
  */
 export * from "./principal.ts";
 export * from "./policy.ts";
+export * from "./scopes.ts";
 export * from "./ports.ts";
 export * from "./model.ts";
 export * from "./dto.ts";

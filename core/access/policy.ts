@@ -1,6 +1,7 @@
 import { forbidden, notFound } from "../kernel/errors.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { Principal } from "./principal.ts";
+import { hasScopesFor, insufficientScope } from "./scopes.ts";
 
 /**
  * The shared vocabulary of permissions: small predicates every module's policy.ts is written in
@@ -27,13 +28,13 @@ export function assertOwner(p: Principal, action: string): void {
   if (!isOwner(p)) throw forbidden(`Cannot ${action}: owner authority is required`);
 }
 
-/** Whether the principal may write workspace content. Over OAuth that takes scope `work:write`. */
+/** Whether the principal may write workspace content: scope `work:write` (scopes.ts). */
 export function canWrite(p: Principal): boolean {
-  return p.scopes === undefined || p.scopes.includes("work:write");
+  return hasScopesFor(p, "write");
 }
 
 export function assertCanWrite(p: Principal, action: string): void {
-  if (!canWrite(p)) throw forbidden(`Cannot ${action}: scope work:write is required`);
+  if (!canWrite(p)) throw insufficientScope(action, "write");
 }
 
 /** `agent` when a program acts (OAuth client, faceless key); `human` when a person does. */

@@ -1,4 +1,5 @@
 import type { Role } from "../workspaces/mod.ts";
+import type { Scope } from "./scopes.ts";
 
 /**
  * Who is acting. Every credential (API key today; OAuth token and dashboard session later)
@@ -17,6 +18,10 @@ export interface Principal {
   via: "api_key" | "oauth" | "session";
   /** The credential's id (API key id), for audit and revocation. */
   credentialId: string;
-  /** OAuth scopes granted; absent for API keys and sessions, which carry the member's full role. */
-  scopes?: readonly string[];
+  /**
+   * The scopes the credential holds (scopes.ts): every one for an API key (and a session), which
+   * act with the member's full role; those its grant named for an OAuth token. Scopes narrow what
+   * a role allows, never widen it.
+   */
+  scopes: readonly Scope[];
 }

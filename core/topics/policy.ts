@@ -1,4 +1,13 @@
-import { actorKind, assertCanWrite, assertOwnerOrAdmin, canWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import {
+  actorKind,
+  assertCanWrite,
+  assertOwnerOrAdmin,
+  canWrite,
+  hasScopesFor,
+  insufficientScope,
+  isOwnerOrAdmin,
+  type Principal,
+} from "../access/mod.ts";
 import { forbidden } from "../kernel/errors.ts";
 import { type Actor, GOVERNANCE, type GovernanceAction, transition } from "./governance.ts";
 import type { Topic } from "./model.ts";
@@ -71,15 +80,15 @@ export function assertCanDeleteTag(p: Principal): void {
 }
 
 /**
- * Whether the principal may relate topics (add a typed relation). Over OAuth that takes scope
- * `topics:write`; API keys and sessions carry the member's full role.
+ * Whether the principal may relate topics (add a typed relation): scope `topics:write`, which API
+ * keys and sessions hold with the member's full role (access/scopes.ts).
  */
 export function canRelateTopics(p: Principal): boolean {
-  return p.scopes === undefined || p.scopes.includes("topics:write");
+  return hasScopesFor(p, "relate");
 }
 
 export function assertCanRelateTopics(p: Principal): void {
-  if (!canRelateTopics(p)) throw forbidden("Cannot add a relation: scope topics:write is required");
+  if (!canRelateTopics(p)) throw insufficientScope("add a relation", "relate");
 }
 
 /**

@@ -1,18 +1,32 @@
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
+import { looksLikeRawKey } from "../../core/access/api-key.ts";
 import { assertInWorkspace } from "../../core/access/policy.ts";
-import type { CoreDeps } from "../../core/deps.ts";
 import { unauthenticated } from "../../core/kernel/errors.ts";
+import type { ServerDeps } from "../deps.ts";
+import { credentialOf } from "./credentials.ts";
 
-/** The caller's credentials, or null when the request carries none. Invalid credentials throw 401. */
-export async function optionalPrincipal(deps: CoreDeps, headers: Headers): Promise<Authenticated | null> {
-  const key = headers.get("x-api-key");
-  if (key === null) return null;
-  return authenticateApiKey(deps, key.trim());
+/**
+ * The caller's principal, or null when the request carries no credential. Invalid credentials
+ * throw 401. The credential is `Authorization: Bearer` or `x-api-key` (credentials.ts); a bearer
+ * value shaped like an API key is one, any other goes to `resolveBearerToken` when one is
+ * configured (ServerDeps: OAuth access tokens), else it is invalid.
+ */
+export async function optionalPrincipal(deps: ServerDeps, headers: Headers): Promise<Authenticated | null> {
+  const credential = credentialOf(headers);
+  if (credential === null) return null;
+  if (credential.scheme === "bearer" && !looksLikeRawKey(credential.value) && deps.resolveBearerToken) {
+    const resolved = await deps.resolveBearerToken(credential.value);
+    if (!resolved) throw unauthenticated("Invalid access token");
+    return resolved;
+  }
+  return authenticateApiKey(deps.core, credential.value);
 }
 
-export async function requirePrincipal(deps: CoreDeps, headers: Headers): Promise<Authenticated> {
+export async function requirePrincipal(deps: ServerDeps, headers: Headers): Promise<Authenticated> {
   const auth = await optionalPrincipal(deps, headers);
-  if (!auth) throw unauthenticated("Missing credentials: send an API key in the x-api-key header");
+  if (!auth) {
+    throw unauthenticated("Missing credentials: send an API key as Authorization: Bearer <key> or in the x-api-key header");
+  }
   return auth;
 }
 
@@ -20,7 +34,7 @@ export async function requirePrincipal(deps: CoreDeps, headers: Headers): Promis
  * Authenticates and checks tenancy for a `/workspaces/{slug}` route. The credential's lookup
  * already returned its workspace, so the common case costs one store round trip.
  */
-export async function requireWorkspace(deps: CoreDeps, headers: Headers, slug: string): Promise<Authenticated> {
+export async function requireWorkspace(deps: ServerDeps, headers: Headers, slug: string): Promise<Authenticated> {
   const auth = await requirePrincipal(deps, headers);
   assertInWorkspace(auth.principal, auth.workspace.slug === slug ? auth.workspace : null);
   return auth;

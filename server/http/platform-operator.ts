@@ -4,6 +4,7 @@ import { notFound, unauthenticated } from "../../core/kernel/errors.ts";
 import type { Workspace } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
 import { requireWorkspace } from "./authenticate.ts";
+import { credentialOf } from "./credentials.ts";
 import { enforceRateLimit } from "./rate-limit.ts";
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
@@ -26,8 +27,10 @@ export async function requirePlatformOperator(
   slug: string,
   answerHeaders: Parameters<typeof enforceRateLimit>[4],
 ): Promise<Workspace> {
-  const raw = headers.get("x-api-key")?.trim();
-  if (!raw) throw unauthenticated("Missing credentials: send the platform operator key in the x-api-key header");
+  const raw = credentialOf(headers)?.value;
+  if (!raw) {
+    throw unauthenticated("Missing credentials: send the platform operator key as Authorization: Bearer <key> or in the x-api-key header");
+  }
   const limits = deps.rateLimits;
   if (isPlatformKey(deps.config.platformAdminKey, raw)) {
     await enforceRateLimit(limits, deps.logger, "platform-operator", limits.perKey, answerHeaders);
@@ -35,7 +38,7 @@ export async function requirePlatformOperator(
     if (!workspace) throw notFound("Workspace");
     return workspace;
   }
-  const { principal } = await requireWorkspace(deps.core, headers, slug);
+  const { principal } = await requireWorkspace(deps, headers, slug);
   await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, answerHeaders);
   assertCanGrantCredits(principal);
   throw new Error("unreachable: a workspace principal is never the platform operator");

@@ -29,6 +29,7 @@ export function pageOf<T extends TSchema, N extends string>(name: N, item: T): T
 
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
 
-export const authenticated = { security: [{ apiKey: [] }] };
+/** An operation that takes a credential: an API key in `x-api-key`, or the same key (or an access token) as `Authorization: Bearer`. */
+export const authenticated = { security: [{ apiKey: [] }, { bearer: [] }] as Array<Record<string, string[]>> };
 /** A public operation says so explicitly: an empty `security`, not an absent one (client generators read absent as "unknown"). */
 export const publicOperation = { security: [] as Array<Record<string, string[]>> };

@@ -9,6 +9,7 @@ import { booleanParam, limitParam, offsetParam } from "../http/query-schemas.ts"
 import type { ServerDeps } from "../deps.ts";
 import { authenticated, errors, pageOf, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
+import { publicOrigin } from "../http/public-origin.ts";
 
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);
 const TopicParams = Type.Object({ slug: SlugSchema, topic: TopicSlugSchema }, strict);
@@ -24,22 +25,6 @@ const InboxQuery = Type.Object(
 const RevokedShareLink = Type.Object({ id: Type.String({ description: "The revoked link's id." }), revoked: Type.Literal(true) });
 const SharedNotes = Type.Object({ shared: Type.Array(NoteShareView) });
 const ReadAll = Type.Object({ updated: Type.Integer({ description: "Entries that were unread." }) });
-
-/**
- * The public origin links are built from: the request's, or with TRUST_PROXY the proxy's
- * `X-Forwarded-Proto` and `X-Forwarded-Host`.
- */
-function publicOrigin(request: Request, trustProxy: boolean): string {
-  const url = new URL(request.url);
-  if (trustProxy) {
-    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-    if (host && /^[A-Za-z0-9.:[\]-]+$/.test(host)) {
-      return `${proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1)}://${host}`;
-    }
-  }
-  return url.origin;
-}
 
 /**
  * Sharing inside a workspace: a topic's public link (issue, read its state, revoke) and notes
@@ -58,7 +43,7 @@ export function sharingRoutes(deps: ServerDeps) {
         set.status = 201;
         return {
           token: issued.token,
-          url: `${publicOrigin(request, deps.rateLimits.trustProxy)}${issued.path}`,
+          url: `${publicOrigin(request, deps.config.publicUrl, deps.rateLimits.trustProxy)}${issued.path}`,
           path: issued.path,
           created_at: issued.created_at,
         };

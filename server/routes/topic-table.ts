@@ -12,7 +12,7 @@ export type TopicScope = ReturnType<typeof workspaceScope>;
 
 /** OpenAPI `detail` of a topic route; under `/watchers` it says deprecated. */
 export type TopicDoc = (summary: string, description?: string) => {
-  security: { apiKey: never[] }[];
+  security: Array<Record<string, string[]>>;
   tags: string[];
   summary: string;
   description?: string;

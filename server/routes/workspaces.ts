@@ -50,7 +50,7 @@ export function workspaceRoutes(deps: ServerDeps) {
     .post(
       "/workspaces",
       async ({ body, request, set, server }) => {
-        const caller = await optionalPrincipal(core, request.headers);
+        const caller = await optionalPrincipal(deps, request.headers);
         const limits = deps.rateLimits;
         if (caller) await enforceRateLimit(limits, deps.logger, `key:${caller.principal.credentialId}`, limits.perKey, set.headers);
         else {
@@ -66,18 +66,18 @@ export function workspaceRoutes(deps: ServerDeps) {
         response: { 201: Bootstrapped, ...errors(400, 401, 403, 409, 413, 429) },
         detail: {
           // Public, and optionally authenticated: `{}` is "no credentials", the other entry "or a key".
-          security: [{}, { apiKey: [] }],
+          security: [{}, { apiKey: [] }, { bearer: [] }] as Array<Record<string, string[]>>,
           tags: ["workspaces"],
           summary: "Create a workspace (public bootstrap)",
           description:
-            "Public. Creates the workspace, its owner and the owner's first API key, whose raw value is in `api_key.key` and is never shown again. Without credentials a new owner identity is created from `owner_email` (an e-mail that already has an identity is a 409: call this with one of that person's keys instead). With an `x-api-key`, the caller's identity owns the new workspace. A taken slug is a 409.",
+            "Public. Creates the workspace, its owner and the owner's first API key, whose raw value is in `api_key.key` and is never shown again. Without credentials a new owner identity is created from `owner_email` (an e-mail that already has an identity is a 409: call this with one of that person's keys instead). With an API key (`x-api-key` or `Authorization: Bearer`), the caller's identity owns the new workspace. A taken slug is a 409.",
         },
       },
     )
     .get(
       "/me",
       async ({ request, set }) => {
-        const { principal, workspace } = await requirePrincipal(core, request.headers);
+        const { principal, workspace } = await requirePrincipal(deps, request.headers);
         await enforceRateLimit(deps.rateLimits, deps.logger, `key:${principal.credentialId}`, deps.rateLimits.perKey, set.headers);
         return me(core, principal, workspace);
       },

@@ -27,8 +27,10 @@ describe("the OpenAPI document", () => {
       expect(doc.paths[`/api/v1${path}`][method].security).toEqual([]);
     }
     // Creating a workspace is public, and a key makes its person the owner: optional security.
-    expect(doc.paths["/api/v1/workspaces"].post.security).toEqual([{}, { apiKey: [] }]);
-    expect(doc.paths["/api/v1/workspaces/{slug}"].get.security).toEqual([{ apiKey: [] }]);
+    expect(doc.paths["/api/v1/workspaces"].post.security).toEqual([{}, { apiKey: [] }, { bearer: [] }]);
+    // Either credential: the key in x-api-key, or as Authorization: Bearer.
+    expect(doc.paths["/api/v1/workspaces/{slug}"].get.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
+    expect(doc.paths["/.well-known/oauth-protected-resource"].get.security).toEqual([]);
   });
 
   test("documents the event stream's 200 as text/event-stream", () => {

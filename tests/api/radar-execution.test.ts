@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, test } from "bun:test";
+import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
 import type { Principal } from "../../core/access/mod.ts";
 import type { CoreDeps } from "../../core/deps.ts";
@@ -57,6 +58,7 @@ describe("radar run execution under faults (memory)", () => {
     } as Workspace;
     owner = {
       kind: "identity",
+      scopes: API_KEY_SCOPES,
       identityId: ownerId,
       memberId: crypto.randomUUID(),
       workspaceId: ws.id,

@@ -11,6 +11,7 @@ import { createMemoryRateCounter } from "../../adapters/memory/rate-counter.ts";
 import type { EventBus } from "../../core/events/ports.ts";
 import type { RateLimits } from "../../server/http/rate-limit.ts";
 import { buildApp } from "../../server/app.ts";
+import type { ServerDeps } from "../../server/deps.ts";
 import { createLogger } from "../../server/http/logger.ts";
 import { bunKeyHasher } from "../../server/key-hasher.ts";
 
@@ -27,7 +28,7 @@ export interface TestApp {
   call<T = any>(
     method: string,
     path: string,
-    opts?: { body?: unknown; rawBody?: string; key?: string; headers?: Record<string, string> },
+    opts?: { body?: unknown; rawBody?: string; key?: string; headers?: Record<string, string>; root?: boolean },
   ): Promise<TestResponse<T>>;
   /** Creates a workspace through the public bootstrap and returns its slug and owner key. */
   bootstrap(slug: string, email?: string): Promise<{ slug: string; key: string; body: any }>;
@@ -48,6 +49,10 @@ export async function makeTestApp(
     codeHostWebhookSecret?: string;
     radarWebhookSecret?: string;
     platformAdminKey?: string;
+    publicUrl?: string;
+    corsOrigins?: string[];
+    /** ServerDeps.resolveBearerToken: bearer tokens that are not API keys (tests of narrower scopes). */
+    resolveBearerToken?: ServerDeps["resolveBearerToken"];
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -65,10 +70,11 @@ export async function makeTestApp(
     logger: createLogger("info", (l) => void logs.push(l)),
     config: {
       bodyLimitBytes: 64 * 1024,
-      corsOrigins: ["https://app.example.com"],
+      corsOrigins: opts.corsOrigins ?? ["https://app.example.com"],
       codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
       radarWebhookSecret: opts.radarWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
+      publicUrl: opts.publicUrl ?? null,
     },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {
@@ -78,6 +84,7 @@ export async function makeTestApp(
       trustProxy: true,
       ...opts.rateLimits,
     },
+    resolveBearerToken: opts.resolveBearerToken,
   });
   const call: TestApp["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
@@ -88,7 +95,8 @@ export async function makeTestApp(
       headers["content-type"] ??= "application/json";
     }
     if (body !== undefined) headers["content-length"] ??= String(new TextEncoder().encode(body).length);
-    const res = await app.handle(new Request(`http://localhost/api/v1${path}`, { method, headers, body }));
+    const url = opts.root ? `http://localhost${path}` : `http://localhost/api/v1${path}`;
+    const res = await app.handle(new Request(url, { method, headers, body }));
     const text = await res.text();
     let parsed: unknown = text;
     try {

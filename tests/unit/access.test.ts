@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { displayPrefix, generateRawKey, hashRawKey, looksLikeRawKey } from "../../core/access/api-key.ts";
 import { actorKind, isOwnerOrAdmin } from "../../core/access/policy.ts";
 import { canAssignRole } from "../../core/workspaces/policy.ts";
@@ -14,9 +15,11 @@ const person = (role: Principal["role"], via: Principal["via"] = "api_key"): Pri
   role,
   via,
   credentialId: "k",
+  scopes: API_KEY_SCOPES,
 });
 const service: Principal = {
   workspaceId: "w",
+  scopes: API_KEY_SCOPES,
   kind: "service",
   identityId: null,
   memberId: null,

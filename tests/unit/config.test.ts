@@ -53,4 +53,23 @@ describe("readConfig()", () => {
     expect(() => readConfig({ PORT: "http" })).toThrow(/Invalid PORT/);
     expect(() => readConfig({ RATE_LIMIT_WINDOW_MS: "5" })).toThrow(/Invalid RATE_LIMIT_WINDOW_MS/);
   });
+
+  test("readConfig() takes PUBLIC_URL as an http(s) origin, and refuses a path, query, fragment or other scheme", () => {
+    expect(readConfig({}).publicUrl).toBeNull();
+    expect(readConfig({ PUBLIC_URL: "https://kb.example.com" }).publicUrl).toBe("https://kb.example.com");
+    expect(readConfig({ PUBLIC_URL: "https://KB.example.com:8443/" }).publicUrl).toBe("https://kb.example.com:8443");
+    expect(readConfig({ PUBLIC_URL: "http://127.0.0.1:3000" }).publicUrl).toBe("http://127.0.0.1:3000");
+    for (
+      const bad of [
+        "kb.example.com",
+        "ftp://kb.example.com",
+        "https://kb.example.com/api",
+        "https://kb.example.com?x=1",
+        "https://kb.example.com/#top",
+        "https://u:p@kb.example.com",
+      ]
+    ) {
+      expect(() => readConfig({ PUBLIC_URL: bad })).toThrow(/Invalid PUBLIC_URL/);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { applyChange, EMPTY_TOTALS, isRefusal, type LedgerOp, type LedgerTotals, planChange } from "../../core/credits/ledger-rules.ts";
 import type { LedgerEntry } from "../../core/credits/model.ts";
 import { canGrantCredits, PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
@@ -112,6 +113,7 @@ describe("credits policy and prices", () => {
       role: "owner",
       via: "api_key",
       credentialId: "k",
+      scopes: API_KEY_SCOPES,
     } as const;
     expect(canGrantCredits(owner)).toBe(false);
     expect(canGrantCredits({ ...owner, kind: "service", identityId: null, memberId: null, role: null })).toBe(false);

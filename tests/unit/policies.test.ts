@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { canManageApiKeys, canManageOthersApiKeys } from "../../core/access/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { canPurgeCollection } from "../../core/collections/policy.ts";
@@ -15,10 +16,12 @@ const person = (role: "owner" | "admin" | "member", more: Partial<Principal> = {
   role,
   via: "api_key",
   credentialId: "k",
+  scopes: API_KEY_SCOPES,
   ...more,
 });
 const service: Principal = {
   workspaceId: "w",
+  scopes: API_KEY_SCOPES,
   kind: "service",
   identityId: null,
   memberId: null,

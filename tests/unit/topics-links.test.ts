@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { API_KEY_SCOPES, type Scope } from "../../core/access/scopes.ts";
 import { canDeleteRelation, canRelateTopics } from "../../core/topics/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { graphEtag } from "../../core/topics/graph.ts";
@@ -110,15 +111,17 @@ describe("relation policies", () => {
     role: "member",
     via: "api_key",
     credentialId: "k",
+    scopes: API_KEY_SCOPES,
   };
   const service: Principal = { ...base, kind: "service", identityId: null, memberId: null, role: null };
-  const oauth = (scopes: string[]): Principal => ({ ...base, role: "owner", via: "oauth", scopes });
+  const oauth = (scopes: Scope[]): Principal => ({ ...base, role: "owner", via: "oauth", scopes });
 
   test("canRelateTopics() takes scope topics:write over OAuth; API keys carry the full role", () => {
     expect(canRelateTopics(base)).toBe(true);
     expect(canRelateTopics(service)).toBe(true);
-    expect(canRelateTopics(oauth(["topics:write"]))).toBe(true);
-    expect(canRelateTopics(oauth(["work:write"]))).toBe(false);
+    // Every grant holds work:read (access/scopes.ts).
+    expect(canRelateTopics(oauth(["work:read", "topics:write"]))).toBe(true);
+    expect(canRelateTopics(oauth(["work:read", "work:write"]))).toBe(false);
   });
 
   test("canDeleteRelation() holds for people only: never a faceless key or an OAuth client", () => {
