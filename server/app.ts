@@ -27,6 +27,7 @@ import { areaRoutes } from "./routes/areas.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { publicShareRoutes } from "./routes/public-shares.ts";
+import { mcpRoutes } from "./routes/mcp.ts";
 import { openCorsPreflight, protectedResourceRoutes } from "./routes/protected-resource.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { sharingRoutes } from "./routes/sharing.ts";
@@ -104,7 +105,8 @@ export function buildApp(deps: ServerDeps) {
     .use(creditRoutes(deps))
     .use(criterionRoutes(deps))
     .use(radarRunRoutes(deps))
-    .use(radarContactRoutes(deps));
+    .use(radarContactRoutes(deps))
+    .use(mcpRoutes(deps, "api"));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));
@@ -200,6 +202,8 @@ export function buildApp(deps: ServerDeps) {
     // Share links carry the root address `/s/{token}`; the same table also answers under /api/v1.
     .use(publicShareRoutes(deps, "root"))
     .use(protectedResourceRoutes(deps))
+    // The MCP server (JSON-RPC, not in the OpenAPI document) at the root and under /api/v1.
+    .use(mcpRoutes(deps, "root"))
     .use(api);
 }
 
