@@ -77,7 +77,7 @@ export function buildApp(deps: ServerDeps) {
                 type: "http",
                 scheme: "bearer",
                 description:
-                  "`Authorization: Bearer <credential>`: an API key, the same as in `x-api-key` (both headers with different values are a 400).",
+                  "`Authorization: Bearer <credential>`: an API key, the same as in `x-api-key` (both headers with different values are a 401).",
               },
             },
           },

@@ -1,4 +1,4 @@
-import { AppError, unauthenticated } from "../../core/kernel/errors.ts";
+import { unauthenticated } from "../../core/kernel/errors.ts";
 
 /**
  * The credential a request carries, read in one place for every route
@@ -7,8 +7,8 @@ import { AppError, unauthenticated } from "../../core/kernel/errors.ts";
  * authorization server exists. Never read from the query string.
  *
  * Both headers at once: the same value is one credential, sent twice (some clients configure
- * both); two different values are a 400 (RFC 6750 §3.1 `invalid_request`: more than one method),
- * never a silent choice between two identities. An `Authorization` header of another scheme
+ * both); two different values are a 401 (the credentials presented do not hold together), never a
+ * silent choice between two identities. An `Authorization` header of another scheme
  * (Basic, added by a proxy) is not ours to read and counts as absent.
  */
 export interface Credential {
@@ -31,11 +31,7 @@ export function credentialOf(headers: Headers): Credential | null {
   const bearer = bearerOf(headers);
   const apiKey = headers.get("x-api-key")?.trim() ?? null;
   if (bearer !== null && apiKey !== null && bearer !== apiKey) {
-    throw new AppError(
-      "VALIDATION_FAILED",
-      "Invalid credentials: send one credential, in Authorization: Bearer or in x-api-key, not two different ones",
-      [{ path: "header.authorization", message: "differs from x-api-key" }],
-    );
+    throw unauthenticated("Invalid credentials: Authorization: Bearer and x-api-key hold two different values; send one credential");
   }
   if (bearer !== null) {
     if (bearer === "") throw unauthenticated("Invalid credentials: the Authorization header names no bearer token");

@@ -44,10 +44,11 @@ export function runBearerSuite(name: string, open: () => Promise<Stores>) {
         expect(both.status).toBe(200);
       });
 
-      test("two different credentials are a 400, never a choice between two identities", async () => {
+      test("two different credentials are a 401, never a choice between two identities", async () => {
         const res = await t.call("GET", `${ws}/topics`, { headers: { ...bearer(p.member), "x-api-key": p.owner } });
-        expect(res.status).toBe(400);
-        expect(res.body.error.code).toBe("VALIDATION_FAILED");
+        expect(res.status).toBe(401);
+        expect(res.body.error.code).toBe("UNAUTHENTICATED");
+        expect(res.body.error.message).toContain("two different values");
       });
 
       test("a bearer key of another workspace is a 404, as the same key in x-api-key is", async () => {

@@ -6,7 +6,8 @@
  *
  * Starts the real server (`bun server/main.ts`) on a free port with a fresh
  * temporary DATA_DIR, bootstraps a workspace to get an API key, and runs
- * `schemathesis run` against /api/v1/openapi.json with the key in `x-api-key`.
+ * `schemathesis run` against /api/v1/openapi.json with the key for both of the document's
+ * security schemes (`x-api-key`, and `Authorization: Bearer`).
  *
  * Path parameters naming a workspace slug are drawn from a dictionary holding
  * the real slug most of the time, so authenticated operations reach a real
@@ -341,14 +342,18 @@ async function runPass(cli: Cli, origin: string, pass: Pass, dir: string, deadli
   const configPath = join(dir, "schemathesis.toml");
   const junitPath = join(dir, "junit.xml");
   await mkdir(dir, { recursive: true });
-  await Bun.write(configPath, pass.toml);
+  // The key for both of the document's security schemes (`apiKey`: x-api-key; `bearer`:
+  // Authorization), so Schemathesis knows both headers as authentication (its auth checks remove or
+  // spoil them) and never makes one up; the same key in both is one credential.
+  const auth = `[auth.openapi.apiKey]\napi_key = ${JSON.stringify(pass.apiKey)}\n\n[auth.openapi.bearer]\nbearer = ${
+    JSON.stringify(pass.apiKey)
+  }\n\n`;
+  await Bun.write(configPath, auth + pass.toml);
   const args = [
     "--config-file",
     configPath,
     "run",
     `${origin}/api/v1/openapi.json`,
-    "--header",
-    `x-api-key: ${pass.apiKey}`,
     "--max-examples",
     String(settings.maxExamples),
     "--seed",

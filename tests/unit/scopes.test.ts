@@ -35,7 +35,7 @@ describe("credentialOf()", () => {
 
   test("the same value in both headers is one credential; two different values are refused", () => {
     expect(credentialOf(h({ authorization: "Bearer k", "x-api-key": "k" }))).toEqual({ value: "k", scheme: "bearer" });
-    expect(() => credentialOf(h({ authorization: "Bearer k", "x-api-key": "j" }))).toThrow(/send one credential/);
+    expect(() => credentialOf(h({ authorization: "Bearer k", "x-api-key": "j" }))).toThrow(/two different values/);
   });
 
   test("an empty Bearer is an invalid credential, not an absent one", () => {
