@@ -147,8 +147,14 @@ async function main(): Promise<number> {
           connections,
           timeoutSeconds: settings.timeoutSeconds,
         };
-        if (settings.warmupSeconds > 0) await runWrk({ ...load, durationSeconds: settings.warmupSeconds });
-        const result = await runWrk({ ...load, durationSeconds: settings.durationSeconds });
+        const warm = settings.warmupSeconds > 0 ? await runWrk({ ...load, durationSeconds: settings.warmupSeconds }) : null;
+        // Bodies: the measurement starts after the last one the warm-up sent.
+        const sent = warm?.requests ?? 0;
+        const bodies = load.bodies && [...load.bodies.slice(sent % load.bodies.length), ...load.bodies.slice(0, sent % load.bodies.length)];
+        const result = await runWrk({ ...load, bodies, durationSeconds: settings.durationSeconds });
+        if (bodies && sent + result.requests > bodies.length) {
+          console.log(`  WARNING: ${sent + result.requests - bodies.length} of the requests repeated a body (${bodies.length} bodies)`);
+        }
         row.result = result;
         if (result.totalErrors > 0) throw new Error(`Under load: ${describeErrors(result)}`);
         if (result.requests === 0) throw new Error("Under load: wrk completed no request");

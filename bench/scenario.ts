@@ -30,7 +30,9 @@ export interface Target {
   uniqueHeader?: string;
   /**
    * Bodies sent in turn, one per request (wrk-bodies.lua), instead of `body`: each request acts on
-   * something else (a record not yet unlocked, say).
+   * something else (a record not yet unlocked, say). The measurement goes on from where the
+   * warm-up stopped, and a run that sends more requests than there are bodies says so (a WARNING:
+   * the requests beyond were repeats).
    */
   bodies?: string[];
 }

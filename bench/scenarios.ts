@@ -315,7 +315,8 @@ function radarScenarios(backend: RadarBackend): Scenario[] {
       },
     },
     {
-      name: `POST /api/v1/workspaces/{slug}/radar/collections/{id}/contact-paths/unlock [each request another record, 3 kinds] ${label}`,
+      name:
+        `POST /api/v1/workspaces/{slug}/radar/collections/{id}/contact-paths/unlock [each request a path never unlocked before] ${label}`,
       ...(pg ? { goal: { text: "unlock p99 ≤ 50 ms at 32 connections (issue #13)", maxP99Ms: 50 } } : { connections: 1 }),
       async prepare(ctx) {
         const app = await radarApp(ctx, backend);

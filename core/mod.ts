@@ -20,3 +20,4 @@ export * from "./collections/mod.ts";
 export * from "./credits/mod.ts";
 export * from "./radar/mod.ts";
 export * from "./billing/mod.ts";
+export * from "./identity/mod.ts";

@@ -2,6 +2,7 @@ import type { AccessStores } from "./access/mod.ts";
 import type { CodeContextStores } from "./code-context/mod.ts";
 import type { CollectionStores } from "./collections/mod.ts";
 import type { CreditStores } from "./credits/mod.ts";
+import type { IdentityStores } from "./identity/mod.ts";
 import type { JobStores } from "./jobs/mod.ts";
 import type { RadarStores } from "./radar/mod.ts";
 import type { SharingStores } from "./sharing/mod.ts";
@@ -39,4 +40,5 @@ export type Stores =
   & CreditStores
   & RadarStores
   & JobStores
+  & IdentityStores
   & StoreLifecycle;

@@ -7,6 +7,7 @@ import { entityRoutes } from "./routes/entities.ts";
 import { recordRoutes } from "./routes/records.ts";
 import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
+import "./http/string-formats.ts";
 import { Elysia } from "elysia";
 import { AppError, validationFailed } from "../core/kernel/errors.ts";
 import type { ServerDeps } from "./deps.ts";

@@ -9,6 +9,8 @@ import { CollectionTables } from "./collections/tables.ts";
 import { memoryCreditBundle } from "./credits/bundle.ts";
 import { CreditTables } from "./credits/tables.ts";
 import { memoryRadarBundle } from "./radar/bundle.ts";
+import { memoryIdentityBundle } from "./identity/bundle.ts";
+import { IdentityTables } from "./identity/tables.ts";
 import { JobTables, memoryJobBundle } from "./jobs/bundle.ts";
 import { RadarTables } from "./radar/tables.ts";
 import { memorySharingBundle } from "./sharing/bundle.ts";
@@ -39,6 +41,7 @@ export function createMemoryStores(): Stores {
     ...new CreditTables(),
     ...new RadarTables(),
     ...new JobTables(),
+    ...new IdentityTables(),
   };
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
@@ -53,6 +56,7 @@ export function createMemoryStores(): Stores {
     memoryCreditBundle(t),
     memoryRadarBundle(t),
     memoryJobBundle(t),
+    memoryIdentityBundle(t),
   ] as const;
   return {
     ...storesOf(bundles),

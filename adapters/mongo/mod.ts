@@ -24,6 +24,9 @@ import { COLLECTION_INDEXES } from "./collections/indexes.ts";
 import { mongoCreditBundle } from "./credits/bundle.ts";
 import { CREDIT_COLLECTION_NAMES, creditCollections } from "./credits/collections.ts";
 import { CREDIT_INDEXES } from "./credits/indexes.ts";
+import { mongoIdentityBundle } from "./identity/bundle.ts";
+import { IDENTITY_COLLECTION_NAMES, identityCollections } from "./identity/collections.ts";
+import { IDENTITY_INDEXES } from "./identity/indexes.ts";
 import { mongoRadarBundle } from "./radar/bundle.ts";
 import { JOB_COLLECTION_NAMES, JOB_INDEXES, jobCollections, mongoJobBundle } from "./jobs/bundle.ts";
 import { RADAR_COLLECTION_NAMES, radarCollections } from "./radar/collections.ts";
@@ -55,6 +58,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: CREDIT_COLLECTION_NAMES, indexes: CREDIT_INDEXES },
   { names: RADAR_COLLECTION_NAMES, indexes: RADAR_INDEXES },
   { names: JOB_COLLECTION_NAMES, indexes: JOB_INDEXES },
+  { names: IDENTITY_COLLECTION_NAMES, indexes: IDENTITY_INDEXES },
 ];
 
 /** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
@@ -89,6 +93,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...creditCollections(db),
     ...radarCollections(db),
     ...jobCollections(db),
+    ...identityCollections(db),
   };
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
@@ -103,6 +108,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoCreditBundle(c),
     mongoRadarBundle(c),
     mongoJobBundle(c),
+    mongoIdentityBundle(c),
   ] as const;
   return {
     ...storesOf(bundles),

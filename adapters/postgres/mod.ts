@@ -10,6 +10,7 @@ import { sqlCodeContextBundle } from "./code-context/bundle.ts";
 import { sqlCollectionBundle } from "./collections/bundle.ts";
 import { sqlCreditBundle } from "./credits/bundle.ts";
 import { sqlRadarBundle } from "./radar/bundle.ts";
+import { sqlIdentityBundle } from "./identity/bundle.ts";
 import { sqlJobBundle } from "./jobs/bundle.ts";
 import type { SqlDriver } from "./driver.ts";
 import { migrate } from "./migrate.ts";
@@ -42,6 +43,7 @@ export function createSqlStores(driver: SqlDriver): Stores {
     sqlCreditBundle(driver),
     sqlRadarBundle(driver),
     sqlJobBundle(driver),
+    sqlIdentityBundle(driver),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -18,6 +18,8 @@ export interface App {
 
 /** Server log level during the load: request logging would measure the logger. */
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
+/** Flags for the servers' bun, to profile them: `BENCH_SERVER_FLAGS="--cpu-prof-md --cpu-prof-dir=/tmp/prof"`. */
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? "").split(/\s+/).filter(Boolean);
 
 /** The real server on a fresh temporary DATA_DIR (embedded PGlite store). */
 export function embeddedApp(ctx: BenchContext): Promise<App> {
@@ -89,7 +91,12 @@ export async function startApp(
   extraEnv: Record<string, string> = {},
   slug = BENCH_SLUG,
 ): Promise<Resource<App>> {
-  const server = await startAppServer({ name, databaseUrl, env: { LOG_LEVEL, SECRET_KEY, RATE_LIMIT_PER_KEY: "1000000000", ...extraEnv } });
+  const server = await startAppServer({
+    name,
+    databaseUrl,
+    flags: SERVER_FLAGS,
+    env: { LOG_LEVEL, SECRET_KEY, RATE_LIMIT_PER_KEY: "1000000000", ...extraEnv },
+  });
   try {
     const workspace = await bootstrapWorkspace(server.origin, slug);
     return { value: { origin: server.origin, slug: workspace.slug, apiKey: workspace.apiKey }, stop: server.stop };

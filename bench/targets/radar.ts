@@ -6,17 +6,26 @@
  *   transaction, that a debit takes (adapters/postgres/credits/). So its requests/s are the hot
  *   account's appends/s.
  * - Unlocks: people found by radar runs (the sample directory) in one collection, then
- *   `POST …/contact-paths/unlock` of one record's e-mail, phone and LinkedIn per request, each
- *   request another record (wrk-bodies.lua): a hold, three claims, a lookup, three settles, the
- *   capture, the record and entity writes.
+ *   `POST …/contact-paths/unlock` of one contact path per request, each never unlocked before
+ *   (wrk-bodies.lua; 5,000 people × 3 kinds): a hold, a claim, a lookup, a settle, the capture,
+ *   the record and entity writes. (A request for all three kinds of one person makes the same
+ *   statements, but only 5,000 such requests exist: too few for a run at these rates.)
+ *
+ * On PostgreSQL the workspace also gets an unlock history (other people's contact paths, settled
+ * long ago) and `VACUUM ANALYZE` follows the seeding, as autovacuum soon would: the unlock table
+ * of a workspace in steady state is not empty, and plans made for an empty one (a sequential
+ * scan, cached by every pooled connection for the whole run) would measure a fresh install.
  *
  * Environment:
  *   BENCH_RADAR_PEOPLE         person records seeded on PostgreSQL (default 5000, at most 5000)
+ *   BENCH_RADAR_UNLOCK_HISTORY settled unlocks seeded before the load on PostgreSQL (default 20000)
  *   BENCH_RADAR_PEOPLE_MONGO   the same on MongoDB (FerretDB) (default 300)
  */
 import type { BenchContext } from "../scenario.ts";
 import { type App, startApp } from "./app.ts";
 import { freshMongo, freshPostgres, positiveInt } from "./topics.ts";
+import { uuidv7 } from "../../core/kernel/ids.ts";
+import type { ContactUnlock } from "../../core/radar/model.ts";
 
 export type RadarBackend = "postgres" | "mongo";
 export const OPERATOR_KEY = `bench-operator-${"k".repeat(32)}`;
@@ -79,15 +88,63 @@ async function seedPeople(app: App, count: number): Promise<{ collectionId: stri
   return { collectionId: collectionId!, recordIds };
 }
 
+/** Settled unlocks of people the load never asks for, written through the store port, then `VACUUM ANALYZE`. */
+async function seedUnlockHistory(databaseUrl: string, slug: string, count: number): Promise<void> {
+  const started = performance.now();
+  const { openPostgresStores } = await import("../../adapters/postgres/mod.ts");
+  const stores = await openPostgresStores(databaseUrl, { max: 4 });
+  try {
+    const workspace = await stores.workspaces.getBySlug(slug);
+    if (!workspace) throw new Error(`Cannot seed unlocks: workspace ${slug} not found`);
+    const kinds = ["email", "phone", "linkedin"] as const;
+    const at = new Date(Date.now() - 86_400_000).toISOString();
+    for (let done = 0; done < count;) {
+      const token = uuidv7();
+      const batch: ContactUnlock[] = [];
+      for (; batch.length < 600 && done < count; done++) {
+        batch.push({
+          workspace_id: workspace.id,
+          entity_id: uuidv7(),
+          kind: kinds[done % 3]!,
+          state: "pending",
+          value: null,
+          credits: 0,
+          token,
+          claimed_at: at,
+          settled_at: null,
+        });
+      }
+      await stores.radar.claimUnlocks(batch, at);
+      await stores.radar.settleUnlocks(
+        batch.map((u) => ({ ...u, state: "unlocked", value: `${u.kind}-value`, credits: 1, settled_at: at })),
+      );
+    }
+  } finally {
+    await stores.close();
+  }
+  const { default: postgresJs } = await import("postgres");
+  const sql = postgresJs(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await sql.unsafe("vacuum analyze");
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  console.log(
+    `  radar: ${count} settled unlocks of other people, then vacuum analyze, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
 /** The server on a fresh database of the backend, with the operator key and seeded people. */
 export function radarApp(ctx: BenchContext, backend: RadarBackend): Promise<RadarApp> {
   return ctx.use(`app:radar:${backend}`, async () => {
     const env: Record<string, string> = { PLATFORM_ADMIN_KEY: OPERATOR_KEY };
-    const started = backend === "postgres"
-      ? await startApp("server (radar, postgres)", await freshPostgres(ctx), env, "bench-radar")
+    const databaseUrl = backend === "postgres" ? await freshPostgres(ctx) : null;
+    const started = databaseUrl
+      ? await startApp("server (radar, postgres)", databaseUrl, env, "bench-radar")
       : await startApp("server (radar, mongo)", undefined, { ...env, MONGO_URL: await freshMongo(ctx) }, "bench-radar");
     try {
       const seeded = await seedPeople(started.value, radarPeople(backend));
+      if (databaseUrl) await seedUnlockHistory(databaseUrl, started.value.slug, positiveInt("BENCH_RADAR_UNLOCK_HISTORY", 20_000));
       return { value: { ...started.value, ...seeded }, stop: started.stop };
     } catch (error) {
       await started.stop();
@@ -96,6 +153,10 @@ export function radarApp(ctx: BenchContext, backend: RadarBackend): Promise<Rada
   });
 }
 
-/** One body per record: unlock its three contact paths. */
+/**
+ * One body per contact path: every request unlocks one never unlocked before (a hold, a claim, a
+ * lookup, a settle, the capture, the record and entity writes). All e-mails first, then phones,
+ * then LinkedIn: the same person comes back only thousands of requests later.
+ */
 export const unlockBodies = (recordIds: string[]) =>
-  recordIds.map((id) => JSON.stringify({ record_ids: [id], kinds: ["email", "phone", "linkedin"] }));
+  (["email", "phone", "linkedin"] as const).flatMap((kind) => recordIds.map((id) => JSON.stringify({ record_ids: [id], kinds: [kind] })));

@@ -10,6 +10,9 @@ import type { Collection, CollectionRecord, Entity, RecordChange } from "../../c
 import { recordSearchText } from "../../core/collections/record-text.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
+import type { RadarRun } from "../../core/radar/model.ts";
+import { radarCollections } from "../../adapters/mongo/radar/collections.ts";
+import { MongoRadarStore } from "../../adapters/mongo/radar/radar-store.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { freshMongoDatabase, sharedMongo } from "../support/mongo-server.ts";
@@ -506,5 +509,56 @@ describe("mongo: start-up on an existing database", () => {
     expect(await second.workspaces.getBySlug(b.workspace.slug)).toEqual(b.workspace);
     expect((await third.apiKeys.findByHash(b.apiKey.key_hash))?.workspace.id).toBe(b.workspace.id);
     for (const s of [first, second, third]) await s.close();
+  });
+});
+
+describe("mongo: radar compare-and-set", () => {
+  test("a writer that read version 1 long ago cannot land version 2 after others moved the run on", async () => {
+    const client = new MongoClient(freshMongoDatabase(server));
+    await client.connect();
+    const db = client.db();
+    await ensureIndexes(db);
+    const c = radarCollections(db);
+    const live = new MongoRadarStore(c);
+    const ws = uuidv7();
+    const run = {
+      id: uuidv7(),
+      workspace_id: ws,
+      search_id: uuidv7(),
+      collection_id: uuidv7(),
+      criterion_slug: "german-fintechs",
+      kind: "company",
+      monitor_id: null,
+      state: "priced",
+      quote: null,
+      results: { matched: 0, created: 0, updated: 0, unchanged: 0 },
+      hold_id: null,
+      hold_credits: 0,
+      charged_credits: 0,
+      released_credits: 0,
+      error: null,
+      cursor: null,
+      read: 0,
+      lease_until: null,
+      attempt: 0,
+      actor_id: null,
+      version: 1,
+      created_at: stamp(),
+      updated_at: stamp(),
+      started_at: null,
+      finished_at: null,
+    } as unknown as RadarRun;
+    await live.insertRun(run);
+    // The stalled writer: its read of the run happened before the others wrote versions 2 and 3.
+    const staleRuns = new Proxy(c.radarRuns, {
+      get: (target, prop, receiver) =>
+        prop === "findOne" ? () => Promise.resolve({ _id: run.id, ...run }) : Reflect.get(target, prop, receiver),
+    });
+    const stalled = new MongoRadarStore({ ...c, radarRuns: staleRuns });
+    expect(await live.updateRun({ ...run, state: "queued", version: 2 })).toBe("ok");
+    expect(await live.updateRun({ ...run, state: "running", version: 3 })).toBe("ok");
+    expect(await stalled.updateRun({ ...run, state: "cancelled", version: 2 })).toBe("version_conflict");
+    expect(await live.getRun(ws, run.id)).toMatchObject({ state: "running", version: 3 });
+    await client.close();
   });
 });

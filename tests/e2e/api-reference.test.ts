@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type Browser, chromium, type Response } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 import { type AppServer, PROJECT_ROOT, startAppServer } from "../support/app-server.ts";
 import { chromiumExecutable } from "../support/chromium.ts";
 
@@ -57,10 +57,9 @@ describe("API reference in a browser, offline", () => {
     });
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    const scripts: Response[] = [];
-    page.on("response", (r) => {
-      if (r.request().resourceType() === "script") scripts.push(r);
-    });
+    // No "response" listener: with routing on, playwright-core (under bun) now and then receives a
+    // response event for a request it has not bound yet and throws between tests. The scripts the
+    // page loaded are read from its own resource timing instead, their headers fetched below.
 
     const response = await page.goto(`${server.origin}/api/v1/docs`);
     expect(response?.status()).toBe(200);
@@ -89,13 +88,17 @@ describe("API reference in a browser, offline", () => {
     expect(await section.innerText()).toContain("/api/v1/workspaces/{slug}/topics/{topic}/propose");
 
     // Every script came from this server, from the installed package, cached for good.
-    expect(scripts.map((r) => new URL(r.url()).origin)).toEqual([server.origin, server.origin]);
-    const bundle = scripts.find((r) => /\/docs\/assets\/scalar-api-reference-\d+\.\d+\.\d+\.js$/.test(r.url()));
-    expect(bundle?.status()).toBe(200);
-    const bundleHeaders = await bundle!.allHeaders();
-    expect(bundleHeaders["content-type"]).toBe("text/javascript; charset=utf-8");
-    expect(bundleHeaders["cache-control"]).toBe("public, max-age=31536000, immutable");
-    expect(bundleHeaders["content-encoding"]).toBe("gzip");
+    const scripts: string[] = await page.evaluate(() =>
+      performance.getEntriesByType("resource").filter((e) => (e as PerformanceResourceTiming).initiatorType === "script").map((e) => e.name)
+    );
+    expect(scripts.map((u) => new URL(u).origin)).toEqual([server.origin, server.origin]);
+    const bundle = scripts.find((u) => /\/docs\/assets\/scalar-api-reference-\d+\.\d+\.\d+\.js$/.test(u));
+    expect(bundle).toBeDefined();
+    const fetched = await fetch(bundle!, { headers: { "accept-encoding": "gzip" }, decompress: false });
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(fetched.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(fetched.headers.get("content-encoding")).toBe("gzip");
 
     expect(leftLoopback).toEqual([]);
     // One refusal is expected and wanted: the bundle's schema library (Zod) probes whether it may

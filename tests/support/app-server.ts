@@ -25,6 +25,8 @@ export interface AppServerOptions {
   env?: Record<string, string | undefined>;
   /** Echo the server's output to ours. */
   echo?: boolean;
+  /** Extra flags for bun before the entry point (the bench's `BENCH_SERVER_FLAGS`, e.g. `--cpu-prof-md`). */
+  flags?: readonly string[];
   startTimeoutMs?: number;
 }
 
@@ -60,7 +62,11 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     DATABASE_URL: options.databaseUrl,
     MONGO_URL: options.env?.MONGO_URL,
   };
-  const child = spawnChild(name, [process.execPath, ...SERVER_FLAGS, SERVER_ENTRY], { cwd: PROJECT_ROOT, env, echo: options.echo });
+  const child = spawnChild(name, [process.execPath, ...SERVER_FLAGS, ...(options.flags ?? []), SERVER_ENTRY], {
+    cwd: PROJECT_ROOT,
+    env,
+    echo: options.echo,
+  });
   const origin = `http://127.0.0.1:${port}`;
   // Memoised: a second caller (a signal handler, a finally block) awaits the same stop.
   let stopping: Promise<void> | null = null;

@@ -15,6 +15,9 @@ export class MongoRadarStore implements RadarStore {
    * Compare-and-set of a run or monitor at `next.version - 1`: the version insert is the lock.
    * A writer that finds the version taken first rolls the document forward to it (a writer cut
    * short between its two steps), then answers "version_conflict" so its caller re-reads.
+   * Version keys are never freed: a writer that read version v long ago and inserts `<id>:v+1`
+   * only now must collide, or it would answer "ok" for a write that never lands. Only the
+   * snapshot is dropped once the document has moved past it.
    */
   private async replace<D extends RunDoc | MonitorDoc>(
     docs: Collection<D>,
@@ -36,7 +39,7 @@ export class MongoRadarStore implements RadarStore {
     } catch (e) {
       if (!isDuplicateKey(e)) throw e;
       const won = await this.c.radarVersions.findOne({ _id: key });
-      if (won) {
+      if (won?.snapshot) {
         await docs.replaceOne(
           { _id: next.id, workspace_id: next.workspace_id, version: { $lt: won.version } } as never,
           { _id: next.id, ...won.snapshot } as never,
@@ -48,8 +51,8 @@ export class MongoRadarStore implements RadarStore {
       { _id: next.id, workspace_id: next.workspace_id, version: { $lt: next.version } } as never,
       { _id: next.id, ...next } as never,
     );
-    // The version before is no lock any more: keep the collection small.
-    await this.c.radarVersions.deleteOne({ _id: `${next.id}:${next.version - 1}` });
+    // The document is past the version before: its snapshot is needed no more (its key stays).
+    await this.c.radarVersions.updateOne({ _id: `${next.id}:${next.version - 1}` }, { $unset: { snapshot: "" } });
     return "ok";
   }
 

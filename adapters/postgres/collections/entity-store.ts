@@ -87,9 +87,9 @@ export class PostgresEntityStore implements EntityStore {
 
   /**
    * Insert unless the key is taken (`on conflict do nothing` waits for a concurrent insert of the
-   * same key and then skips, with no error); otherwise read the holder, merge, and write the
-   * merge only over the version read. A concurrent change of the holder makes that write miss,
-   * and the round starts again from the new state.
+   * same key and then skips, with no error), reading the holder in the same statement; then merge,
+   * and write the merge only over the version read. A concurrent change of the holder makes that
+   * write miss, and the round starts again from the new state.
    */
   async upsert(
     fresh: Entity,
@@ -101,16 +101,18 @@ export class PostgresEntityStore implements EntityStore {
       return { entity: structuredClone(fresh), created: true, previous: null };
     }
     for (let attempt = 1; attempt <= MAX_UPSERT_ATTEMPTS; attempt++) {
-      const inserted = await this.db.query(
-        `${INSERT} on conflict (workspace_id, kind, dedup_norm) where dedup_norm is not null do nothing returning 1`,
+      // One round trip either way: the insert, or else the holder it yielded to.
+      const rows = await this.db.query<Row & { created: boolean }>(
+        `with ins as (${INSERT} on conflict (workspace_id, kind, dedup_norm) where dedup_norm is not null do nothing returning 1)
+         select true as created, null as ${COLUMNS.replaceAll(", ", ", null as ")} from ins
+         union all
+         select false, ${COLUMNS} from entities
+         where workspace_id = $1 and kind = $3 and dedup_norm = $6 and dedup_norm is not null and not exists (select 1 from ins)`,
         values(fresh),
       );
-      if (inserted.length) return { entity: structuredClone(fresh), created: true, previous: null };
-      const rows = await this.db.query<Row>(
-        `select ${COLUMNS} from entities where workspace_id = $1 and kind = $2 and dedup_norm = $3 and dedup_norm is not null`,
-        [fresh.workspace_id, fresh.kind, fresh.dedup_norm],
-      );
-      // Gone between the two statements (its workspace deleted): insert again.
+      if (rows[0]?.created) return { entity: structuredClone(fresh), created: true, previous: null };
+      // No holder seen: it was committed by a concurrent insert after this statement's snapshot
+      // (the insert waited for it, the read cannot see it), or deleted since. The next round sees.
       if (!rows[0]) continue;
       const existing = toEntity(rows[0]);
       const next = merge(structuredClone(existing));

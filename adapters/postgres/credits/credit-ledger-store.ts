@@ -43,9 +43,12 @@ export class PostgresCreditLedgerStore implements CreditLedgerStore {
     if (req.op.type === "resolve") {
       const holdId = req.op.hold_id;
       if (!isUuid(holdId)) return { ok: false, reason: "hold_not_found" };
-      // The hold and whether it is resolved, in one read (both by unique keys).
+      // The hold and whether it is resolved, in one read: two lookups by unique keys (an `or` of
+      // the two made plans that scanned the account's entries).
       const rows = await this.db.query<Row>(
-        `select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and (id = $2 or hold_id = $2)`,
+        `select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and id = $2
+         union all
+         select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`,
         [ws, holdId],
       );
       const entries = rows.map(toEntry);

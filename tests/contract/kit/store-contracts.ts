@@ -2,6 +2,7 @@ import type { Stores } from "../../../core/stores.ts";
 import { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 import { runCollectionStoresContract } from "../collection-stores.contract.ts";
 import { runCreditStoresContract } from "../credit-stores.contract.ts";
+import { runIdentityStoresContract } from "../identity-stores.contract.ts";
 import { runRadarStoresContract } from "../radar-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
@@ -23,6 +24,7 @@ export const storeSuites = {
   collections: runCollectionStoresContract,
   credits: runCreditStoresContract,
   radar: runRadarStoresContract,
+  identity: runIdentityStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;

@@ -1,0 +1,29 @@
+/**
+ * The identity module's failures, returned as values, never thrown: every use case answers
+ * `Result<T>`. The codes are stable. The OAuth ones are RFC 6749 §5.2 / RFC 7591 §3.2.2 error codes,
+ * so the server writes them to the wire as they are; `not_found` and `forbidden` are for the grant
+ * operations a principal calls, mapped like core's `NOT_FOUND` and `FORBIDDEN`.
+ */
+export const IDENTITY_ERROR_CODES = [
+  "invalid_request",
+  "invalid_client",
+  "invalid_grant",
+  "unauthorized_client",
+  "invalid_scope",
+  "invalid_redirect_uri",
+  "invalid_client_metadata",
+  "not_found",
+  "forbidden",
+] as const;
+export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number];
+
+export interface IdentityError {
+  code: IdentityErrorCode;
+  /** Sentence case, detail after a colon; safe to show (`error_description`). */
+  description: string;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: IdentityError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T = never>(code: IdentityErrorCode, description: string): Result<T> => ({ ok: false, error: { code, description } });

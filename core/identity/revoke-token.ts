@@ -1,0 +1,28 @@
+import type { CoreDeps } from "../deps.ts";
+import { ok, type Result } from "./errors.ts";
+import type { OAuthClient } from "./model.ts";
+import type { IdentityStores } from "./ports.ts";
+import { hashSecret, isAccessTokenFormat, isRefreshTokenFormat } from "./token-format.ts";
+
+type RevokeDeps = CoreDeps<Pick<IdentityStores, "oauthGrants" | "oauthTokens">>;
+
+/**
+ * Token revocation (RFC 7009), by the authenticated client the token was issued to: an access
+ * token ends; a refresh token ends its whole grant. An unknown token, or another client's, is
+ * answered the same `ok` with nothing changed (§2.2: the answer reveals nothing about the token).
+ * The prefix tells the kinds apart, so `token_type_hint` is not needed.
+ */
+export async function revokeToken(deps: RevokeDeps, client: OAuthClient, raw: string): Promise<Result<void>> {
+  const at = deps.clock.now().toISOString();
+  const hash = hashSecret(raw);
+  if (isAccessTokenFormat(raw)) {
+    const found = await deps.stores.oauthTokens.findAccess(hash);
+    if (found && found.grant.client_id === client.client_id) await deps.stores.oauthTokens.revokeAccess(hash, at);
+  } else if (isRefreshTokenFormat(raw)) {
+    const found = await deps.stores.oauthTokens.findRefresh(hash);
+    if (found && found.grant.client_id === client.client_id) {
+      await deps.stores.oauthGrants.revoke(found.grant.workspace_id, found.grant.id, at);
+    }
+  }
+  return ok(undefined);
+}
