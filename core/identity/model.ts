@@ -7,8 +7,8 @@
  */
 
 /** OAuth scopes (scopes.ts holds their rules). `work:read` is always granted. */
-export const SCOPES = ["work:read", "work:write", "topics:write"] as const;
-export type Scope = (typeof SCOPES)[number];
+import { type Scope, SCOPES } from "../access/mod.ts";
+export { type Scope, SCOPES };
 
 /** How a client authenticates at the token endpoint (RFC 7591 §2): `none` is a public client. */
 export const CLIENT_AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"] as const;

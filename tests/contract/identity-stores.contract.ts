@@ -133,6 +133,7 @@ export function runIdentityStoresContract(name: string, open: () => Promise<Stor
       role: "owner",
       via: "api_key",
       credentialId: b.apiKey.id,
+      scopes: ["work:read", "work:write", "topics:write"],
       ...over,
     });
     /** A code issued and redeemed through the use cases: the token answer. */

@@ -153,6 +153,7 @@ describe("identity rules", () => {
       role: "member",
       via: "api_key",
       credentialId: "k",
+      scopes: ["work:read", "work:write", "topics:write"],
       ...over,
     });
     const grant = {
