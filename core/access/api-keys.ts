@@ -8,7 +8,7 @@ import type { Workspace } from "../workspaces/mod.ts";
 import { displayPrefix, generateRawKey, hashRawKey } from "./api-key.ts";
 import { type ApiKeyView, type CreateApiKeyDto, toApiKeyView } from "./dto.ts";
 import type { ApiKeyRecord } from "./model.ts";
-import { assertOwnerOrAdmin, canManageApiKeys, canManageOthersApiKeys } from "./policy.ts";
+import { assertCanWrite, assertOwnerOrAdmin, canManageApiKeys, canManageOthersApiKeys } from "./policy.ts";
 import type { Principal } from "./principal.ts";
 
 export interface IssuedKey {
@@ -50,6 +50,7 @@ export async function createApiKey(
     ]);
   }
   if (!canManageApiKeys(p)) throw forbidden("Cannot create an API key: a service key cannot mint keys");
+  assertCanWrite(p, "create an API key");
   let identityId: string | null = p.identityId;
   if (dto.service) {
     assertOwnerOrAdmin(p, "create a service key");
@@ -86,6 +87,7 @@ export async function listApiKeys(
 
 export async function revokeApiKey(deps: AccessDeps, p: Principal, workspace: Workspace, keyId: string): Promise<void> {
   if (!canManageApiKeys(p)) throw forbidden("Cannot revoke an API key: a service key cannot manage keys");
+  assertCanWrite(p, "revoke an API key");
   if (!canManageOthersApiKeys(p)) {
     // A member may revoke only keys acting as themselves; others' keys read as absent.
     const own = await deps.stores.apiKeys.list(workspace.id, { limit: 1, offset: 0 }, p.identityId, keyId);

@@ -20,12 +20,19 @@ export function isOwner(p: Principal): boolean {
   return p.kind === "identity" && p.role === "owner";
 }
 
+/**
+ * Owner/admin operations are writes: over OAuth they need `work:write` as well as an owner or
+ * admin who authorized the token. The role is checked first: a member's token gets the role's 403
+ * (no scope would help), an owner's read-only token the scope's (step-up helps).
+ */
 export function assertOwnerOrAdmin(p: Principal, action: string): void {
   if (!isOwnerOrAdmin(p)) throw forbidden(`Cannot ${action}: owner or admin authority is required`);
+  assertCanWrite(p, action);
 }
 
 export function assertOwner(p: Principal, action: string): void {
   if (!isOwner(p)) throw forbidden(`Cannot ${action}: owner authority is required`);
+  assertCanWrite(p, action);
 }
 
 /** Whether the principal may write workspace content: scope `work:write` (scopes.ts). */

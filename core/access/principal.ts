@@ -24,4 +24,6 @@ export interface Principal {
    * a role allows, never widen it.
    */
   scopes: readonly Scope[];
+  /** Over OAuth, the client the token was issued to; absent otherwise. */
+  clientId?: string;
 }

@@ -1,4 +1,4 @@
-import { assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { assertCanWrite, assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import { assertCanAddMember, assertCanChangeRole, canRemoveMember } from "./policy.ts";
 import type { WorkspaceDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
@@ -56,6 +56,7 @@ export async function setMemberRole(
 /** Owner/admin remove members; anyone may leave (remove their own membership). */
 export async function removeMember(deps: WorkspaceDeps, p: Principal, ws: Workspace, memberId: string): Promise<void> {
   const leaving = p.memberId === memberId;
+  assertCanWrite(p, "remove a member");
   if (!leaving) {
     assertOwnerOrAdmin(p, "remove a member");
     const current = await getMember(deps, ws, memberId);

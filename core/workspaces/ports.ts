@@ -27,6 +27,8 @@ export interface WorkspaceStore {
   /** Creates the workspace, a new owner identity if asked, the owner membership and the first key, all or nothing. */
   bootstrap(bundle: BootstrapBundle): Promise<"ok" | "slug_taken" | "email_taken">;
   getBySlug(slug: string): Promise<Workspace | null>;
+  /** By id (an OAuth token names its workspace by id); null when none. */
+  getById(workspaceId: string): Promise<Workspace | null>;
   /** Writes name, plan, settings and updated_at of an existing workspace. */
   update(workspace: Workspace): Promise<void>;
   /** Deletes the workspace and every row of its tenant data. */

@@ -72,7 +72,7 @@ export async function workspaceHealth(deps: CoreDeps<WorkspaceStores & StoreLife
 }
 
 export interface MeView {
-  principal: { kind: Principal["kind"]; via: Principal["via"]; credential_id: string };
+  principal: { kind: Principal["kind"]; via: Principal["via"]; credential_id: string; client_id?: string; scopes?: string[] };
   identity: Identity | null;
   workspace: Workspace;
   role: Member["role"] | null;
@@ -84,9 +84,15 @@ export const MAX_MEMBERSHIPS_SHOWN = 100;
 
 export async function me(deps: WorkspaceDeps, p: Principal, ws: Workspace): Promise<MeView> {
   const identity = p.identityId ? await deps.stores.identities.getById(p.identityId) : null;
-  const memberships = identity ? await deps.stores.identities.memberships(identity.id, MAX_MEMBERSHIPS_SHOWN) : [];
+  // An OAuth token is pinned to one workspace: it shows that membership only.
+  const memberships = !identity
+    ? []
+    : p.via === "oauth" && p.role
+    ? [{ workspace: ws, member: { role: p.role } }]
+    : await deps.stores.identities.memberships(identity.id, MAX_MEMBERSHIPS_SHOWN);
+  const oauth = p.via === "oauth" && p.clientId ? { client_id: p.clientId, scopes: [...p.scopes] } : {};
   return {
-    principal: { kind: p.kind, via: p.via, credential_id: p.credentialId },
+    principal: { kind: p.kind, via: p.via, credential_id: p.credentialId, ...oauth },
     identity,
     workspace: ws,
     role: p.role,

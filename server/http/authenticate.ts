@@ -1,6 +1,8 @@
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
 import { looksLikeRawKey } from "../../core/access/api-key.ts";
 import { assertInWorkspace } from "../../core/access/policy.ts";
+import { authenticateOAuthToken } from "../../core/identity/principal.ts";
+import { isAccessTokenFormat } from "../../core/identity/token-format.ts";
 import { unauthenticated } from "../../core/kernel/errors.ts";
 import type { ServerDeps } from "../deps.ts";
 import { credentialOf } from "./credentials.ts";
@@ -8,12 +10,18 @@ import { credentialOf } from "./credentials.ts";
 /**
  * The caller's principal, or null when the request carries no credential. Invalid credentials
  * throw 401. The credential is `Authorization: Bearer` or `x-api-key` (credentials.ts); a bearer
- * value shaped like an API key is one, any other goes to `resolveBearerToken` when one is
- * configured (ServerDeps: OAuth access tokens), else it is invalid.
+ * value shaped like an API key is one, a `wkat_` value an OAuth access token (its person's current
+ * role in its workspace, its grant's scopes), any other goes to `resolveBearerToken` when one is
+ * configured (tests only), else it is invalid.
  */
 export async function optionalPrincipal(deps: ServerDeps, headers: Headers): Promise<Authenticated | null> {
   const credential = credentialOf(headers);
   if (credential === null) return null;
+  if (credential.scheme === "bearer" && isAccessTokenFormat(credential.value)) {
+    const resolved = await authenticateOAuthToken(deps.core, credential.value);
+    if (!resolved) throw unauthenticated("Invalid access token: unknown, expired or revoked, or its person is no longer a member");
+    return resolved;
+  }
   if (credential.scheme === "bearer" && !looksLikeRawKey(credential.value) && deps.resolveBearerToken) {
     const resolved = await deps.resolveBearerToken(credential.value);
     if (!resolved) throw unauthenticated("Invalid access token");

@@ -28,7 +28,9 @@ const Me = Type.Object({
   principal: Type.Object({
     kind: Type.Union([Type.Literal("identity"), Type.Literal("service")]),
     via: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("session")]),
-    credential_id: Type.String(),
+    credential_id: Type.String({ description: "The API key's id; over OAuth, the grant's." }),
+    client_id: Type.Optional(Type.String({ description: "Over OAuth: the client the token was issued to." })),
+    scopes: Type.Optional(Type.Array(Type.String(), { description: "Over OAuth: the scopes its grant holds." })),
   }),
   identity: Type.Union([Identity, Type.Null()]),
   workspace: Workspace,

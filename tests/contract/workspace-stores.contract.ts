@@ -23,6 +23,8 @@ export function runWorkspaceStoresContract(name: string, open: () => Promise<Sto
       const b = bundle();
       expect(await s.workspaces.bootstrap(b)).toBe("ok");
       expect(await s.workspaces.getBySlug(b.workspace.slug)).toEqual(b.workspace);
+      expect(await s.workspaces.getById(b.workspace.id)).toEqual(b.workspace);
+      expect(await s.workspaces.getById(crypto.randomUUID())).toBeNull();
       expect(await s.identities.getById(b.owner.identity.id)).toEqual(b.owner.identity);
       expect(await s.identities.getByEmail(b.owner.identity.email)).toEqual(b.owner.identity);
       const match = await s.apiKeys.findByHash(b.apiKey.key_hash);

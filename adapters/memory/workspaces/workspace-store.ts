@@ -34,6 +34,11 @@ export class MemoryWorkspaceStore implements WorkspaceStore {
     return ws ? copy(ws) : null;
   }
 
+  async getById(workspaceId: string): Promise<Workspace | null> {
+    const ws = this.t.workspaces.get(workspaceId);
+    return ws ? copy(ws) : null;
+  }
+
   async update(ws: Workspace): Promise<void> {
     const current = this.t.workspaces.get(ws.id);
     if (!current) return;

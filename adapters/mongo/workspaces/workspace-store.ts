@@ -228,7 +228,15 @@ export class MongoWorkspaceStore implements WorkspaceStore {
   // ---- the rest ----
 
   async getBySlug(slug: string): Promise<Workspace | null> {
-    const d = await this.c.workspaces.findOne({ slug });
+    return this.committed(await this.c.workspaces.findOne({ slug }));
+  }
+
+  async getById(workspaceId: string): Promise<Workspace | null> {
+    return this.committed(await this.c.workspaces.findOne({ _id: workspaceId }));
+  }
+
+  /** A workspace document, if its bootstrap committed (a pending one is not there yet). */
+  private async committed(d: WorkspaceDoc | null): Promise<Workspace | null> {
     if (!d) return null;
     if (d.pending_since !== undefined) {
       if (!isComplete(d, await latestRoster(this.c, d._id))) return null;

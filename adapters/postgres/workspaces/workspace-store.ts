@@ -59,6 +59,12 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
     return rows[0] ? toWorkspace(rows[0]) : null;
   }
 
+  async getById(workspaceId: string): Promise<Workspace | null> {
+    if (!isUuid(workspaceId)) return null;
+    const rows = await this.db.query<Row>(`select ${workspaceColumns("w")} from workspaces w where w.id = $1`, [workspaceId]);
+    return rows[0] ? toWorkspace(rows[0]) : null;
+  }
+
   async update(w: Workspace): Promise<void> {
     if (!isUuid(w.id)) return;
     await this.db.query(
