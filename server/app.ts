@@ -29,6 +29,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { publicShareRoutes } from "./routes/public-shares.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
+import { oauthRoutes } from "./routes/oauth.ts";
 import { openCorsPreflight, protectedResourceRoutes } from "./routes/protected-resource.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { sharingRoutes } from "./routes/sharing.ts";
@@ -53,6 +54,7 @@ export const MAX_URL_LENGTH = 8192;
  */
 export function buildApp(deps: ServerDeps) {
   const { logger, config } = deps;
+  const oauth = oauthRoutes(deps);
   const corsOrigin = config.corsOrigins.includes("*") ? true : config.corsOrigins;
 
   const api = new Elysia({ prefix: API_PREFIX })
@@ -107,6 +109,7 @@ export function buildApp(deps: ServerDeps) {
     .use(criterionRoutes(deps))
     .use(radarRunRoutes(deps))
     .use(radarContactRoutes(deps))
+    .use(oauth.api)
     .use(mcpRoutes(deps, "api"));
 
   const root = new Elysia({ normalize: false });
@@ -203,6 +206,7 @@ export function buildApp(deps: ServerDeps) {
     // Share links carry the root address `/s/{token}`; the same table also answers under /api/v1.
     .use(publicShareRoutes(deps, "root"))
     .use(protectedResourceRoutes(deps))
+    .use(oauth.root)
     // The MCP server (JSON-RPC, not in the OpenAPI document) at the root and under /api/v1.
     .use(mcpRoutes(deps, "root"))
     .use(api);

@@ -155,6 +155,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       platformAdminKey: platform.key,
       radarPrices: config.radarPrices,
       publicUrl: config.publicUrl,
+      secretKey: secret,
     },
     build: readBuildInfo(),
     rateLimits: {

@@ -29,6 +29,8 @@ export interface ServerConfig {
    * unset, each request's own origin (http/public-origin.ts).
    */
   publicUrl?: string | null;
+  /** The server secret (SECRET_KEY or the embedded one): keys the consent page's CSRF tokens. Unset, a per-process random key. */
+  secretKey?: string | null;
 }
 
 export interface ServerDeps {

@@ -10,6 +10,7 @@ export function endsStreamOf(p: Principal, e: WorkspaceEvent): boolean {
   return (
     e.type === "workspace.deleted" ||
     (e.type === "api_key.revoked" && e.data.key_id === p.credentialId) ||
+    (e.type === "oauth.grant.revoked" && e.data.grant_id === p.credentialId) ||
     (e.type === "member.removed" && p.memberId !== null && e.data.member_id === p.memberId)
   );
 }

@@ -3,6 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import { GRANTS_LIMIT, type GrantView } from "./dto.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthGrant } from "./model.ts";
+import { emitGrantEvent } from "./authorize.ts";
 import { canListAllGrants, canListGrants, canRevokeGrant } from "./policy.ts";
 import type { IdentityStores } from "./ports.ts";
 
@@ -49,6 +50,7 @@ export async function revokeGrant(deps: GrantDeps, p: Principal, grantId: string
   }
   const at = deps.clock.now().toISOString();
   await deps.stores.oauthGrants.revoke(p.workspaceId, grantId, at);
+  await emitGrantEvent(deps, "oauth.grant.revoked", grant, p);
   return ok({ ...grant, revoked_at: at });
 }
 

@@ -21,6 +21,16 @@ export { type RefreshRequest, refreshTokens } from "./refresh.ts";
 export { revokeToken } from "./revoke-token.ts";
 export { type AccessTokenAuth, authenticateAccessToken, GRANT_TOUCH_INTERVAL_MS } from "./authenticate-token.ts";
 export { authenticateOAuthToken } from "./principal.ts";
+export {
+  approveAuthorization,
+  type AuthorizationCheck,
+  type AuthorizationParams,
+  type AuthorizationRefusal,
+  type AuthorizationRequest,
+  authorizationResponseUri,
+  checkAuthorizationRequest,
+  emitGrantEvent,
+} from "./authorize.ts";
 export { createSession, invalidateSession, invalidateSessionsOf, sessionIdOf, validateSession } from "./sessions.ts";
 export { type GrantList, type GrantQuery, grantView, listGrants, revokeGrant } from "./grants.ts";
 export { deactivateIdentity, type OidcClaims, resolveOidcIdentity } from "./identity-links.ts";

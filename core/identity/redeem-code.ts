@@ -5,6 +5,7 @@ import { isExpired } from "./lifetimes.ts";
 import type { OAuthClient, OAuthGrant } from "./model.ts";
 import { verifyS256 } from "./pkce.ts";
 import type { IdentityStores } from "./ports.ts";
+import { emitGrantEvent } from "./authorize.ts";
 import { mintTokens } from "./token-issue.ts";
 import { hashSecret, isAuthorizationCodeFormat } from "./token-format.ts";
 
@@ -64,5 +65,6 @@ export async function redeemCode(deps: RedeemDeps, req: CodeRedemption): Promise
     await deps.stores.oauthGrants.revoke(code.workspace_id, code.grant_id, deps.clock.now().toISOString());
     return invalidGrant("it was used already; the tokens issued from it are revoked");
   }
+  await emitGrantEvent(deps, "oauth.grant.created", grant, null);
   return ok(minted.answer);
 }

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { ok, type Result } from "./errors.ts";
 import type { OAuthClient } from "./model.ts";
 import type { IdentityStores } from "./ports.ts";
+import { emitGrantEvent } from "./authorize.ts";
 import { hashSecret, isAccessTokenFormat, isRefreshTokenFormat } from "./token-format.ts";
 
 type RevokeDeps = CoreDeps<Pick<IdentityStores, "oauthGrants" | "oauthTokens">>;
@@ -22,6 +23,7 @@ export async function revokeToken(deps: RevokeDeps, client: OAuthClient, raw: st
     const found = await deps.stores.oauthTokens.findRefresh(hash);
     if (found && found.grant.client_id === client.client_id) {
       await deps.stores.oauthGrants.revoke(found.grant.workspace_id, found.grant.id, at);
+      if (found.grant.revoked_at === null) await emitGrantEvent(deps, "oauth.grant.revoked", found.grant, null);
     }
   }
   return ok(undefined);

@@ -70,7 +70,7 @@ export function eventRoutes(deps: ServerDeps) {
         tags: ["events"],
         summary: "Workspace event stream (Server-Sent Events)",
         description:
-          "`text/event-stream`. Each event: `id` (UUIDv7), `event` (its type, e.g. `member.added`, `member.role_changed`, `member.removed`, `api_key.created`, `api_key.revoked`, `area.created`, `area.updated`, `area.deleted`, `repo.linked`, `repo.removed`, `workspace.updated`, `workspace.plan_changed`, `workspace.deleted`), `data` (the event as JSON: `id`, `workspace_id`, `type`, `actor_id`, `at`, `data`). Live only: events published while the client is connected, on any server instance. A comment line every 15 s keeps the connection open. The stream ends when the caller's key is revoked, the caller leaves the workspace, or the workspace is deleted.",
+          "`text/event-stream`. Each event: `id` (UUIDv7), `event` (its type, e.g. `member.added`, `member.role_changed`, `member.removed`, `api_key.created`, `api_key.revoked`, `area.created`, `area.updated`, `area.deleted`, `repo.linked`, `repo.removed`, `workspace.updated`, `workspace.plan_changed`, `workspace.deleted`, `oauth.grant.created`, `oauth.grant.revoked`), `data` (the event as JSON: `id`, `workspace_id`, `type`, `actor_id`, `at`, `data`). Live only: events published while the client is connected, on any server instance. A comment line every 15 s keeps the connection open. The stream ends when the caller's key (or OAuth grant) is revoked, the caller leaves the workspace, or the workspace is deleted.",
         responses: {
           200: {
             description: "An endless event stream: `id`, `event` and `data` lines per event, comment lines (`: ping`) in between.",

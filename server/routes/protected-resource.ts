@@ -21,17 +21,35 @@ const ProtectedResourceMetadata = Type.Object(
 /** Headers that let any page read the metadata, without cookies (no `Access-Control-Allow-Credentials`). */
 export const OPEN_CORS: Readonly<Record<string, string>> = {
   "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET",
-  "access-control-allow-headers": "mcp-protocol-version, authorization",
+  "access-control-allow-methods": "GET, POST",
+  "access-control-allow-headers": "mcp-protocol-version, authorization, content-type",
+  "access-control-expose-headers": "www-authenticate, x-request-id",
   "access-control-max-age": "600",
 };
 
 /**
- * The metadata's CORS preflight, answered before the CORS plugin's (which, with CORS_ORIGINS set,
- * names only those origins and allows credentials): any origin, no cookies.
+ * Paths any origin may call without cookies: the metadata documents, and the OAuth endpoints a
+ * browser-based client calls itself (token, registration, revocation) at either mount.
+ */
+const OPEN_PATHS =
+  /^(?:\/\.well-known\/oauth-protected-resource|\/\.well-known\/oauth-authorization-server(?:\/api\/v1\/workspaces\/[^/]+)?|\/api\/v1(?:\/workspaces\/[^/]+)?\/oauth\/(?:token|register|revoke))$/;
+
+export function isOpenCorsPath(pathname: string): boolean {
+  return OPEN_PATHS.test(pathname);
+}
+
+/** Makes an answer readable from any origin, without cookies (whatever the CORS plugin set). */
+export function openCors(headers: Record<string, unknown>): void {
+  Object.assign(headers, OPEN_CORS);
+  delete headers["access-control-allow-credentials"];
+}
+
+/**
+ * Their CORS preflight, answered before the CORS plugin's (which, with CORS_ORIGINS set, names
+ * only those origins and allows credentials): any origin, no cookies.
  */
 export const openCorsPreflight = new Elysia({ name: "open-cors-preflight" }).onRequest(({ request }) => {
-  if (request.method !== "OPTIONS" || new URL(request.url).pathname !== PROTECTED_RESOURCE_PATH) return;
+  if (request.method !== "OPTIONS" || !isOpenCorsPath(new URL(request.url).pathname)) return;
   return new Response(null, { status: 204, headers: OPEN_CORS });
 });
 

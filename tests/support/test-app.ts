@@ -75,6 +75,7 @@ export async function makeTestApp(
       radarWebhookSecret: opts.radarWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
       publicUrl: opts.publicUrl ?? null,
+      secretKey: TEST_SECRET,
     },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {
