@@ -80,7 +80,24 @@ export function buildApp(deps: ServerDeps) {
                 type: "http",
                 scheme: "bearer",
                 description:
-                  "`Authorization: Bearer <credential>`: an API key, the same as in `x-api-key` (both headers with different values are a 401).",
+                  "`Authorization: Bearer <credential>`: an API key, the same as in `x-api-key` (both headers with different values are a 401), or an OAuth access token (`wkat_…`).",
+              },
+              oauth2: {
+                type: "oauth2",
+                description:
+                  "OAuth 2.1 authorization code with PKCE (S256), dynamic client registration at `/api/v1/oauth/register`; the token is sent as `Authorization: Bearer`. Each workspace is also an issuer of its own at `/api/v1/workspaces/{slug}` (docs/decisions/029-oauth-server.md).",
+                flows: {
+                  authorizationCode: {
+                    authorizationUrl: "/api/v1/oauth/authorize",
+                    tokenUrl: "/api/v1/oauth/token",
+                    refreshUrl: "/api/v1/oauth/token",
+                    scopes: {
+                      "work:read": "Read the workspace (always granted)",
+                      "work:write": "Every write; with an owner or admin behind the token, their operations too",
+                      "topics:write": "Add topic relations, and nothing else",
+                    },
+                  },
+                },
               },
             },
           },

@@ -42,11 +42,9 @@ export interface ServerDeps {
   /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
   shutdown?: AbortSignal;
   /**
-   * Resolves a bearer token that is not an API key (an OAuth access token) to its principal, or
-   * null when it knows none (a 401 `invalid_token`). Unset, such a bearer is simply invalid. No
-   * authorization server issues tokens yet, so only tests set it today, to reach principals with
-   * fewer scopes than an API key holds (docs/decisions/027-mcp-and-bearer-credentials.md); the
-   * OAuth token store plugs in here.
+   * Tests only: resolves a bearer that is neither an API key nor an OAuth access token (`wkat_…`,
+   * which the token store resolves, ADR 029) to a principal, or null (a 401 `invalid_token`).
+   * Unset, such a bearer is simply invalid. Older scope tests use it; new ones issue real tokens.
    */
   resolveBearerToken?: (token: string) => Promise<Authenticated | null>;
 }
