@@ -293,7 +293,7 @@ export const comparisons: Comparison[] = recordsComparisons();
 
 /**
  * Radar (names contain "radar": `BENCH_ONLY=radar`), issue #13: appends on one hot credit account
- * (target on PostgreSQL ≥ 2,000/s) and contact unlocks, each of another record (target on
+ * (target on PostgreSQL ≥ 2,000/s) and contact unlocks, each of a path never unlocked before (target on
  * PostgreSQL p99 ≤ 50 ms at 32 connections). MongoDB's figures are printed, not targeted: FerretDB
  * v1 scans (see the records scenarios), so it runs with one connection and fewer people.
  */

@@ -171,7 +171,7 @@ export function buildApp(deps: ServerDeps) {
       }
     })
     // One strict JSON parser for every route but those declaring `rawBody` (signed webhooks).
-    .onParse({ as: "global" }, jsonBodyParser(root))
+    .onParse({ as: "global" }, jsonBodyParser(root, config.bodyLimitBytes))
     .onTransform({ as: "global" }, integerQueryCoercion(root))
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request, set);

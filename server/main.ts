@@ -8,10 +8,16 @@ const logger = createLogger(config.logLevel);
 const composed = await compose(config, logger);
 const shutdown = new AbortController();
 const app = buildApp({ ...composed.deps, shutdown: shutdown.signal });
+/**
+ * How far over BODY_LIMIT_BYTES a body may be before Bun itself refuses it, with a bare 413 and no
+ * body: up to here the API answers its own 413 PAYLOAD_TOO_LARGE (the declared length checked
+ * before reading, a chunked body once read; signed webhooks, which read raw bytes, stop here).
+ */
+const BODY_SLACK_BYTES = 8 * 1024 * 1024;
 /** How long in-flight requests get to finish after SIGTERM before connections are closed. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + 1024 });
+app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + BODY_SLACK_BYTES });
 const base = `http://localhost:${app.server!.port}${API_PREFIX}`;
 logger.log("info", `listening on ${base}`, { store: composed.storeLabel });
 if (logger.enabled("info")) {

@@ -36,11 +36,11 @@ function rawBodyRoutes(app: RouteTable): Set<string> {
  * go through `parseJsonBody` unless the route declared `rawBody`. The routes are read from `app`
  * at the first request, once all of them are registered.
  */
-export function jsonBodyParser(app: RouteTable) {
+export function jsonBodyParser(app: RouteTable, limitBytes: number) {
   let raw: Set<string> | null = null;
   return ({ request, contentType, route }: { request: Request; contentType: string; route: string }) => {
     if (!isJson(contentType)) return undefined;
     raw ??= rawBodyRoutes(app);
-    return raw.has(`${request.method} ${route}`) ? undefined : parseJsonBody(request);
+    return raw.has(`${request.method} ${route}`) ? undefined : parseJsonBody(request, limitBytes);
   };
 }

@@ -5,7 +5,7 @@ import { openEventStream } from "../support/event-stream.ts";
 /** The real server process: how it ends, and limits only a real socket can exercise. */
 const servers: AppServer[] = [];
 afterAll(async () => {
-  for (const s of servers) await s.stop().catch(() => {});
+  await Promise.all(servers.map((s) => s.stop().catch(() => {})));
 });
 
 async function start(env: Record<string, string> = {}) {
@@ -43,6 +43,20 @@ describe("server process", () => {
     });
     const res = await fetch(`${s.origin}/api/v1/workspaces`, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(res.status).toBe(413);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect((await res.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
     expect((await fetch(`${s.origin}/api/v1/health`)).status).toBe(200);
+  });
+
+  test("a declared length far over the limit gets the API's own 413 envelope, not the runtime's bare one", async () => {
+    const s = await start({ BODY_LIMIT_BYTES: "2048" });
+    const res = await fetch(`${s.origin}/api/v1/workspaces`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ slug: "large", name: "x".repeat(2_500_000) }),
+    });
+    expect(res.status).toBe(413);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect((await res.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
   });
 });

@@ -82,6 +82,7 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
     why: "`cursor` is opaque: only one the server issued for this listing is accepted",
   },
   { operations: /^GET \S*\/(topics|watchers)$/, why: "`auto` and `manual` must not contradict each other" },
+  { operations: /^GET \S*\/(topics|watchers)\/search$/, why: "`q` holds at most 8 distinct words, as the search folds and splits them" },
   {
     operations: /^(POST|PATCH) \S*\/(tags(\/\{name\})?|topics|watchers)$/,
     why: "a tag name must keep 1 to 64 characters after normalisation (case, accents, separators folded)",
