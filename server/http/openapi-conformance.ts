@@ -1,4 +1,5 @@
 import { type AnyElysia, Elysia } from "elysia";
+import { type ScopedOperation, scopesFor } from "../../core/access/mod.ts";
 
 // The generated document is walked as plain JSON: its shape is OpenAPI's, not a type of ours.
 // deno-lint-ignore no-explicit-any
@@ -11,6 +12,9 @@ type Json = Record<string, any>;
  *   the root), so the server is the origin the document was fetched from;
  * - `links` from each create (a 201 answering an `id`) to the operations on the item it created,
  *   so clients and Schemathesis' stateful phase chain `POST /collections` → `GET /collections/{id}`.
+ * - `oauth2` beside `bearer` on every operation a bearer may call, with the scopes it takes
+ *   (core/access/scopes.ts): a read `work:read`, adding a topic relation `topics:write`, any other
+ *   write `work:write`.
  * A local hook of this wrapper: it runs on the plugin's own routes only, once per generated document.
  */
 export function conformingOpenApi(plugin: AnyElysia) {
@@ -32,6 +36,7 @@ function isDocument(value: unknown): value is Json {
 export function conform(doc: Json): Json {
   const paths: Json = structuredClone(doc.paths ?? {});
   addCreateLinks(paths);
+  addOAuthScopes(paths);
   return {
     ...doc,
     servers: doc.servers ?? [{ url: "/", description: "The origin this document is served from; paths carry the full `/api/v1` prefix." }],
@@ -84,4 +89,18 @@ function itemKey(param: string, properties: Json): string {
   if (properties[param]) return param;
   if (!/id$/i.test(param) && properties.slug) return "slug";
   return "id";
+}
+
+const READS = new Set(["get", "head", "options"]);
+
+function addOAuthScopes(paths: Json): void {
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      const security = (op as Json)?.security as Array<Record<string, string[]>> | undefined;
+      if (!Array.isArray(security) || !security.some((s) => "bearer" in s)) continue;
+      const operation: ScopedOperation = READS.has(method) ? "read" : method === "post" && /\/relations$/.test(path) ? "relate" : "write";
+      // A new array: operations share the one `authenticated` requirement list.
+      (op as Json).security = [...security, { oauth2: scopesFor(operation) }];
+    }
+  }
 }

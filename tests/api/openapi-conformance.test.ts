@@ -27,9 +27,14 @@ describe("the OpenAPI document", () => {
       expect(doc.paths[`/api/v1${path}`][method].security).toEqual([]);
     }
     // Creating a workspace is public, and a key makes its person the owner: optional security.
-    expect(doc.paths["/api/v1/workspaces"].post.security).toEqual([{}, { apiKey: [] }, { bearer: [] }]);
-    // Either credential: the key in x-api-key, or as Authorization: Bearer.
-    expect(doc.paths["/api/v1/workspaces/{slug}"].get.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
+    expect(doc.paths["/api/v1/workspaces"].post.security).toEqual([{}, { apiKey: [] }, { bearer: [] }, {
+      oauth2: ["work:read", "work:write"],
+    }]);
+    // Any credential: the key in x-api-key or as Authorization: Bearer, or an OAuth token with the scopes the operation takes.
+    expect(doc.paths["/api/v1/workspaces/{slug}"].get.security).toEqual([{ apiKey: [] }, { bearer: [] }, { oauth2: ["work:read"] }]);
+    expect(doc.paths["/api/v1/workspaces/{slug}/topics/{topic}/relations"].post.security).toContainEqual({
+      oauth2: ["work:read", "topics:write"],
+    });
     expect(doc.paths["/.well-known/oauth-protected-resource"].get.security).toEqual([]);
   });
 
