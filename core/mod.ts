@@ -21,3 +21,4 @@ export * from "./credits/mod.ts";
 export * from "./radar/mod.ts";
 export * from "./billing/mod.ts";
 export * from "./identity/mod.ts";
+export * from "./blog/mod.ts";

@@ -34,6 +34,7 @@ import { openCorsPreflight, protectedResourceRoutes } from "./routes/protected-r
 import { repoRoutes } from "./routes/repos.ts";
 import { sharingRoutes } from "./routes/sharing.ts";
 import { systemRoutes } from "./routes/system.ts";
+import { blogRoutes } from "./routes/blog.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
 import { radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
@@ -106,6 +107,7 @@ export function buildApp(deps: ServerDeps) {
     )
     .use(apiReferenceRoutes())
     .use(systemRoutes(deps))
+    .use(blogRoutes(deps))
     .use(workspaceRoutes(deps))
     .use(apiKeyRoutes(deps))
     .use(memberRoutes(deps))

@@ -15,6 +15,7 @@ import { openPgliteStores, openPostgresStores } from "../adapters/postgres/mod.t
 import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.ts";
 import { createGitCodeHost } from "../adapters/git/code-host.ts";
 import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
+import { createFileBlogSource } from "../adapters/blog-files/source.ts";
 import { jobRunner } from "../workers/registry.ts";
 import { radarSweep } from "../core/radar/mod.ts";
 import { openJobQueue } from "./job-queue.ts";
@@ -158,6 +159,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       secretKey: secret,
     },
     build: readBuildInfo(),
+    blog: createFileBlogSource(resolve(config.blogDir), (msg, fields) => logger.log("warn", msg, fields)),
     rateLimits: {
       counter,
       perKey: config.rateLimitPerKey === 0 ? null : { limit: config.rateLimitPerKey, windowMs },

@@ -44,6 +44,8 @@ export interface Config {
   workers: boolean;
   /** JOB_LEASE_MS: how long a consumer owns a job (and a radar run) before another may take it over. */
   jobLeaseMs: number;
+  /** BLOG_DIR: the public blog's Markdown files (default `content/blog`). */
+  blogDir: string;
 }
 
 /** `sample` (the default, no network) or People Data Labs with its key. */
@@ -154,5 +156,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     radarProvider: radarProvider(env),
     workers: workersOn(env),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 30_000, 1_000, 3_600_000),
+    blogDir: env.BLOG_DIR || "content/blog",
   };
 }

@@ -1,4 +1,5 @@
 import type { PriceTable } from "../core/radar/mod.ts";
+import type { BlogSource } from "../core/blog/mod.ts";
 import type { Authenticated } from "../core/access/authenticate.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { Logger } from "./http/logger.ts";
@@ -39,6 +40,8 @@ export interface ServerDeps {
   config: ServerConfig;
   build: BuildInfo;
   rateLimits: RateLimits;
+  /** Where the public blog's posts come from (BLOG_DIR); without it, the blog has no posts. */
+  blog?: BlogSource;
   /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
   shutdown?: AbortSignal;
   /**

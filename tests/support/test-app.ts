@@ -14,6 +14,9 @@ import { buildApp } from "../../server/app.ts";
 import type { ServerDeps } from "../../server/deps.ts";
 import { createLogger } from "../../server/http/logger.ts";
 import { bunKeyHasher } from "../../server/key-hasher.ts";
+import { createFileBlogSource } from "../../adapters/blog-files/source.ts";
+
+const BLOG_DIR = new URL("../../content/blog/", import.meta.url).pathname;
 
 export interface TestResponse<T = any> {
   status: number;
@@ -53,6 +56,8 @@ export async function makeTestApp(
     corsOrigins?: string[];
     /** ServerDeps.resolveBearerToken: bearer tokens that are not API keys (tests of narrower scopes). */
     resolveBearerToken?: ServerDeps["resolveBearerToken"];
+    /** The blog's directory; default the repository's `content/blog`. */
+    blogDir?: string;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -86,6 +91,10 @@ export async function makeTestApp(
       ...opts.rateLimits,
     },
     resolveBearerToken: opts.resolveBearerToken,
+    blog: createFileBlogSource(
+      opts.blogDir ?? BLOG_DIR,
+      (msg, fields) => void logs.push(JSON.stringify({ level: "warn", msg, ...fields })),
+    ),
   });
   const call: TestApp["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
