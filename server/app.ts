@@ -198,10 +198,10 @@ export function buildApp(deps: ServerDeps) {
           stack: error instanceof Error ? error.stack : undefined,
         });
       }
-      // RateLimit-* (and an alias's Deprecation/Link) headers set before the failure still belong on the error response.
+      // RateLimit-* (and an alias's Deprecation/Sunset/Link) headers set before the failure still belong on the error response.
       const carried: Record<string, string> = {};
       for (const [name, value] of Object.entries(set.headers)) {
-        if (name.startsWith("ratelimit-") || name === "deprecation" || name === "link") carried[name] = String(value);
+        if (name.startsWith("ratelimit-") || name === "deprecation" || name === "sunset" || name === "link") carried[name] = String(value);
       }
       // Every 401, and a 403 for a missing scope, says how to authenticate (RFC 6750, RFC 9728).
       const challenge = challengeFor(appError, request, publicOrigin(request, config.publicUrl, deps.rateLimits.trustProxy));

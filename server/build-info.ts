@@ -12,5 +12,11 @@ export function readBuildInfo(env: Record<string, string | undefined> = process.
       commit = undefined;
     }
   }
-  return { api_version: "v1", version: pkg.version, build: env.BUILD_ID || "dev", commit: commit || "unknown" };
+  return {
+    api_version: "v1",
+    version: pkg.version,
+    build: env.BUILD_ID || "dev",
+    commit: commit || "unknown",
+    started_at: new Date().toISOString(),
+  };
 }

@@ -10,6 +10,8 @@ export interface BuildInfo {
   version: string;
   build: string;
   commit: string;
+  /** When this process started (ISO 8601); unset, when the routes were built. */
+  started_at?: string;
 }
 
 export interface ServerConfig {

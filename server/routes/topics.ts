@@ -12,6 +12,7 @@ import {
 import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
 import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
 import type { ServerDeps } from "../deps.ts";
+import { deprecationHeaders, WATCHERS_DEPRECATION } from "../http/deprecations.ts";
 import { withEtag } from "../http/etag.ts";
 import { expectedVersion } from "../http/expected-version.ts";
 import { IfMatchHeader } from "../http/query-schemas.ts";
@@ -33,13 +34,11 @@ const SearchPage = Type.Composite([
 ]);
 const IfMatch = Type.Object({ "if-match": IfMatchHeader });
 
-/** The date `/watchers` was deprecated, as RFC 9745 writes it (`@` + Unix seconds). */
-const WATCHERS_DEPRECATED_AT = `@${Date.UTC(2026, 10, 22) / 1000}`;
-
 /**
  * The topic routes, registered once per base path: `/topics`, and `/watchers`, the deprecated
  * alias old command-line clients still call. Both are this one table; the alias only adds
- * `Deprecation` and `Link: <successor>; rel="successor-version"` headers and says so in OpenAPI.
+ * `Deprecation`, `Sunset` and `Link: <successor>; rel="successor-version"` headers and says so in
+ * OpenAPI.
  */
 export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
   const core = deps.core;
@@ -54,12 +53,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
   });
 
   const routes = workspaceScope(deps, base.slice(1), {
-    headers: alias
-      ? (url) => ({
-        deprecation: WATCHERS_DEPRECATED_AT,
-        link: `<${url.pathname.replace(/\/watchers(?=\/|$)/, "/topics")}${url.search}>; rel="successor-version"`,
-      })
-      : undefined,
+    headers: alias ? (url) => deprecationHeaders(WATCHERS_DEPRECATION, url) : undefined,
   });
 
   const r = routes

@@ -22,7 +22,15 @@ describe("system", () => {
     expect(h.status).toBe(200);
     expect(h.body.status).toBe("ok");
     const v = await t.call("GET", "/version");
-    expect(v.body).toEqual({ api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" });
+    expect(v.body).toEqual({
+      api_version: "v1",
+      version: "0.0.0-test",
+      build: "test",
+      commit: "test",
+      started_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      deprecations: [{ path: "/watchers", successor: "/topics", deprecated_at: "2026-11-22T00:00:00Z", sunset_at: "2027-06-01T00:00:00Z" }],
+    });
+    expect((await t.call("GET", "/version")).body.started_at).toBe(v.body.started_at);
   });
 
   test("the OpenAPI document lists every route with its errors, and the docs page serves", async () => {

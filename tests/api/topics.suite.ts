@@ -432,14 +432,16 @@ export function runTopicApiSuite(name: string, open: () => Promise<Stores>) {
     });
 
     describe("/watchers: the deprecated alias", () => {
-      test("answers every topic path identically, with Deprecation and a successor Link", async () => {
+      test("answers every topic path identically, with Deprecation, Sunset and a successor Link, errors included", async () => {
         const topic = await create({ title: "Alias check" });
         const canonical = await t.call("GET", `${ws}/topics/${topic.slug}?view=compact`, { key: p.member });
         const alias = await t.call("GET", `${ws}/watchers/${topic.slug}?view=compact`, { key: p.member });
         expect(alias.status).toBe(200);
         expect(alias.body).toEqual(canonical.body);
         expect(canonical.headers.get("deprecation")).toBeNull();
-        expect(alias.headers.get("deprecation")).toMatch(/^@\d+$/);
+        expect(alias.headers.get("deprecation")).toBe(`@${Date.parse("2026-11-22T00:00:00Z") / 1000}`);
+        expect(alias.headers.get("sunset")).toBe("Tue, 01 Jun 2027 00:00:00 GMT");
+        expect(canonical.headers.get("sunset")).toBeNull();
         expect(alias.headers.get("link")).toBe(`</api/v1${ws}/topics/${topic.slug}?view=compact>; rel="successor-version"`);
         const proposed = await t.call("POST", `${ws}/watchers/${topic.slug}/propose`, { key: p.member });
         expect(proposed.body.status).toBe("proposed");
@@ -450,6 +452,11 @@ export function runTopicApiSuite(name: string, open: () => Promise<Stores>) {
         const invalid = await t.call("GET", `${ws}/watchers?limit=999`, { key: p.member });
         expect(invalid.status).toBe(400);
         expect(invalid.headers.get("deprecation")).toMatch(/^@\d+$/);
+        expect(invalid.headers.get("sunset")).toBe("Tue, 01 Jun 2027 00:00:00 GMT");
+        expect(missing.headers.get("sunset")).toBe("Tue, 01 Jun 2027 00:00:00 GMT");
+        const anonymous = await t.call("GET", `${ws}/watchers`);
+        expect(anonymous.status).toBe(401);
+        expect(anonymous.headers.get("sunset")).toBe("Tue, 01 Jun 2027 00:00:00 GMT");
       });
 
       test("OpenAPI documents both, the alias as deprecated", async () => {
