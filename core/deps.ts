@@ -6,7 +6,9 @@ import type { CodeHost, PathMatcher } from "./code-context/mod.ts";
 import type { PriceTable, ProspectDirectory } from "./radar/mod.ts";
 import type { Stores } from "./stores.ts";
 import type { AnchorReports } from "./topics/mod.ts";
-import type { RepoLinkedHook } from "./workspaces/mod.ts";
+import type { MemberAddedHook, RepoLinkedHook } from "./workspaces/mod.ts";
+import type { MailSettings } from "./mail/mod.ts";
+import type { NoteSharedHook } from "./sharing/mod.ts";
 
 /**
  * What every use case is given: the stores, the clock, and the box that seals secrets. `S` is the
@@ -44,4 +46,10 @@ export interface CoreDeps<S = Stores> {
   anchorReports?: AnchorReports;
   /** What follows linking a repo (`codeContextHooks`: its first file index); without it, nothing. */
   onRepoLinked?: RepoLinkedHook;
+  /** How mail is sent (mailer, PUBLIC_URL, the secret of unsubscribe tokens); without it, no mail. */
+  mail?: MailSettings;
+  /** What follows adding a member (`mailHooks`: the "member added" mail); without it, nothing. */
+  onMemberAdded?: MemberAddedHook;
+  /** What follows sharing a note with members (`mailHooks`: "note shared with you" mail); without it, nothing. */
+  onNoteShared?: NoteSharedHook;
 }

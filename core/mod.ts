@@ -22,3 +22,4 @@ export * from "./radar/mod.ts";
 export * from "./billing/mod.ts";
 export * from "./identity/mod.ts";
 export * from "./blog/mod.ts";
+export * from "./mail/mod.ts";

@@ -4,6 +4,7 @@ import type { CollectionStores } from "./collections/mod.ts";
 import type { CreditStores } from "./credits/mod.ts";
 import type { IdentityStores } from "./identity/mod.ts";
 import type { JobStores } from "./jobs/mod.ts";
+import type { MailStores } from "./mail/mod.ts";
 import type { RadarStores } from "./radar/mod.ts";
 import type { SharingStores } from "./sharing/mod.ts";
 import type { TopicStores } from "./topics/mod.ts";
@@ -41,4 +42,5 @@ export type Stores =
   & RadarStores
   & JobStores
   & IdentityStores
+  & MailStores
   & StoreLifecycle;

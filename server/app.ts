@@ -35,6 +35,7 @@ import { repoRoutes } from "./routes/repos.ts";
 import { sharingRoutes } from "./routes/sharing.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { blogRoutes } from "./routes/blog.ts";
+import { emailRoutes } from "./routes/email.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
 import { radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
@@ -108,6 +109,7 @@ export function buildApp(deps: ServerDeps) {
     .use(apiReferenceRoutes())
     .use(systemRoutes(deps))
     .use(blogRoutes(deps))
+    .use(emailRoutes(deps))
     .use(workspaceRoutes(deps))
     .use(apiKeyRoutes(deps))
     .use(memberRoutes(deps))

@@ -16,6 +16,9 @@ import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.t
 import { createGitCodeHost } from "../adapters/git/code-host.ts";
 import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
 import { createFileBlogSource } from "../adapters/blog-files/source.ts";
+import { createOutboxMailer, createSmtpMailer } from "../adapters/mail/nodemailer.ts";
+import { mailHooks } from "../core/mail/hooks.ts";
+import type { Mailer } from "../core/mail/ports.ts";
 import { jobRunner } from "../workers/registry.ts";
 import { radarSweep } from "../core/radar/mod.ts";
 import { openJobQueue } from "./job-queue.ts";
@@ -120,6 +123,22 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     (sweeper as { unref?: () => void }).unref?.();
   }
 
+  // Mail: SMTP with SMTP_URL and MAIL_FROM, else `.eml` files in DATA_DIR/outbox (no network).
+  let mailer: Mailer;
+  let closeMail = () => {};
+  if (config.smtp) {
+    const smtp = createSmtpMailer(config.smtp.url, config.smtp.from);
+    mailer = smtp;
+    closeMail = () => smtp.close();
+    logger.log("info", "mail over SMTP", { host: new URL(config.smtp.url).host });
+  } else {
+    const outbox = join(resolve(config.dataDir), "outbox");
+    mailer = createOutboxMailer(outbox, config.mailFrom ?? undefined);
+    logger.log("info", "mail kept in the outbox (set SMTP_URL and MAIL_FROM to send it)", { dir: outbox });
+  }
+  // Links in mail need an origin without a request: PUBLIC_URL, else this server's own address.
+  const mailOrigin = config.publicUrl ?? `http://localhost:${config.port}`;
+
   // Closed in this order on shutdown: what uses the connections first, the store last.
   const closers = [
     async () => clearInterval(sweeper),
@@ -128,6 +147,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     () => events.close(),
     () => bus.close(),
     closeRedis,
+    async () => closeMail(),
     () => stores.close(),
   ];
 
@@ -146,6 +166,8 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       radarPrices: config.radarPrices,
       radarRunLeaseMs: config.jobLeaseMs,
       ...codeContextHooks,
+      mail: { mailer, publicUrl: mailOrigin, secret },
+      ...mailHooks,
     },
     logger,
     config: {

@@ -46,6 +46,31 @@ export interface Config {
   jobLeaseMs: number;
   /** BLOG_DIR: the public blog's Markdown files (default `content/blog`). */
   blogDir: string;
+  /** SMTP_URL and MAIL_FROM: mail over SMTP (nodemailer); null: `.eml` files in `DATA_DIR/outbox/`. */
+  smtp: { url: string; from: string } | null;
+  /** MAIL_FROM as set (also the outbox's `From`); null: a placeholder. */
+  mailFrom: string | null;
+}
+
+/**
+ * SMTP_URL (`smtp://` or `smtps://`, credentials in the URL) with MAIL_FROM. One without the other
+ * stops the start: a server that silently kept mail in its outbox would look like it sent it.
+ */
+function smtp(env: Record<string, string | undefined>): { url: string; from: string } | null {
+  const url = env.SMTP_URL?.trim();
+  const from = env.MAIL_FROM?.trim();
+  if (!url) return null;
+  if (!from) throw new Error('SMTP_URL needs MAIL_FROM: set it to the sender address, e.g. "Acme Knowledge <kb@acme.example>"');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error("Invalid SMTP_URL: not a URL");
+  }
+  if (parsed.protocol !== "smtp:" && parsed.protocol !== "smtps:") {
+    throw new Error(`Invalid SMTP_URL: expected smtp:// or smtps://, got "${parsed.protocol}"`);
+  }
+  return { url, from };
 }
 
 /** `sample` (the default, no network) or People Data Labs with its key. */
@@ -157,5 +182,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     workers: workersOn(env),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 30_000, 1_000, 3_600_000),
     blogDir: env.BLOG_DIR || "content/blog",
+    smtp: smtp(env),
+    mailFrom: env.MAIL_FROM?.trim() || null,
   };
 }

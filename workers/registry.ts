@@ -4,9 +4,10 @@ import type { RunJob } from "../core/jobs/ports.ts";
 import type { JobHandler } from "./handler.ts";
 import { radarMonitorHandler, radarRunHandler } from "./radar.ts";
 import { repoIndexHandler } from "./repo-index.ts";
+import { mailSendHandler } from "./mail.ts";
 
 /** Every job kind's handler. A new kind adds its handler file and one line here. */
-export const HANDLERS: readonly JobHandler[] = [repoIndexHandler, radarRunHandler, radarMonitorHandler];
+export const HANDLERS: readonly JobHandler[] = [repoIndexHandler, radarRunHandler, radarMonitorHandler, mailSendHandler];
 
 /**
  * What a consumer (the server's own, or `npm run worker`) hands its queue: finds the job's

@@ -21,6 +21,8 @@ import { memoryWebhookBundle } from "./webhooks/bundle.ts";
 import { WebhookTables } from "./webhooks/tables.ts";
 import { memoryWorkspaceBundle } from "./workspaces/bundle.ts";
 import { WorkspaceTables } from "./workspaces/tables.ts";
+import { memoryMailBundle } from "./mail/bundle.ts";
+import { MailTables } from "./mail/tables.ts";
 
 /**
  * The reference implementation of every store port: no database, nothing kept across restarts.
@@ -42,6 +44,7 @@ export function createMemoryStores(): Stores {
     ...new RadarTables(),
     ...new JobTables(),
     ...new IdentityTables(),
+    ...new MailTables(),
   };
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
@@ -57,6 +60,7 @@ export function createMemoryStores(): Stores {
     memoryRadarBundle(t),
     memoryJobBundle(t),
     memoryIdentityBundle(t),
+    memoryMailBundle(t),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -43,6 +43,9 @@ import { WEBHOOK_INDEXES } from "./webhooks/indexes.ts";
 import { mongoWorkspaceBundle } from "./workspaces/bundle.ts";
 import { WORKSPACE_COLLECTION_NAMES, workspaceCollections } from "./workspaces/collections.ts";
 import { WORKSPACE_INDEXES } from "./workspaces/indexes.ts";
+import { mongoMailBundle } from "./mail/bundle.ts";
+import { MAIL_COLLECTION_NAMES, mailCollections } from "./mail/collections.ts";
+import { MAIL_INDEXES } from "./mail/indexes.ts";
 
 export type { MongoStoreOptions } from "./options.ts";
 
@@ -59,6 +62,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: RADAR_COLLECTION_NAMES, indexes: RADAR_INDEXES },
   { names: JOB_COLLECTION_NAMES, indexes: JOB_INDEXES },
   { names: IDENTITY_COLLECTION_NAMES, indexes: IDENTITY_INDEXES },
+  { names: MAIL_COLLECTION_NAMES, indexes: MAIL_INDEXES },
 ];
 
 /** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
@@ -94,6 +98,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...radarCollections(db),
     ...jobCollections(db),
     ...identityCollections(db),
+    ...mailCollections(db),
   };
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
@@ -109,6 +114,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoRadarBundle(c),
     mongoJobBundle(c),
     mongoIdentityBundle(c),
+    mongoMailBundle(c),
   ] as const;
   return {
     ...storesOf(bundles),

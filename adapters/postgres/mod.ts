@@ -20,6 +20,7 @@ import { sqlSharingBundle } from "./sharing/bundle.ts";
 import { sqlTopicBundle } from "./topics/bundle.ts";
 import { sqlWebhookBundle } from "./webhooks/bundle.ts";
 import { sqlWorkspaceBundle } from "./workspaces/bundle.ts";
+import { sqlMailBundle } from "./mail/bundle.ts";
 
 export type { SqlDriver } from "./driver.ts";
 export { migrate } from "./migrate.ts";
@@ -44,6 +45,7 @@ export function createSqlStores(driver: SqlDriver): Stores {
     sqlRadarBundle(driver),
     sqlJobBundle(driver),
     sqlIdentityBundle(driver),
+    sqlMailBundle(driver),
   ] as const;
   return {
     ...storesOf(bundles),

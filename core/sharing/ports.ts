@@ -70,4 +70,16 @@ export interface SharingStores {
 }
 
 /** What Sharing's use cases are given: its own stores and those of other modules it reads (ADR 019). */
+/**
+ * What follows sharing a note with members (`mailHooks` of core/mail/mod.ts: "note shared with
+ * you" mail). A port, so sharing need not import mail; it must not fail the use case.
+ */
+export type NoteSharedHook = (
+  deps: CoreDeps,
+  ws: Workspace,
+  actorIdentityId: string | null,
+  topic: { slug: string; title: string },
+  shares: NoteShare[],
+) => Promise<void>;
+
 export type SharingDeps = CoreDeps<SharingStores & TopicStores & WorkspaceStores>;

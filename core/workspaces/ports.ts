@@ -90,6 +90,13 @@ export interface RepoStore {
  */
 export type RepoLinkedHook = (deps: CoreDeps, repo: Repo) => Promise<void>;
 
+/**
+ * What follows adding a member (`mailHooks` of core/mail/mod.ts: the "member added" mail). The
+ * actor is the identity who added them, or null for a faceless key. A port, so workspaces need
+ * not import mail; it must not fail the use case (the hook swallows its own failures).
+ */
+export type MemberAddedHook = (deps: CoreDeps, ws: Workspace, actorIdentityId: string | null, member: MemberView) => Promise<void>;
+
 /** Workspaces' stores, one bundle per adapter (adapters/<adapter>/workspaces/). */
 export interface WorkspaceStores {
   workspaces: WorkspaceStore;

@@ -3,6 +3,7 @@ import { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 import { runCollectionStoresContract } from "../collection-stores.contract.ts";
 import { runCreditStoresContract } from "../credit-stores.contract.ts";
 import { runIdentityStoresContract } from "../identity-stores.contract.ts";
+import { runMailStoresContract } from "../mail-stores.contract.ts";
 import { runRadarStoresContract } from "../radar-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
@@ -25,6 +26,7 @@ export const storeSuites = {
   credits: runCreditStoresContract,
   radar: runRadarStoresContract,
   identity: runIdentityStoresContract,
+  mail: runMailStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;

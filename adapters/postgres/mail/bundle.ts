@@ -1,0 +1,8 @@
+import type { MailStores } from "../../../core/mail/ports.ts";
+import type { SqlBundle } from "../bundle.ts";
+import type { SqlDriver } from "../driver.ts";
+import { PostgresUnsubscribeStore } from "./unsubscribe-store.ts";
+
+export function sqlMailBundle(driver: SqlDriver): SqlBundle<MailStores> {
+  return { stores: { unsubscribes: new PostgresUnsubscribeStore(driver) } };
+}
