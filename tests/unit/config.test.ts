@@ -72,4 +72,18 @@ describe("readConfig()", () => {
       expect(() => readConfig({ PUBLIC_URL: bad })).toThrow(/Invalid PUBLIC_URL/);
     }
   });
+
+  test("SMTP_URL needs MAIL_FROM and an smtp(s) URL; BLOG_DIR defaults to content/blog", () => {
+    expect(readConfig({}).smtp).toBeNull();
+    expect(readConfig({}).blogDir).toBe("content/blog");
+    expect(readConfig({ BLOG_DIR: "/srv/blog" }).blogDir).toBe("/srv/blog");
+    expect(readConfig({ MAIL_FROM: "kb@example.com" }).mailFrom).toBe("kb@example.com");
+    expect(readConfig({ SMTP_URL: "smtps://u:p@mail.example.com:465", MAIL_FROM: "KB <kb@example.com>" }).smtp).toEqual({
+      url: "smtps://u:p@mail.example.com:465",
+      from: "KB <kb@example.com>",
+    });
+    expect(() => readConfig({ SMTP_URL: "smtp://mail.example.com" })).toThrow(/SMTP_URL needs MAIL_FROM/);
+    expect(() => readConfig({ SMTP_URL: "https://mail.example.com", MAIL_FROM: "kb@example.com" })).toThrow(/Invalid SMTP_URL/);
+    expect(() => readConfig({ SMTP_URL: "not a url", MAIL_FROM: "kb@example.com" })).toThrow(/Invalid SMTP_URL/);
+  });
 });
