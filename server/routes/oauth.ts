@@ -37,6 +37,7 @@ import { publicOrigin } from "../http/public-origin.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { rawBody } from "../http/raw-body.ts";
 import { authenticated, errors, publicOperation, strict } from "../http/schemas.ts";
+import { ErrorEnvelope } from "../http/error-envelope.ts";
 import { openCors } from "./protected-resource.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
@@ -51,6 +52,21 @@ import { workspaceScope } from "./workspace-scope.ts";
 const tags = ["oauth"];
 const METADATA_PATH = "/.well-known/oauth-authorization-server";
 
+/** The form parameters the token and revocation endpoints read (RFC 6749 §4.1.3, §6; RFC 7009 §2.1). */
+const FORM_PARAMETERS = new Set([
+  "grant_type",
+  "code",
+  "code_verifier",
+  "redirect_uri",
+  "refresh_token",
+  "scope",
+  "resource",
+  "client_id",
+  "client_secret",
+  "token",
+  "token_type_hint",
+]);
+
 const OAuthError = Type.Object(
   {
     error: Type.String({ description: "An RFC 6749 §5.2 / RFC 7591 §3.2.2 error code." }),
@@ -58,6 +74,15 @@ const OAuthError = Type.Object(
   },
   { description: "An OAuth error (RFC 6749 §5.2), not the API's envelope: OAuth clients read this shape." },
 );
+
+/**
+ * A 400 of the OAuth endpoints: the OAuth error for what OAuth defines; the API's envelope only
+ * when the request never reached OAuth (a malformed workspace slug, a register body that is no JSON).
+ */
+const OAuthBadRequest = Type.Union([OAuthError, ErrorEnvelope], {
+  description:
+    "An OAuth error (RFC 6749 §5.2 / RFC 7591 §3.2.2); the API's error envelope for a malformed path, or a body that is not JSON.",
+});
 
 const AuthorizationServerMetadata = Type.Object({
   issuer: Type.String(),
@@ -130,7 +155,10 @@ export function oauthRoutes(deps: ServerDeps) {
     return new Response(JSON.stringify({ error: e.code, error_description: e.description }), { status, headers });
   };
 
-  /** Form parameters (RFC 6749 §3.2: form-encoded, no parameter twice); null when malformed. */
+  /**
+   * Form parameters (RFC 6749 §3.2: form-encoded, none of its parameters twice; §3.1: parameters
+   * it does not define are ignored, so only a known one repeated is refused).
+   */
   const formOf = (request: Request, body: unknown): Map<string, string> | { code: string; description: string } => {
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) {
       return { code: "invalid_request", description: "Invalid request: the body must be application/x-www-form-urlencoded" };
@@ -138,6 +166,7 @@ export function oauthRoutes(deps: ServerDeps) {
     const params = new URLSearchParams(new TextDecoder().decode(body as Uint8Array));
     const out = new Map<string, string>();
     for (const [k, v] of params) {
+      if (!FORM_PARAMETERS.has(k)) continue;
       if (out.has(k)) return { code: "invalid_request", description: `Invalid request: parameter ${k} is repeated` };
       out.set(k, v);
     }
@@ -228,7 +257,7 @@ export function oauthRoutes(deps: ServerDeps) {
             logo_uri: Type.Optional(Type.Unknown()),
             scope: Type.Optional(Type.Unknown({ description: "The default scopes when an authorization request names none." })),
           }, { additionalProperties: true, description: "RFC 7591 client metadata; unknown metadata is ignored." }),
-          response: { 201: RegisteredClient, 400: OAuthError, ...errors(404, 413, 429) },
+          response: { 201: RegisteredClient, 400: OAuthBadRequest, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
@@ -311,7 +340,7 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: { 200: TokenSet, 400: OAuthError, 401: OAuthError, ...errors(404, 413, 429) },
+          response: { 200: TokenSet, 400: OAuthBadRequest, 401: OAuthError, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
@@ -362,7 +391,7 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: { 200: Type.Object({}), 400: OAuthError, 401: OAuthError, ...errors(404, 413, 429) },
+          response: { 200: Type.Object({}), 400: OAuthBadRequest, 401: OAuthError, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,

@@ -232,6 +232,14 @@ export function runOAuthServerSuite(name: string, open: () => Promise<Stores>) {
       const odd = await post("/oauth/token", { grant_type: "password", client_id: pub.client_id });
       expect(odd.status).toBe(400);
       expect(odd.body.error).toBe("unsupported_grant_type");
+      // RFC 6749 §3.1/§3.2: a parameter it defines may not come twice; one it does not is ignored.
+      const rawPost = (raw: string) =>
+        t.call("POST", "/oauth/token", { rawBody: raw, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const twice = await rawPost(`grant_type=password&grant_type=password&client_id=${pub.client_id}`);
+      expect(twice.status).toBe(400);
+      expect(twice.body).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("grant_type") });
+      const unknownTwice = await rawPost(`x_extra=1&x_extra=2&grant_type=password&client_id=${pub.client_id}`);
+      expect(unknownTwice.body.error).toBe("unsupported_grant_type");
 
       const back = await consent(pub.client_id, p.member, "/workspaces/oauth-srv");
       expect(back.searchParams.get("iss")).toBe("http://localhost/api/v1/workspaces/oauth-srv");
