@@ -105,6 +105,24 @@ export function runOAuthServerSuite(name: string, open: () => Promise<Stores>) {
       expect((await t.call("GET", "/oauth/clients/wkc_unknown")).status).toBe(404);
     });
 
+    test("registration answers leave out metadata the client did not register, never null (RFC 7591 §3.2.1)", async () => {
+      const bare = await t.call("POST", "/oauth/register", { body: { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" } });
+      expect(bare.status).toBe(201);
+      expect(Object.values(bare.body)).not.toContain(null);
+      for (const field of ["client_name", "client_uri", "logo_uri", "scope"]) expect(bare.body).not.toHaveProperty(field);
+      expect(bare.body).toMatchObject({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", client_type: "public" });
+      const full = await register({ client_uri: "https://agent.example", logo_uri: "https://agent.example/logo.png", scope: "work:read" });
+      expect(full).toMatchObject({
+        client_name: "Agent <b>",
+        client_uri: "https://agent.example",
+        logo_uri: "https://agent.example/logo.png",
+        scope: "work:read",
+      });
+      // The client information route keeps its documented shape: null for what is absent.
+      const info = await t.call("GET", `/oauth/clients/${bare.body.client_id}`);
+      expect(info.body).toMatchObject({ client_name: null, client_uri: null, logo_uri: null, scope: null });
+    });
+
     test("the consent page: script-free, escaped, framed by nobody; untrustworthy requests are 400 HTML, others redirect back", async () => {
       const c = await register();
       const page = await t.call("GET", `/oauth/authorize?${authorizeQuery(c.client_id)}`);
