@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as oauth from "oauth4webapi";
 import { type AppServer, bootstrapWorkspace, startAppServer } from "../support/app-server.ts";
+import { decideConsent } from "../support/consent-form.ts";
 
 /** Plain http on loopback: oauth4webapi refuses it unless told. */
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -41,37 +42,6 @@ describe("OAuth 2.1 end to end with oauth4webapi", () => {
     return oauth.processDynamicClientRegistrationResponse(response);
   }
 
-  /**
-   * The user's side: opens the authorization URL (the consent page), reads its CSRF cookie and
-   * token, and posts the form with their API key. Answers the URL the browser would be sent to.
-   */
-  async function consent(authorizationUrl: URL, key: string, decision: "approve" | "deny" = "approve"): Promise<URL> {
-    const page = await fetch(authorizationUrl, { redirect: "manual" });
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    const html = await page.text();
-    const cookie = page.headers.get("set-cookie")!.split(";")[0]!;
-    expect(cookie).toStartWith("oauth_csrf=");
-    const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replaceAll("&amp;", "&");
-    const form = new URLSearchParams();
-    for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-      form.set(name!, unescape(value!));
-    }
-    expect(form.get("csrf_token")).toBe(decodeURIComponent(cookie.slice("oauth_csrf=".length)));
-    form.set("api_key", key);
-    form.set("decision", decision);
-    const decided = await fetch(action, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie, origin: server.origin },
-      body: form,
-    });
-    expect(decided.status).toBe(303);
-    return new URL(decided.headers.get("location")!);
-  }
-  const unescape = (s: string) =>
-    s.replaceAll("&quot;", '"').replaceAll("&#39;", "'").replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&amp;", "&");
-
   /** An authorization request built by oauth4webapi: PKCE S256, state, the scopes asked. */
   async function authorizationRequest(as: oauth.AuthorizationServer, client: oauth.Client, scope: string) {
     const verifier = oauth.generateRandomCodeVerifier();
@@ -90,7 +60,7 @@ describe("OAuth 2.1 end to end with oauth4webapi", () => {
   /** The whole front channel and the code exchange: tokens for `client`. */
   async function authorize(as: oauth.AuthorizationServer, client: oauth.Client, auth: oauth.ClientAuth, scope: string) {
     const { url, verifier, state } = await authorizationRequest(as, client, scope);
-    const callback = await consent(url, apiKey);
+    const callback = await decideConsent(url, apiKey);
     expect(`${callback.origin}${callback.pathname}`).toBe(REDIRECT_URI);
     expect(callback.searchParams.get("iss")).toBe(as.issuer);
     const params = oauth.validateAuthResponse(as, client, callback, state);
@@ -224,7 +194,7 @@ describe("OAuth 2.1 end to end with oauth4webapi", () => {
         const auth = oauth.ClientSecretBasic(client.client_secret as string);
         // Without its secret the client is not let in.
         const bare = await authorizationRequest(as, client, "work:read");
-        const bareCallback = await consent(bare.url, apiKey);
+        const bareCallback = await decideConsent(bare.url, apiKey);
         const noSecret = await oauth.authorizationCodeGrantRequest(
           as,
           client,
@@ -259,7 +229,7 @@ describe("OAuth 2.1 end to end with oauth4webapi", () => {
       test("a denial comes back as access_denied with state and iss, which oauth4webapi reports", async () => {
         const client = await register(as, { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" });
         const { url, state } = await authorizationRequest(as, client, "work:read");
-        const callback = await consent(url, "", "deny");
+        const callback = await decideConsent(url, "", "deny");
         expect(callback.searchParams.get("iss")).toBe(as.issuer);
         const error = (() => {
           try {
@@ -279,7 +249,7 @@ describe("OAuth 2.1 end to end with oauth4webapi", () => {
     const [root, workspace] = await Promise.all([discover(mounts[0]!.issuer()), discover(mounts[1]!.issuer())]);
     const client = await register(root, { redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none" });
     const { url, verifier, state } = await authorizationRequest(workspace, client, "work:read");
-    const params = oauth.validateAuthResponse(workspace, client, await consent(url, apiKey), state);
+    const params = oauth.validateAuthResponse(workspace, client, await decideConsent(url, apiKey), state);
     const response = await oauth.authorizationCodeGrantRequest(root, client, oauth.None(), params, REDIRECT_URI, verifier, insecure);
     expect(await oauthErrorOf(oauth.processAuthorizationCodeResponse(root, client, response))).toBe("invalid_grant");
   });
