@@ -105,6 +105,35 @@ export function runOAuthServerSuite(name: string, open: () => Promise<Stores>) {
       expect((await t.call("GET", "/oauth/clients/wkc_unknown")).status).toBe(404);
     });
 
+    test("registration: a body that is not a JSON object is RFC 7591's invalid_client_metadata, not the API's envelope", async () => {
+      const bodies: Array<[string, string]> = [
+        ["[]", "application/json"],
+        ["{not json", "application/json"],
+        ["null", "application/json"],
+        ["redirect_uris=x", "application/x-www-form-urlencoded"],
+        ['{"redirect_uris":["http://127.0.0.1/cb"],"client_name":"a\\u0000b"}', "application/json"],
+      ];
+      for (const [rawBody, type] of bodies) {
+        for (const base of ["", "/workspaces/oauth-srv"]) {
+          const res = await t.call("POST", `${base}/oauth/register`, { rawBody, headers: { "content-type": type } });
+          expect(res.status).toBe(400);
+          expect(res.body).toEqual({ error: "invalid_client_metadata", error_description: expect.any(String) });
+        }
+      }
+    });
+
+    test("the OpenAPI document says what the consent form's post answers: a 303, and pages beside the envelope", async () => {
+      const doc = (await t.call("GET", "/openapi.json")).body;
+      for (const base of ["/api/v1", "/api/v1/workspaces/{slug}"]) {
+        const post = doc.paths[`${base}/oauth/authorize`].post.responses;
+        expect(Object.keys(post)).toEqual(expect.arrayContaining(["201", "303", "400", "401", "403", "404"]));
+        for (const s of ["400", "401", "403", "404"]) expect(Object.keys(post[s].content)).toEqual(["application/json", "text/html"]);
+        const register = doc.paths[`${base}/oauth/register`].post;
+        expect(Object.keys(register.requestBody.content)).toEqual(["application/json"]);
+        expect(register.responses["400"].content["application/json"].schema).toBeDefined();
+      }
+    });
+
     test("registration answers leave out metadata the client did not register, never null (RFC 7591 §3.2.1)", async () => {
       const bare = await t.call("POST", "/oauth/register", { body: { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" } });
       expect(bare.status).toBe(201);
