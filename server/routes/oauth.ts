@@ -78,6 +78,20 @@ const AuthorizationServerMetadata = Type.Object({
 }, { description: "OAuth 2.0 Authorization Server Metadata (RFC 8414)." });
 
 const AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"];
+/** The token and revocation endpoints' parameters (RFC 6749 §4.1.3, §6; RFC 7009 §2.1; RFC 8707): others are ignored. */
+const FORM_PARAMETERS = new Set([
+  "grant_type",
+  "code",
+  "code_verifier",
+  "redirect_uri",
+  "refresh_token",
+  "scope",
+  "client_id",
+  "client_secret",
+  "token",
+  "token_type_hint",
+  "resource",
+]);
 
 /** A mount: the root or one workspace. */
 interface Mount {
@@ -131,7 +145,11 @@ export function oauthRoutes(deps: ServerDeps) {
     return new Response(JSON.stringify({ error: e.code, error_description: e.description }), { status, headers });
   };
 
-  /** Form parameters (RFC 6749 §3.2: form-encoded, no parameter twice); null when malformed. */
+  /**
+   * Form parameters (RFC 6749 §3.2: form-encoded, no parameter twice); an error when malformed.
+   * Only the parameters these endpoints read: unrecognized ones are ignored (§3.1, §3.2), repeated
+   * or not.
+   */
   const formOf = (request: Request, body: unknown): Map<string, string> | { code: string; description: string } => {
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) {
       return { code: "invalid_request", description: "Invalid request: the body must be application/x-www-form-urlencoded" };
@@ -139,6 +157,7 @@ export function oauthRoutes(deps: ServerDeps) {
     const params = new URLSearchParams(new TextDecoder().decode(body as Uint8Array));
     const out = new Map<string, string>();
     for (const [k, v] of params) {
+      if (!FORM_PARAMETERS.has(k)) continue;
       if (out.has(k)) return { code: "invalid_request", description: `Invalid request: parameter ${k} is repeated` };
       out.set(k, v);
     }

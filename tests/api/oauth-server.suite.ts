@@ -268,6 +268,24 @@ export function runOAuthServerSuite(name: string, open: () => Promise<Stores>) {
       expect((await t.call("GET", "/workspaces/oauth-srv/topics", { headers: newBearer })).status).toBe(401);
     });
 
+    test("a repeated parameter of the token or revocation endpoint is invalid_request; unrecognized ones are ignored, repeated or not", async () => {
+      const pub = await register();
+      const raw = (path: string, body: string) =>
+        t.call("POST", path, { rawBody: body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const twice = await raw("/oauth/token", `grant_type=password&grant_type=password&client_id=${pub.client_id}`);
+      expect(twice.status).toBe(400);
+      expect(twice.body).toEqual({ error: "invalid_request", error_description: "Invalid request: parameter grant_type is repeated" });
+      const extra = await raw("/oauth/token", `grant_type=password&client_id=${pub.client_id}&x=1&x=2&=3&=4`);
+      expect(extra.status).toBe(400);
+      expect(extra.body.error).toBe("unsupported_grant_type");
+      for (const base of ["", "/workspaces/oauth-srv"]) {
+        expect((await raw(`${base}/oauth/revoke`, `token=wkat_x&client_id=${pub.client_id}&token=wkat_y`)).body.error).toBe(
+          "invalid_request",
+        );
+        expect((await raw(`${base}/oauth/revoke`, `token=wkat_x&client_id=${pub.client_id}&hint=a&hint=b`)).status).toBe(200);
+      }
+    });
+
     test("token errors: invalid_client 401 with Basic, unsupported_grant_type, a code redeems only at its issuer", async () => {
       const conf = await register({ token_endpoint_auth_method: "client_secret_basic" });
       const basic = `Basic ${btoa(`${conf.client_id}:wkcs_wrong`)}`;
