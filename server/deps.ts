@@ -1,5 +1,4 @@
 import type { PriceTable } from "../core/radar/mod.ts";
-import type { Authenticated } from "../core/access/authenticate.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { Logger } from "./http/logger.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
@@ -41,10 +40,4 @@ export interface ServerDeps {
   rateLimits: RateLimits;
   /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
   shutdown?: AbortSignal;
-  /**
-   * Tests only: resolves a bearer that is neither an API key nor an OAuth access token (`wkat_…`,
-   * which the token store resolves, ADR 029) to a principal, or null (a 401 `invalid_token`).
-   * Unset, such a bearer is simply invalid. Older scope tests use it; new ones issue real tokens.
-   */
-  resolveBearerToken?: (token: string) => Promise<Authenticated | null>;
 }

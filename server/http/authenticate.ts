@@ -1,5 +1,4 @@
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
-import { looksLikeRawKey } from "../../core/access/api-key.ts";
 import { assertInWorkspace } from "../../core/access/policy.ts";
 import { authenticateOAuthToken } from "../../core/identity/principal.ts";
 import { isAccessTokenFormat } from "../../core/identity/token-format.ts";
@@ -11,8 +10,8 @@ import { credentialOf } from "./credentials.ts";
  * The caller's principal, or null when the request carries no credential. Invalid credentials
  * throw 401. The credential is `Authorization: Bearer` or `x-api-key` (credentials.ts); a bearer
  * value shaped like an API key is one, a `wkat_` value an OAuth access token (its person's current
- * role in its workspace, its grant's scopes), any other goes to `resolveBearerToken` when one is
- * configured (tests only), else it is invalid.
+ * role in its workspace, its grant's scopes), any other is looked up as an API key, which refuses
+ * it (401 `invalid_token`).
  */
 export async function optionalPrincipal(deps: ServerDeps, headers: Headers): Promise<Authenticated | null> {
   const credential = credentialOf(headers);
@@ -20,11 +19,6 @@ export async function optionalPrincipal(deps: ServerDeps, headers: Headers): Pro
   if (credential.scheme === "bearer" && isAccessTokenFormat(credential.value)) {
     const resolved = await authenticateOAuthToken(deps.core, credential.value);
     if (!resolved) throw unauthenticated("Invalid access token: unknown, expired or revoked, or its person is no longer a member");
-    return resolved;
-  }
-  if (credential.scheme === "bearer" && !looksLikeRawKey(credential.value) && deps.resolveBearerToken) {
-    const resolved = await deps.resolveBearerToken(credential.value);
-    if (!resolved) throw unauthenticated("Invalid access token");
     return resolved;
   }
   return authenticateApiKey(deps.core, credential.value);

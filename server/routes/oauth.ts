@@ -36,8 +36,8 @@ import { isJson } from "../http/json-body.ts";
 import { publicOrigin } from "../http/public-origin.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { rawBody } from "../http/raw-body.ts";
-import { authenticated, errors, publicOperation, strict } from "../http/schemas.ts";
 import { ErrorEnvelope } from "../http/error-envelope.ts";
+import { authenticated, errors, publicOperation, strict } from "../http/schemas.ts";
 import { openCors } from "./protected-resource.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
@@ -52,21 +52,6 @@ import { workspaceScope } from "./workspace-scope.ts";
 const tags = ["oauth"];
 const METADATA_PATH = "/.well-known/oauth-authorization-server";
 
-/** The form parameters the token and revocation endpoints read (RFC 6749 §4.1.3, §6; RFC 7009 §2.1). */
-const FORM_PARAMETERS = new Set([
-  "grant_type",
-  "code",
-  "code_verifier",
-  "redirect_uri",
-  "refresh_token",
-  "scope",
-  "resource",
-  "client_id",
-  "client_secret",
-  "token",
-  "token_type_hint",
-]);
-
 const OAuthError = Type.Object(
   {
     error: Type.String({ description: "An RFC 6749 §5.2 / RFC 7591 §3.2.2 error code." }),
@@ -74,15 +59,6 @@ const OAuthError = Type.Object(
   },
   { description: "An OAuth error (RFC 6749 §5.2), not the API's envelope: OAuth clients read this shape." },
 );
-
-/**
- * A 400 of the OAuth endpoints: the OAuth error for what OAuth defines; the API's envelope only
- * when the request never reached OAuth (a malformed workspace slug, a register body that is no JSON).
- */
-const OAuthBadRequest = Type.Union([OAuthError, ErrorEnvelope], {
-  description:
-    "An OAuth error (RFC 6749 §5.2 / RFC 7591 §3.2.2); the API's error envelope for a malformed path, or a body that is not JSON.",
-});
 
 const AuthorizationServerMetadata = Type.Object({
   issuer: Type.String(),
@@ -102,6 +78,20 @@ const AuthorizationServerMetadata = Type.Object({
 }, { description: "OAuth 2.0 Authorization Server Metadata (RFC 8414)." });
 
 const AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"];
+/** The token and revocation endpoints' parameters (RFC 6749 §4.1.3, §6; RFC 7009 §2.1; RFC 8707): others are ignored. */
+const FORM_PARAMETERS = new Set([
+  "grant_type",
+  "code",
+  "code_verifier",
+  "redirect_uri",
+  "refresh_token",
+  "scope",
+  "client_id",
+  "client_secret",
+  "token",
+  "token_type_hint",
+  "resource",
+]);
 
 /** A mount: the root or one workspace. */
 interface Mount {
@@ -156,8 +146,9 @@ export function oauthRoutes(deps: ServerDeps) {
   };
 
   /**
-   * Form parameters (RFC 6749 §3.2: form-encoded, none of its parameters twice; §3.1: parameters
-   * it does not define are ignored, so only a known one repeated is refused).
+   * Form parameters (RFC 6749 §3.2: form-encoded, no parameter twice); an error when malformed.
+   * Only the parameters these endpoints read: unrecognized ones are ignored (§3.1, §3.2), repeated
+   * or not.
    */
   const formOf = (request: Request, body: unknown): Map<string, string> | { code: string; description: string } => {
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) {
@@ -228,6 +219,8 @@ export function oauthRoutes(deps: ServerDeps) {
     const slugOf = (p: unknown) => (prefix === "" ? undefined : (p as { slug: string }).slug);
     const withParams = <T extends Record<string, TSchema>>(extra: T) =>
       params ? Type.Object({ ...params.properties, ...extra }, strict) : Type.Object(extra, strict);
+    /** The RFC routes' 400: the RFC's shape; at a workspace mount a malformed slug is refused, like everywhere, by the envelope. */
+    const rfcError400 = params ? Type.Union([OAuthError, ErrorEnvelope]) : OAuthError;
 
     return new Elysia({ name: `oauth${prefix}` })
       .use(rawBody)
@@ -237,33 +230,22 @@ export function oauthRoutes(deps: ServerDeps) {
           openCors(set.headers);
           await limit(request, server, set, "oauth-register", 30);
           await mountOf(request, slugOf(p));
-          const registered = await registerClient(core, body);
+          const registered = await registerClient(core, registrationBodyOf(request, body as Uint8Array));
           if (!registered.ok) return oauthError(registered.error);
           set.status = 201;
           return registered.value;
         },
         {
-          parse: "json",
+          rawBody: true,
           ...(params ? { params } : {}),
-          body: Type.Object({
-            redirect_uris: Type.Optional(Type.Unknown({ description: "Required: https URIs, or http on a loopback host; no fragment." })),
-            token_endpoint_auth_method: Type.Optional(
-              Type.Unknown({ description: "`none` (public, the default), `client_secret_basic` or `client_secret_post` (confidential)." }),
-            ),
-            grant_types: Type.Optional(Type.Unknown({ description: "A subset of `authorization_code`, `refresh_token`." })),
-            response_types: Type.Optional(Type.Unknown({ description: "A subset of `code`." })),
-            client_name: Type.Optional(Type.Unknown()),
-            client_uri: Type.Optional(Type.Unknown()),
-            logo_uri: Type.Optional(Type.Unknown()),
-            scope: Type.Optional(Type.Unknown({ description: "The default scopes when an authorization request names none." })),
-          }, { additionalProperties: true, description: "RFC 7591 client metadata; unknown metadata is ignored." }),
-          response: { 201: RegisteredClient, 400: OAuthBadRequest, ...errors(404, 413, 429) },
+          response: { 201: RegisteredClient, 400: rfcError400, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
             summary: `Register an OAuth client (RFC 7591), at ${at}`,
+            requestBody: { required: true, content: { "application/json": { schema: ClientMetadataBody } } },
             description:
-              "Public. A confidential client's `client_secret` is shown in this answer only (stored as its SHA-256). Errors are RFC 7591's: 400 `{error: invalid_redirect_uri | invalid_client_metadata, error_description}`. Rate-limited per client address (at least 30 a minute). A client registered at either mount can be used at both. Readable from any origin, no cookies.",
+              "Public. A confidential client's `client_secret` is shown in this answer only (stored as its SHA-256); metadata the client did not register is absent from the answer. Errors are RFC 7591's: 400 `{error: invalid_redirect_uri | invalid_client_metadata, error_description}`, a body that is not a JSON object included. Rate-limited per client address (at least 30 a minute). A client registered at either mount can be used at both. Readable from any origin, no cookies.",
           },
         },
       )
@@ -340,7 +322,7 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: { 200: TokenSet, 400: OAuthBadRequest, 401: OAuthError, ...errors(404, 413, 429) },
+          response: { 200: TokenSet, 400: rfcError400, 401: OAuthError, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
@@ -391,7 +373,7 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: { 200: Type.Object({}), 400: OAuthBadRequest, 401: OAuthError, ...errors(404, 413, 429) },
+          response: { 200: Type.Object({}), 400: rfcError400, 401: OAuthError, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
@@ -470,10 +452,9 @@ export function oauthRoutes(deps: ServerDeps) {
             responses: {
               200: { description: "The consent page.", content: { "text/html": { schema: { type: "string" } } } },
               303: { description: "Back to the client with an error." },
-              400: {
-                description: "An untrustworthy request (unknown client or redirect URI).",
-                content: { "text/html": { schema: { type: "string" } } },
-              },
+              400: htmlOrEnvelope(
+                "An untrustworthy request (unknown client or redirect URI): HTML; a malformed query or slug: the error envelope.",
+              ),
               404: { description: "Unknown workspace.", content: { "text/html": { schema: { type: "string" } } } },
             },
           },
@@ -493,18 +474,27 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: {
-            201: Type.Object({
-              redirect_to: Type.String({
-                description: "Where to send the user: the redirect URI with `code` (or `error=access_denied`), `state` and `iss`.",
-              }),
-            }),
-            ...errors(400, 401, 403, 404, 413),
-          },
+          // No `response` schemas: the plugin would replace the responses below with them, and the
+          // form post's answers (303, HTML pages) cannot be said there.
           detail: {
             ...authenticated,
             tags,
             summary: `Decide an authorization request, at ${at}`,
+            responses: {
+              201: { description: "The JSON decision: where to send the user.", content: { "application/json": { schema: RedirectTo } } },
+              303: {
+                description: "The consent form's post: to the redirect URI with `code` (or `error`), `state` and `iss`.",
+                headers: { location: { schema: { type: "string" } } },
+              },
+              400: htmlOrEnvelope(
+                "Invalid parameters (JSON: the envelope, nothing issued); the form: an expired CSRF token or an untrustworthy request, as a page.",
+              ),
+              401: htmlOrEnvelope("No or a bad API key (the form: the page again, asking for a valid key)."),
+              403: htmlOrEnvelope("The decider may not decide: a faceless key, or an OAuth token."),
+              404: htmlOrEnvelope("Unknown workspace, or at a workspace mount another workspace's key."),
+              413: envelope("The body is past the limit."),
+              429: envelope("Rate limited."),
+            },
             requestBody: {
               required: true,
               content: {
@@ -726,3 +716,49 @@ const AuthorizeDecision = Type.Object({
   workspace: Type.Optional(Type.String({ maxLength: 100, description: "The workspace's slug: the decider's key's, if given." })),
   decision: Type.Union([Type.Literal("approve"), Type.Literal("deny")]),
 }, strict);
+
+const RedirectTo = Type.Object({
+  redirect_to: Type.String({
+    description: "Where to send the user: the redirect URI with `code` (or `error=access_denied`), `state` and `iss`.",
+  }),
+});
+
+const envelope = (description: string) => ({ description, content: { "application/json": { schema: ErrorEnvelope } } });
+/** An answer that is a page for a browser's form post, the API's envelope otherwise. */
+const htmlOrEnvelope = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorEnvelope }, "text/html": { schema: { type: "string" as const } } },
+});
+
+/** RFC 7591 client metadata, as documented; read by hand (readClientMetadata), so a wrong type is the RFC's error, not the envelope's. */
+const ClientMetadataBody = Type.Object({
+  redirect_uris: Type.Optional(Type.Unknown({ description: "Required: https URIs, or http on a loopback host; no fragment." })),
+  token_endpoint_auth_method: Type.Optional(
+    Type.Unknown({
+      description: "`none` (public), `client_secret_basic` (confidential, the default when absent, RFC 7591 §2) or `client_secret_post`.",
+    }),
+  ),
+  grant_types: Type.Optional(Type.Unknown({ description: "A subset of `authorization_code`, `refresh_token`." })),
+  response_types: Type.Optional(Type.Unknown({ description: "A subset of `code`." })),
+  client_name: Type.Optional(Type.Unknown()),
+  client_uri: Type.Optional(Type.Unknown()),
+  logo_uri: Type.Optional(Type.Unknown()),
+  scope: Type.Optional(Type.Unknown({ description: "The default scopes when an authorization request names none." })),
+}, { additionalProperties: true, description: "RFC 7591 client metadata; unknown metadata is ignored." });
+
+/**
+ * A registration body as JSON (RFC 7591 §3.1), read here rather than by the app's parser so that
+ * every refusal is the RFC's `invalid_client_metadata`: anything but a JSON document reads as
+ * `undefined`, which readClientMetadata refuses. Text holding U+0000 is refused too, as the app's
+ * parser does (no store keeps it).
+ */
+function registrationBodyOf(request: Request, raw: Uint8Array): unknown {
+  if (!isJson(request.headers.get("content-type"))) return undefined;
+  const text = new TextDecoder().decode(raw);
+  if (text.includes("\\u0000") || text.includes("\0")) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -11,7 +11,6 @@ import { createMemoryRateCounter } from "../../adapters/memory/rate-counter.ts";
 import type { EventBus } from "../../core/events/ports.ts";
 import type { RateLimits } from "../../server/http/rate-limit.ts";
 import { buildApp } from "../../server/app.ts";
-import type { ServerDeps } from "../../server/deps.ts";
 import { createLogger } from "../../server/http/logger.ts";
 import { bunKeyHasher } from "../../server/key-hasher.ts";
 
@@ -51,8 +50,6 @@ export async function makeTestApp(
     platformAdminKey?: string;
     publicUrl?: string;
     corsOrigins?: string[];
-    /** ServerDeps.resolveBearerToken: bearer tokens that are not API keys (tests of narrower scopes). */
-    resolveBearerToken?: ServerDeps["resolveBearerToken"];
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -85,7 +82,6 @@ export async function makeTestApp(
       trustProxy: true,
       ...opts.rateLimits,
     },
-    resolveBearerToken: opts.resolveBearerToken,
   });
   const call: TestApp["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
