@@ -20,7 +20,7 @@ export { type CodeRedemption, redeemCode } from "./redeem-code.ts";
 export { type RefreshRequest, refreshTokens } from "./refresh.ts";
 export { revokeToken } from "./revoke-token.ts";
 export { type AccessTokenAuth, authenticateAccessToken, GRANT_TOUCH_INTERVAL_MS } from "./authenticate-token.ts";
-export { authenticateOAuthToken } from "./principal.ts";
+export { authenticateOAuthToken, SESSION_SCOPES, sessionPrincipal, sessionPrincipalOf } from "./principal.ts";
 export {
   approveAuthorization,
   type AuthorizationCheck,
