@@ -37,6 +37,7 @@ import { systemRoutes } from "./routes/system.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
 import { radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -127,6 +128,7 @@ export function buildApp(deps: ServerDeps) {
     .use(radarRunRoutes(deps))
     .use(radarContactRoutes(deps))
     .use(oauth.api)
+    .use(authRoutes(deps))
     .use(mcpRoutes(deps, "api"));
 
   const root = new Elysia({ normalize: false });

@@ -53,6 +53,9 @@ export async function makeTestApp(
     corsOrigins?: string[];
     /** ServerDeps.resolveBearerToken: bearer tokens that are not API keys (tests of narrower scopes). */
     resolveBearerToken?: ServerDeps["resolveBearerToken"];
+    /** The OpenID Connect provider of the sign-in (ServerDeps.oidc); unset, none. */
+    oidc?: ServerDeps["oidc"];
+    identityWebhookSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -73,6 +76,7 @@ export async function makeTestApp(
       corsOrigins: opts.corsOrigins ?? ["https://app.example.com"],
       codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
       radarWebhookSecret: opts.radarWebhookSecret ?? null,
+      identityWebhookSecret: opts.identityWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
       publicUrl: opts.publicUrl ?? null,
       secretKey: TEST_SECRET,
@@ -86,6 +90,7 @@ export async function makeTestApp(
       ...opts.rateLimits,
     },
     resolveBearerToken: opts.resolveBearerToken,
+    oidc: opts.oidc ?? null,
   });
   const call: TestApp["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
