@@ -36,7 +36,7 @@ import { sharingRoutes } from "./routes/sharing.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
-import { radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
+import { identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
@@ -117,6 +117,7 @@ export function buildApp(deps: ServerDeps) {
     .use(topicRoutes(deps, "/watchers"))
     .use(webhookRoutes(deps))
     .use(radarWebhookRoutes(deps))
+    .use(identityWebhookRoutes(deps))
     .use(sharingRoutes(deps))
     .use(publicShareRoutes(deps, "api"))
     .use(tagRoutes(deps))

@@ -165,6 +165,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   const logLevel = (env.LOG_LEVEL ?? "info") as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: expected one of ${LEVELS.join(", ")}`);
+  const oidc = oidcConfig(env);
+  const identityWebhookSecret = standardWebhookSecret(env.IDENTITY_WEBHOOK_SECRET, "IDENTITY_WEBHOOK_SECRET");
+  if (identityWebhookSecret && !oidc) {
+    throw new Error("IDENTITY_WEBHOOK_SECRET needs the OIDC_* settings: its events name people by the provider's subject (OIDC_ISSUER)");
+  }
   return {
     port: int(env, "PORT", 3000, 0, 65535),
     host: env.HOST || "0.0.0.0",
@@ -185,8 +190,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     codeHostWebhookSecret: env.CODE_HOST_WEBHOOK_SECRET || null,
     radarWebhookSecret: standardWebhookSecret(env.RADAR_WEBHOOK_SECRET, "RADAR_WEBHOOK_SECRET"),
-    oidc: oidcConfig(env),
-    identityWebhookSecret: standardWebhookSecret(env.IDENTITY_WEBHOOK_SECRET, "IDENTITY_WEBHOOK_SECRET"),
+    oidc,
+    identityWebhookSecret,
     // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.
     codeHostLocalPaths: bool(env, "CODE_HOST_LOCAL_PATHS") ?? (!env.DATABASE_URL && !env.MONGO_URL),
     gitCacheDir: env.GIT_CACHE_DIR || null,

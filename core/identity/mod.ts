@@ -34,3 +34,10 @@ export {
 export { createSession, invalidateSession, invalidateSessionsOf, sessionIdOf, validateSession } from "./sessions.ts";
 export { type GrantList, type GrantQuery, grantView, listGrants, revokeGrant } from "./grants.ts";
 export { deactivateIdentity, type OidcClaims, resolveOidcIdentity } from "./identity-links.ts";
+export {
+  IDENTITY_EVENT_TYPES,
+  IDENTITY_WEBHOOK_SOURCE,
+  type IdentityDelivery,
+  IdentityWebhookResult,
+  receiveIdentityWebhook,
+} from "./identity-webhook.ts";

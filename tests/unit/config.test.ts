@@ -13,9 +13,11 @@ describe("readConfig()", () => {
   });
 
   test("readConfig() checks IDENTITY_WEBHOOK_SECRET is whsec_ and base64", () => {
+    const oidc = { OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "wks", OIDC_CLIENT_SECRET: "s" };
     expect(readConfig({}).identityWebhookSecret).toBeNull();
-    expect(readConfig({ IDENTITY_WEBHOOK_SECRET: "whsec_c2VjcmV0" }).identityWebhookSecret).toBe("whsec_c2VjcmV0");
-    expect(() => readConfig({ IDENTITY_WEBHOOK_SECRET: "secret" })).toThrow(/Invalid IDENTITY_WEBHOOK_SECRET/);
+    expect(readConfig({ ...oidc, IDENTITY_WEBHOOK_SECRET: "whsec_c2VjcmV0" }).identityWebhookSecret).toBe("whsec_c2VjcmV0");
+    expect(() => readConfig({ ...oidc, IDENTITY_WEBHOOK_SECRET: "secret" })).toThrow(/Invalid IDENTITY_WEBHOOK_SECRET/);
+    expect(() => readConfig({ IDENTITY_WEBHOOK_SECRET: "whsec_c2VjcmV0" })).toThrow(/needs the OIDC_\* settings/);
   });
 
   test("readConfig() refuses DATABASE_URL and MONGO_URL together", () => {
