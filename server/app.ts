@@ -72,7 +72,7 @@ export function buildApp(deps: ServerDeps) {
             title: "Workspace Knowledge, Collections and Radar API",
             version: deps.build.version,
             description:
-              'Multi-tenant API. Authenticate with an API key in the `x-api-key` header or as `Authorization: Bearer <key>` (never in the query string); every 401 carries `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, and a 403 for a missing scope `error="insufficient_scope"` with the `scope` needed. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.',
+              'Multi-tenant API. Authenticate with an API key in the `x-api-key` header or as `Authorization: Bearer <key>` (never in the query string), or, from the dashboard, with the session cookie `wks_session` set by the OpenID Connect sign-in (`/auth/login`; unsafe methods need an `Origin` of this service); every 401 carries `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, and a 403 for a missing scope `error="insufficient_scope"` with the `scope` needed. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.',
           },
           components: {
             securitySchemes: {
