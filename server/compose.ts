@@ -20,6 +20,7 @@ import { radarSweep } from "../core/radar/mod.ts";
 import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";
+import { createOidcProvider } from "../adapters/oidc/oauth4webapi-provider.ts";
 import type { ServerDeps } from "./deps.ts";
 import type { Logger } from "./http/logger.ts";
 import { bunKeyHasher } from "./key-hasher.ts";
@@ -155,8 +156,10 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       platformAdminKey: platform.key,
       radarPrices: config.radarPrices,
       publicUrl: config.publicUrl,
+      identityWebhookSecret: config.identityWebhookSecret,
       secretKey: secret,
     },
+    oidc: config.oidc ? createOidcProvider(config.oidc) : null,
     build: readBuildInfo(),
     rateLimits: {
       counter,

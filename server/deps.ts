@@ -1,5 +1,6 @@
 import type { PriceTable } from "../core/radar/mod.ts";
 import type { CoreDeps } from "../core/deps.ts";
+import type { OidcProvider } from "../core/identity/ports.ts";
 import type { Logger } from "./http/logger.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
 
@@ -28,6 +29,8 @@ export interface ServerConfig {
    * unset, each request's own origin (http/public-origin.ts).
    */
   publicUrl?: string | null;
+  /** IDENTITY_WEBHOOK_SECRET (Standard Webhooks); unset, `POST /webhooks/identity` answers 404. */
+  identityWebhookSecret?: string | null;
   /** The server secret (SECRET_KEY or the embedded one): keys the consent page's CSRF tokens. Unset, a per-process random key. */
   secretKey?: string | null;
 }
@@ -38,6 +41,11 @@ export interface ServerDeps {
   config: ServerConfig;
   build: BuildInfo;
   rateLimits: RateLimits;
+  /**
+   * The OpenID Connect provider of the dashboard's sign-in (OIDC_*); unset, `/auth/*` answers 404
+   * and the consent page asks for an API key.
+   */
+  oidc?: OidcProvider | null;
   /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
   shutdown?: AbortSignal;
 }

@@ -20,6 +20,7 @@ export type ErrorCode =
   | "QUOTE_EXPIRED"
   | "QUOTE_STALE"
   | "STORE_UNAVAILABLE"
+  | "IDENTITY_PROVIDER_UNAVAILABLE"
   | "INTERNAL";
 
 export interface ErrorDetail {

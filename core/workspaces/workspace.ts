@@ -74,7 +74,8 @@ export async function workspaceHealth(deps: CoreDeps<WorkspaceStores & StoreLife
 export interface MeView {
   principal: { kind: Principal["kind"]; via: Principal["via"]; credential_id: string; client_id?: string; scopes?: string[] };
   identity: Identity | null;
-  workspace: Workspace;
+  /** The credential's workspace; null over a session, which is a person's, not a workspace's. */
+  workspace: Workspace | null;
   role: Member["role"] | null;
   memberships: Array<{ workspace: { id: string; slug: string; name: string }; role: Member["role"] }>;
 }
@@ -82,12 +83,12 @@ export interface MeView {
 /** The caller, the workspace its credential is scoped to, and the person's other memberships. */
 export const MAX_MEMBERSHIPS_SHOWN = 100;
 
-export async function me(deps: WorkspaceDeps, p: Principal, ws: Workspace): Promise<MeView> {
+export async function me(deps: WorkspaceDeps, p: Principal, ws: Workspace | null): Promise<MeView> {
   const identity = p.identityId ? await deps.stores.identities.getById(p.identityId) : null;
   // An OAuth token is pinned to one workspace: it shows that membership only.
   const memberships = !identity
     ? []
-    : p.via === "oauth" && p.role
+    : p.via === "oauth" && p.role && ws
     ? [{ workspace: ws, member: { role: p.role } }]
     : await deps.stores.identities.memberships(identity.id, MAX_MEMBERSHIPS_SHOWN);
   const oauth = p.via === "oauth" && p.clientId ? { client_id: p.clientId, scopes: [...p.scopes] } : {};

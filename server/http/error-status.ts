@@ -20,4 +20,5 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   STORE_UNAVAILABLE: 503,
+  IDENTITY_PROVIDER_UNAVAILABLE: 502,
 };

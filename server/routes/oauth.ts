@@ -22,6 +22,8 @@ import {
   type Result,
   revokeGrant,
   revokeToken,
+  type Session,
+  sessionPrincipal,
   TokenSet,
 } from "../../core/identity/mod.ts";
 import type { IdentityError } from "../../core/identity/errors.ts";
@@ -30,7 +32,8 @@ import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { API_PREFIX } from "../app.ts";
 import type { ServerDeps } from "../deps.ts";
 import { requirePrincipal } from "../http/authenticate.ts";
-import { consentHeaders, renderAuthorizationError, renderConsentPage } from "../http/consent-page.ts";
+import { consentHeaders, renderAuthorizationError, renderConsentPage, type SignedIn } from "../http/consent-page.ts";
+import { appendSetCookie, type HeaderSink, sessionOf } from "../http/session-cookie.ts";
 import { cookieValue, CSRF_COOKIE, CSRF_FIELD, csrfGuard } from "../http/csrf.ts";
 import { isJson } from "../http/json-body.ts";
 import { publicOrigin } from "../http/public-origin.ts";
@@ -104,6 +107,13 @@ interface Mount {
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** The response with the cookies a session read set (its extension, or the clearing of a stale one). */
+function withCookies(response: Response, sink: HeaderSink): Response {
+  const c = sink.headers["set-cookie"];
+  for (const v of c === undefined ? [] : Array.isArray(c) ? c : [c]) response.headers.append("set-cookie", String(v));
+  return response;
+}
 
 export function oauthRoutes(deps: ServerDeps) {
   const core = deps.core;
@@ -418,6 +428,21 @@ export function oauthRoutes(deps: ServerDeps) {
               authorizationResponseUri(r.redirect_uri, { error: r.error, error_description: r.description }, r.state, mount.issuer),
             );
           }
+          const cookies: HeaderSink = { headers: {} };
+          let signedIn: SignedIn | undefined;
+          if (deps.oidc) {
+            // With an identity provider the page decides as the signed-in person: a signed-out
+            // user signs in first and comes back here.
+            const session = await sessionOf(deps, request, cookies);
+            if (!session) {
+              const here = new URL(request.url);
+              const login = `${mount.origin}${API_PREFIX}/auth/login?return_to=${encodeURIComponent(`${here.pathname}${here.search}`)}`;
+              return withCookies(redirect(login), cookies);
+            }
+            const who = await signedInView(mount, session);
+            if (!who) return withCookies(html(404, renderAuthorizationError("You are no member of this workspace"), null), cookies);
+            signedIn = who;
+          }
           const token = csrf.issue();
           const headers = consentHeaders(check.request.redirect_uri);
           const secure = mount.origin.startsWith("https:") ? "; Secure" : "";
@@ -427,9 +452,11 @@ export function oauthRoutes(deps: ServerDeps) {
             workspace: mount.slug,
             action: `${mount.base}/oauth/authorize`,
             csrf: token,
+            signedIn,
           });
           Object.assign(set.headers, headers);
-          return new Response(page, { status: 200, headers: { ...headers, "set-cookie": cookie } });
+          appendSetCookie(cookies, cookie);
+          return withCookies(new Response(page, { status: 200, headers }), cookies);
         },
         {
           ...(params ? { params } : {}),
@@ -512,6 +539,19 @@ export function oauthRoutes(deps: ServerDeps) {
           },
         },
       );
+  }
+
+  /** The signed-in person as the page shows them, with the workspaces they may choose; null when none fits the mount. */
+  async function signedInView(mount: Mount, session: Session): Promise<SignedIn | null> {
+    const identity = await core.stores.identities.getById(session.identity_id);
+    if (!identity) return null;
+    if (mount.slug !== null) {
+      const ws = await core.stores.workspaces.getBySlug(mount.slug);
+      return ws && (await sessionPrincipal(core, session, ws)) ? { email: identity.email, workspaces: [] } : null;
+    }
+    const memberships = await core.stores.identities.memberships(identity.id, 100);
+    if (memberships.length === 0) return null;
+    return { email: identity.email, workspaces: memberships.map((m) => ({ slug: m.workspace.slug, name: m.workspace.name })) };
   }
 
   const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
@@ -613,6 +653,17 @@ export function oauthRoutes(deps: ServerDeps) {
     const decision = get("decision");
     if (decision === "deny") return redirect(await decide(mount, null, req, "deny"));
     if (decision !== "approve") return again(400, "Choose Allow or Deny");
+    if (deps.oidc) {
+      // Signed in: the session's person decides, in the mount's workspace or the one chosen.
+      const cookies: HeaderSink = { headers: {} };
+      const session = await sessionOf(deps, request, cookies);
+      if (!session) return withCookies(again(401, "Your session ended: sign in again, then reload this page"), cookies);
+      const slug = mount.slug ?? get("workspace");
+      const workspace = slug ? await core.stores.workspaces.getBySlug(slug) : null;
+      const auth = workspace ? await sessionPrincipal(core, session, workspace) : null;
+      if (!auth) return withCookies(again(404, "Choose one of your workspaces"), cookies);
+      return withCookies(redirect(await decide(mount, auth, req, "approve")), cookies);
+    }
     const key = get("api_key")?.trim();
     if (!key) return again(401, "Enter one of your API keys to allow access");
     let auth: Authenticated;

@@ -6,7 +6,7 @@ import { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
 import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../core/workspaces/dto.ts";
 import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
 import type { ServerDeps } from "../deps.ts";
-import { optionalPrincipal, requirePrincipal } from "../http/authenticate.ts";
+import { optionalPrincipal, requireCaller } from "../http/authenticate.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { authenticated, Deleted, errors, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -28,12 +28,14 @@ const Me = Type.Object({
   principal: Type.Object({
     kind: Type.Union([Type.Literal("identity"), Type.Literal("service")]),
     via: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("session")]),
-    credential_id: Type.String({ description: "The API key's id; over OAuth, the grant's." }),
+    credential_id: Type.String({ description: "The API key's id; over OAuth, the grant's; over a session, the session's id." }),
     client_id: Type.Optional(Type.String({ description: "Over OAuth: the client the token was issued to." })),
     scopes: Type.Optional(Type.Array(Type.String(), { description: "Over OAuth: the scopes its grant holds." })),
   }),
   identity: Type.Union([Identity, Type.Null()]),
-  workspace: Workspace,
+  workspace: Type.Union([Workspace, Type.Null()], {
+    description: "The credential's workspace; null over a dashboard session, which is the person's in every workspace.",
+  }),
   role: Type.Union([Member.properties.role, Type.Null()]),
   memberships: Type.Array(
     Type.Object({
@@ -79,13 +81,19 @@ export function workspaceRoutes(deps: ServerDeps) {
     .get(
       "/me",
       async ({ request, set }) => {
-        const { principal, workspace } = await requirePrincipal(deps, request.headers);
+        const { principal, workspace } = await requireCaller(deps, { request, set });
         await enforceRateLimit(deps.rateLimits, deps.logger, `key:${principal.credentialId}`, deps.rateLimits.perKey, set.headers);
         return me(core, principal, workspace);
       },
       {
         response: { 200: Me, ...errors(401, 429) },
-        detail: { ...authenticated, tags: ["workspaces"], summary: "Current identity and workspace context" },
+        detail: {
+          ...authenticated,
+          tags: ["workspaces"],
+          summary: "Current identity and workspace context",
+          description:
+            "Any credential. Over an API key: its workspace and the person's memberships; over OAuth: the token's workspace only, with `client_id` and `scopes`; over a dashboard session (cookie `wks_session`): `workspace` null and every membership.",
+        },
       },
     );
 

@@ -93,15 +93,6 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
     why: "`cursor` is opaque: only one the server issued for this listing is accepted",
   },
   { operations: /^GET \S*\/(topics|watchers)$/, why: "`auto` and `manual` must not contradict each other" },
-  {
-    operations: /^(GET|POST) \S*\/oauth\/authorize$/,
-    why: "`client_id` must name a registered client and `redirect_uri` one of its URIs (else a 400 page, never a redirect)",
-  },
-  {
-    operations: /^POST \S*\/oauth\/register$/,
-    why:
-      "`redirect_uris` (1 to 10 https or loopback URIs) is checked by the OAuth rules, so a client gets RFC 7591's `invalid_redirect_uri` rather than the schema's 400",
-  },
   { operations: /^GET \S*\/(topics|watchers)\/search$/, why: "`q` holds at most 8 distinct words, as the search folds and splits them" },
   {
     operations: /^(POST|PATCH) \S*\/(tags(\/\{name\})?|topics|watchers)$/,

@@ -13,6 +13,7 @@ import type { RateLimits } from "../../server/http/rate-limit.ts";
 import { buildApp } from "../../server/app.ts";
 import { createLogger } from "../../server/http/logger.ts";
 import { bunKeyHasher } from "../../server/key-hasher.ts";
+import type { ServerDeps } from "../../server/deps.ts";
 
 export interface TestResponse<T = any> {
   status: number;
@@ -50,6 +51,9 @@ export async function makeTestApp(
     platformAdminKey?: string;
     publicUrl?: string;
     corsOrigins?: string[];
+    /** The OpenID Connect provider of the sign-in (ServerDeps.oidc); unset, none. */
+    oidc?: ServerDeps["oidc"];
+    identityWebhookSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -70,6 +74,7 @@ export async function makeTestApp(
       corsOrigins: opts.corsOrigins ?? ["https://app.example.com"],
       codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
       radarWebhookSecret: opts.radarWebhookSecret ?? null,
+      identityWebhookSecret: opts.identityWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
       publicUrl: opts.publicUrl ?? null,
       secretKey: TEST_SECRET,
@@ -82,6 +87,7 @@ export async function makeTestApp(
       trustProxy: true,
       ...opts.rateLimits,
     },
+    oidc: opts.oidc ?? null,
   });
   const call: TestApp["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
