@@ -1,7 +1,7 @@
 import type { Usage } from "../../../core/billing/plans.ts";
 import type { ClaimOutcome, PlanUsageStore } from "../../../core/billing/ports.ts";
 import { CAPACITY_KINDS, type CapacityKind } from "../../../core/kernel/capacity.ts";
-import type { SqlDriver } from "../driver.ts";
+import { FOREIGN_KEY_VIOLATION, type SqlDriver, sqlState } from "../driver.ts";
 
 /** The table whose rows each kind counts (a fixed map: no name ever comes from a caller). */
 const TABLE_OF: Record<CapacityKind, string> = {
@@ -21,12 +21,17 @@ export class PostgresPlanUsageStore implements PlanUsageStore {
 
   /** Creates the counter from an exact count of the items unless it exists (a concurrent seed waits, then does nothing). */
   private async seed(workspaceId: string, kind: CapacityKind): Promise<void> {
-    await this.db.query(
-      `insert into plan_usage (workspace_id, kind, used)
-       select $1, $2, count(*) from ${TABLE_OF[kind]} where workspace_id = $1
-       on conflict (workspace_id, kind) do nothing`,
-      [workspaceId, kind],
-    );
+    try {
+      await this.db.query(
+        `insert into plan_usage (workspace_id, kind, used)
+         select $1, $2, count(*) from ${TABLE_OF[kind]} where workspace_id = $1
+         on conflict (workspace_id, kind) do nothing`,
+        [workspaceId, kind],
+      );
+    } catch (e) {
+      // The workspace is gone: it holds nothing, and no counter is kept for it.
+      if (sqlState(e) !== FOREIGN_KEY_VIOLATION) throw e;
+    }
   }
 
   async usage(workspaceId: string): Promise<Usage> {
