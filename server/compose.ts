@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { planLimitsGate } from "../core/billing/gate.ts";
 import { createSecretBox } from "../core/access/secret-box.ts";
 import type { RateCounter } from "../core/access/ports.ts";
 import type { EventBus } from "../core/events/ports.ts";
@@ -145,6 +146,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       jobs,
       radarPrices: config.radarPrices,
       radarRunLeaseMs: config.jobLeaseMs,
+      capacity: planLimitsGate(stores.planUsage, config.planLimits),
       ...codeContextHooks,
     },
     logger,

@@ -1,4 +1,5 @@
 import { parsePrices, type PriceTable } from "../core/radar/prices.ts";
+import { PLAN_LIMITS_MODES, type PlanLimitsMode } from "../core/billing/gate.ts";
 import { standardWebhookKey } from "../core/webhooks/standard-webhooks.ts";
 import type { LogLevel } from "./http/logger.ts";
 import { parsePublicUrl } from "./http/public-origin.ts";
@@ -48,6 +49,16 @@ export interface Config {
   workers: boolean;
   /** JOB_LEASE_MS: how long a consumer owns a job (and a radar run) before another may take it over. */
   jobLeaseMs: number;
+  /** PLAN_LIMITS: `enforce` refuses creates past the plan's limits (402); `off` (default) only counts. */
+  planLimits: PlanLimitsMode;
+}
+
+function planLimitsMode(raw: string | undefined): PlanLimitsMode {
+  const mode = raw || "off";
+  if (!(PLAN_LIMITS_MODES as readonly string[]).includes(mode)) {
+    throw new Error(`Invalid PLAN_LIMITS: expected one of ${PLAN_LIMITS_MODES.join(", ")}`);
+  }
+  return mode as PlanLimitsMode;
 }
 
 export interface OidcConfig {
@@ -200,5 +211,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     radarProvider: radarProvider(env),
     workers: workersOn(env),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 30_000, 1_000, 3_600_000),
+    planLimits: planLimitsMode(env.PLAN_LIMITS),
   };
 }

@@ -29,9 +29,11 @@ export async function updateWorkspace(
 }
 
 /**
- * An owner or admin switches between the self-serve plans (issue #15; no billing provider yet, so
- * nothing is charged and every switch among them is free). The current plan again changes nothing
- * (no event); `enterprise` is a contract: neither set nor left here (409 PLAN_CHANGE_NOT_ALLOWED).
+ * An owner or admin switches between the self-serve plans (issue #15). The current plan again
+ * changes nothing (no event); `enterprise` is a contract: neither set nor left here (409
+ * PLAN_CHANGE_NOT_ALLOWED). Without a billing provider (self-hosted, nothing charged) free, team
+ * and business switch freely and include no credits; with one, every other change is 409
+ * PLAN_CHANGE_NOT_ALLOWED (checkout or the portal change plans then).
  */
 export async function setPlan(deps: WorkspaceDeps, p: Principal, ws: Workspace, dto: SetPlanDto): Promise<Workspace> {
   assertCanManageWorkspace(p, "set the plan");
@@ -46,6 +48,15 @@ export async function setPlan(deps: WorkspaceDeps, p: Principal, ws: Workspace, 
       },
     );
   }
+  if (deps.billingProvider) {
+    throw new AppError(
+      "PLAN_CHANGE_NOT_ALLOWED",
+      "Cannot change plan: a billing provider is configured, so plans change through checkout or the billing portal",
+      [],
+      { current_plan: ws.plan },
+    );
+  }
+  // Without a provider nothing is charged, and a plan an owner sets includes no credits.
   const next: Workspace = { ...ws, plan: dto.plan, updated_at: deps.clock.now().toISOString() };
   await deps.stores.workspaces.update(next);
   await emit(deps, ws.id, "workspace.plan_changed", p, { from: ws.plan, to: next.plan, source: "owner" });

@@ -1,4 +1,5 @@
 import { createSecretBox } from "../../core/access/secret-box.ts";
+import { planLimitsGate, type PlanLimitsMode } from "../../core/billing/gate.ts";
 import { codeContextHooks } from "../../core/code-context/hooks.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
@@ -46,6 +47,8 @@ export async function makeTestApp(
     events?: EventBus;
     rateLimits?: Partial<RateLimits>;
     core?: Partial<CoreDeps>;
+    /** PLAN_LIMITS of the app (default `off`). */
+    planLimits?: PlanLimitsMode;
     codeHostWebhookSecret?: string;
     radarWebhookSecret?: string;
     platformAdminKey?: string;
@@ -63,6 +66,7 @@ export async function makeTestApp(
     secretBox: await createSecretBox(TEST_SECRET),
     keyHasher: bunKeyHasher,
     events: opts.events ?? createMemoryEventBus(),
+    capacity: planLimitsGate(stores.planUsage, opts.planLimits ?? "off"),
     ...codeContextHooks,
     ...opts.core,
   };
