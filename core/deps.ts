@@ -1,5 +1,7 @@
 import type { KeyHasher, SecretBox } from "./access/mod.ts";
+import type { BillingProvider } from "./billing/mod.ts";
 import type { EventBus } from "./events/mod.ts";
+import type { CapacityGate } from "./kernel/capacity.ts";
 import type { Clock } from "./kernel/clock.ts";
 import type { JobQueue } from "./jobs/mod.ts";
 import type { CodeHost, PathMatcher } from "./code-context/mod.ts";
@@ -44,6 +46,14 @@ export interface CoreDeps<S = Stores> {
    * `anchor_validation` and an empty `orphaned_anchors`.
    */
   anchorReports?: AnchorReports;
+  /**
+   * The gate every create of a limited kind passes (members, topics, collections, records):
+   * billing's `planLimitsGate`, which counts usage and, under `PLAN_LIMITS=enforce`, refuses
+   * creates past the plan's limits. Without it nothing is counted or refused.
+   */
+  capacity?: CapacityGate;
+  /** The payment provider (Stripe); absent: self-hosted, nothing charged, owners switch plans freely. */
+  billingProvider?: BillingProvider;
   /** What follows linking a repo (`codeContextHooks`: its first file index); without it, nothing. */
   onRepoLinked?: RepoLinkedHook;
   /** How mail is sent (mailer, PUBLIC_URL, the secret of unsubscribe tokens); without it, no mail. */

@@ -1,4 +1,5 @@
 import type { AccessStores } from "./access/mod.ts";
+import type { BillingStores } from "./billing/mod.ts";
 import type { CodeContextStores } from "./code-context/mod.ts";
 import type { CollectionStores } from "./collections/mod.ts";
 import type { CreditStores } from "./credits/mod.ts";
@@ -43,4 +44,5 @@ export type Stores =
   & JobStores
   & IdentityStores
   & MailStores
+  & BillingStores
   & StoreLifecycle;

@@ -38,7 +38,8 @@ import { blogRoutes } from "./routes/blog.ts";
 import { emailRoutes } from "./routes/email.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
-import { radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
+import { identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
+import { authRoutes } from "./routes/auth.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
 export const API_PREFIX = "/api/v1";
@@ -73,7 +74,7 @@ export function buildApp(deps: ServerDeps) {
             title: "Workspace Knowledge, Collections and Radar API",
             version: deps.build.version,
             description:
-              'Multi-tenant API. Authenticate with an API key in the `x-api-key` header or as `Authorization: Bearer <key>` (never in the query string); every 401 carries `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, and a 403 for a missing scope `error="insufficient_scope"` with the `scope` needed. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.',
+              'Multi-tenant API. Authenticate with an API key in the `x-api-key` header or as `Authorization: Bearer <key>` (never in the query string), or, from the dashboard, with the session cookie `wks_session` set by the OpenID Connect sign-in (`/auth/login`; unsafe methods need an `Origin` of this service); every 401 carries `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, and a 403 for a missing scope `error="insufficient_scope"` with the `scope` needed. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.',
           },
           components: {
             securitySchemes: {
@@ -120,6 +121,7 @@ export function buildApp(deps: ServerDeps) {
     .use(topicRoutes(deps, "/watchers"))
     .use(webhookRoutes(deps))
     .use(radarWebhookRoutes(deps))
+    .use(identityWebhookRoutes(deps))
     .use(sharingRoutes(deps))
     .use(publicShareRoutes(deps, "api"))
     .use(tagRoutes(deps))
@@ -131,6 +133,7 @@ export function buildApp(deps: ServerDeps) {
     .use(radarRunRoutes(deps))
     .use(radarContactRoutes(deps))
     .use(oauth.api)
+    .use(authRoutes(deps))
     .use(mcpRoutes(deps, "api"));
 
   const root = new Elysia({ normalize: false });

@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { planLimitsGate } from "../core/billing/gate.ts";
 import { createSecretBox } from "../core/access/secret-box.ts";
 import type { RateCounter } from "../core/access/ports.ts";
 import type { EventBus } from "../core/events/ports.ts";
@@ -24,6 +25,7 @@ import { radarSweep } from "../core/radar/mod.ts";
 import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";
+import { createOidcProvider } from "../adapters/oidc/oauth4webapi-provider.ts";
 import type { ServerDeps } from "./deps.ts";
 import type { Logger } from "./http/logger.ts";
 import { bunKeyHasher } from "./key-hasher.ts";
@@ -165,6 +167,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       jobs,
       radarPrices: config.radarPrices,
       radarRunLeaseMs: config.jobLeaseMs,
+      capacity: planLimitsGate(stores.planUsage, config.planLimits),
       ...codeContextHooks,
       mail: { mailer, publicUrl: mailOrigin, secret },
       ...mailHooks,
@@ -178,8 +181,10 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       platformAdminKey: platform.key,
       radarPrices: config.radarPrices,
       publicUrl: config.publicUrl,
+      identityWebhookSecret: config.identityWebhookSecret,
       secretKey: secret,
     },
+    oidc: config.oidc ? createOidcProvider(config.oidc) : null,
     build: readBuildInfo(),
     blog: createFileBlogSource(resolve(config.blogDir), (msg, fields) => logger.log("warn", msg, fields)),
     rateLimits: {

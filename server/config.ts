@@ -1,4 +1,5 @@
 import { parsePrices, type PriceTable } from "../core/radar/prices.ts";
+import { PLAN_LIMITS_MODES, type PlanLimitsMode } from "../core/billing/gate.ts";
 import { standardWebhookKey } from "../core/webhooks/standard-webhooks.ts";
 import type { LogLevel } from "./http/logger.ts";
 import { parsePublicUrl } from "./http/public-origin.ts";
@@ -30,6 +31,10 @@ export interface Config {
   codeHostWebhookSecret: string | null;
   /** RADAR_WEBHOOK_SECRET (`whsec_<base64>`, Standard Webhooks); null leaves `POST /webhooks/radar/monitor` off (404). */
   radarWebhookSecret: string | null;
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (all three or none): the dashboard's sign-in; null: none (API-key consent). */
+  oidc: OidcConfig | null;
+  /** IDENTITY_WEBHOOK_SECRET (`whsec_<base64>`, Standard Webhooks); null leaves `POST /webhooks/identity` off (404). */
+  identityWebhookSecret: string | null;
   /** Whether repos may be read from local paths and file:// URLs (default: only when embedded). */
   codeHostLocalPaths: boolean;
   /** Where bare clones of remote repos are kept (default `<DATA_DIR>/git-cache`). */
@@ -50,6 +55,51 @@ export interface Config {
   smtp: { url: string; from: string } | null;
   /** MAIL_FROM as set (also the outbox's `From`); null: a placeholder. */
   mailFrom: string | null;
+  /** PLAN_LIMITS: `enforce` refuses creates past the plan's limits (402); `off` (default) only counts. */
+  planLimits: PlanLimitsMode;
+}
+
+function planLimitsMode(raw: string | undefined): PlanLimitsMode {
+  const mode = raw || "off";
+  if (!(PLAN_LIMITS_MODES as readonly string[]).includes(mode)) {
+    throw new Error(`Invalid PLAN_LIMITS: expected one of ${PLAN_LIMITS_MODES.join(", ")}`);
+  }
+  return mode as PlanLimitsMode;
+}
+
+export interface OidcConfig {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+/**
+ * The OpenID Connect provider: all three settings or none (a partial set stops the start). The
+ * issuer is an https URL, or http on a loopback host (a provider on this machine).
+ */
+function oidcConfig(env: Record<string, string | undefined>): OidcConfig | null {
+  const names = ["OIDC_ISSUER", "OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET"] as const;
+  const values = names.map((n) => env[n]?.trim() || null);
+  if (values.every((v) => v === null)) return null;
+  const missing = names.filter((_, i) => values[i] === null);
+  if (missing.length > 0) {
+    throw new Error(`OpenID Connect needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together: ${missing.join(", ")} unset`);
+  }
+  const [issuer, clientId, clientSecret] = values as [string, string, string];
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new Error(`Invalid OIDC_ISSUER: not an absolute URL: "${issuer}"`);
+  }
+  const loopback = url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (url.protocol !== "https:" && !loopback) {
+    throw new Error(`Invalid OIDC_ISSUER: expected an https URL (http only on a loopback host), got "${issuer}"`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new Error(`Invalid OIDC_ISSUER: expected the issuer identifier, with no query, fragment or user, got "${issuer}"`);
+  }
+  return { issuer, clientId, clientSecret };
 }
 
 /**
@@ -141,9 +191,9 @@ function workersOn(env: Record<string, string | undefined>): boolean {
 }
 
 /** A Standard Webhooks secret, checked at start-up so a typo does not turn every delivery into a 401. */
-function radarWebhookSecret(raw: string | undefined): string | null {
+function standardWebhookSecret(raw: string | undefined, name: string): string | null {
   if (!raw) return null;
-  if (!standardWebhookKey(raw)) throw new Error("Invalid RADAR_WEBHOOK_SECRET: expected whsec_ followed by base64");
+  if (!standardWebhookKey(raw)) throw new Error(`Invalid ${name}: expected whsec_ followed by base64`);
   return raw;
 }
 
@@ -153,6 +203,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   const logLevel = (env.LOG_LEVEL ?? "info") as LogLevel;
   if (!LEVELS.includes(logLevel)) throw new Error(`Invalid LOG_LEVEL: expected one of ${LEVELS.join(", ")}`);
+  const oidc = oidcConfig(env);
+  const identityWebhookSecret = standardWebhookSecret(env.IDENTITY_WEBHOOK_SECRET, "IDENTITY_WEBHOOK_SECRET");
+  if (identityWebhookSecret && !oidc) {
+    throw new Error("IDENTITY_WEBHOOK_SECRET needs the OIDC_* settings: its events name people by the provider's subject (OIDC_ISSUER)");
+  }
   return {
     port: int(env, "PORT", 3000, 0, 65535),
     host: env.HOST || "0.0.0.0",
@@ -172,7 +227,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     trustProxy: env.TRUST_PROXY === "true",
     publicUrl: parsePublicUrl(env.PUBLIC_URL),
     codeHostWebhookSecret: env.CODE_HOST_WEBHOOK_SECRET || null,
-    radarWebhookSecret: radarWebhookSecret(env.RADAR_WEBHOOK_SECRET),
+    radarWebhookSecret: standardWebhookSecret(env.RADAR_WEBHOOK_SECRET, "RADAR_WEBHOOK_SECRET"),
+    oidc,
+    identityWebhookSecret,
     // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.
     codeHostLocalPaths: bool(env, "CODE_HOST_LOCAL_PATHS") ?? (!env.DATABASE_URL && !env.MONGO_URL),
     gitCacheDir: env.GIT_CACHE_DIR || null,
@@ -184,5 +241,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     blogDir: env.BLOG_DIR || "content/blog",
     smtp: smtp(env),
     mailFrom: env.MAIL_FROM?.trim() || null,
+    planLimits: planLimitsMode(env.PLAN_LIMITS),
   };
 }

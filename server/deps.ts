@@ -1,7 +1,7 @@
 import type { PriceTable } from "../core/radar/mod.ts";
 import type { BlogSource } from "../core/blog/mod.ts";
-import type { Authenticated } from "../core/access/authenticate.ts";
 import type { CoreDeps } from "../core/deps.ts";
+import type { OidcProvider } from "../core/identity/ports.ts";
 import type { Logger } from "./http/logger.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
 
@@ -32,6 +32,8 @@ export interface ServerConfig {
    * unset, each request's own origin (http/public-origin.ts).
    */
   publicUrl?: string | null;
+  /** IDENTITY_WEBHOOK_SECRET (Standard Webhooks); unset, `POST /webhooks/identity` answers 404. */
+  identityWebhookSecret?: string | null;
   /** The server secret (SECRET_KEY or the embedded one): keys the consent page's CSRF tokens. Unset, a per-process random key. */
   secretKey?: string | null;
 }
@@ -44,12 +46,11 @@ export interface ServerDeps {
   rateLimits: RateLimits;
   /** Where the public blog's posts come from (BLOG_DIR); without it, the blog has no posts. */
   blog?: BlogSource;
+  /**
+   * The OpenID Connect provider of the dashboard's sign-in (OIDC_*); unset, `/auth/*` answers 404
+   * and the consent page asks for an API key.
+   */
+  oidc?: OidcProvider | null;
   /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
   shutdown?: AbortSignal;
-  /**
-   * Tests only: resolves a bearer that is neither an API key nor an OAuth access token (`wkat_…`,
-   * which the token store resolves, ADR 029) to a principal, or null (a 401 `invalid_token`).
-   * Unset, such a bearer is simply invalid. Older scope tests use it; new ones issue real tokens.
-   */
-  resolveBearerToken?: (token: string) => Promise<Authenticated | null>;
 }

@@ -2,6 +2,8 @@ import type { Stores } from "../../core/stores.ts";
 import { storesOf } from "../store-bundle.ts";
 import { memoryAccessBundle } from "./access/bundle.ts";
 import { AccessTables } from "./access/tables.ts";
+import { memoryBillingBundle } from "./billing/bundle.ts";
+import { BillingTables } from "./billing/tables.ts";
 import { memoryCodeContextBundle } from "./code-context/bundle.ts";
 import { CodeContextTables } from "./code-context/tables.ts";
 import { memoryCollectionBundle } from "./collections/bundle.ts";
@@ -45,6 +47,7 @@ export function createMemoryStores(): Stores {
     ...new JobTables(),
     ...new IdentityTables(),
     ...new MailTables(),
+    ...new BillingTables(),
   };
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
@@ -61,6 +64,7 @@ export function createMemoryStores(): Stores {
     memoryJobBundle(t),
     memoryIdentityBundle(t),
     memoryMailBundle(t),
+    memoryBillingBundle(t),
   ] as const;
   return {
     ...storesOf(bundles),

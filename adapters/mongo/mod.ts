@@ -15,6 +15,9 @@ import { DEFAULT_OPTIONS, type MongoStoreOptions } from "./options.ts";
 import { mongoAccessBundle } from "./access/bundle.ts";
 import { ACCESS_COLLECTION_NAMES, accessCollections } from "./access/collections.ts";
 import { ACCESS_INDEXES } from "./access/indexes.ts";
+import { mongoBillingBundle } from "./billing/bundle.ts";
+import { BILLING_COLLECTION_NAMES, billingCollections } from "./billing/collections.ts";
+import { BILLING_INDEXES } from "./billing/indexes.ts";
 import { mongoCodeContextBundle } from "./code-context/bundle.ts";
 import { CODE_CONTEXT_COLLECTION_NAMES, codeContextCollections } from "./code-context/collections.ts";
 import { CODE_CONTEXT_INDEXES } from "./code-context/indexes.ts";
@@ -63,6 +66,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: JOB_COLLECTION_NAMES, indexes: JOB_INDEXES },
   { names: IDENTITY_COLLECTION_NAMES, indexes: IDENTITY_INDEXES },
   { names: MAIL_COLLECTION_NAMES, indexes: MAIL_INDEXES },
+  { names: BILLING_COLLECTION_NAMES, indexes: BILLING_INDEXES },
 ];
 
 /** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
@@ -99,6 +103,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...jobCollections(db),
     ...identityCollections(db),
     ...mailCollections(db),
+    ...billingCollections(db),
   };
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
@@ -115,6 +120,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoJobBundle(c),
     mongoIdentityBundle(c),
     mongoMailBundle(c),
+    mongoBillingBundle(c),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -6,6 +6,7 @@
 import type { Stores, StoreStatus } from "../../core/stores.ts";
 import { storesOf } from "../store-bundle.ts";
 import { sqlAccessBundle } from "./access/bundle.ts";
+import { sqlBillingBundle } from "./billing/bundle.ts";
 import { sqlCodeContextBundle } from "./code-context/bundle.ts";
 import { sqlCollectionBundle } from "./collections/bundle.ts";
 import { sqlCreditBundle } from "./credits/bundle.ts";
@@ -46,6 +47,7 @@ export function createSqlStores(driver: SqlDriver): Stores {
     sqlJobBundle(driver),
     sqlIdentityBundle(driver),
     sqlMailBundle(driver),
+    sqlBillingBundle(driver),
   ] as const;
   return {
     ...storesOf(bundles),

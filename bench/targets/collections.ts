@@ -22,6 +22,7 @@ import { seedOverHttp } from "../datasets/seed-http.ts";
 import { countLabel } from "../datasets/topics.ts";
 import { type App, startApp } from "./app.ts";
 import { freshMongo, freshPostgres, positiveInt } from "./topics.ts";
+import { vacuumAnalyze } from "./postgres.ts";
 
 export type CollectionsBackend = "postgres" | "mongo";
 
@@ -147,18 +148,6 @@ export function collectionsApp(ctx: BenchContext, backend: CollectionsBackend): 
       throw error;
     }
   });
-}
-
-async function vacuumAnalyze(databaseUrl: string): Promise<void> {
-  const started = performance.now();
-  const { default: postgresJs } = await import("postgres");
-  const sql = postgresJs(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe("vacuum analyze");
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-  console.log(`  postgres: vacuum analyze in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
 interface AggregateGroup {

@@ -24,6 +24,7 @@
 import type { BenchContext } from "../scenario.ts";
 import { type App, startApp } from "./app.ts";
 import { freshMongo, freshPostgres, positiveInt } from "./topics.ts";
+import { vacuumAnalyze } from "./postgres.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { ContactUnlock } from "../../core/radar/model.ts";
 
@@ -122,16 +123,8 @@ async function seedUnlockHistory(databaseUrl: string, slug: string, count: numbe
   } finally {
     await stores.close();
   }
-  const { default: postgresJs } = await import("postgres");
-  const sql = postgresJs(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe("vacuum analyze");
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
-  console.log(
-    `  radar: ${count} settled unlocks of other people, then vacuum analyze, in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-  );
+  console.log(`  radar: ${count} settled unlocks of other people in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  await vacuumAnalyze(databaseUrl);
 }
 
 /** The server on a fresh database of the backend, with the operator key and seeded people. */

@@ -22,7 +22,7 @@ import { type SeedSource, seedTopics } from "../datasets/seed-topics.ts";
 import { countLabel, TopicDataset } from "../datasets/topics.ts";
 import { type App, startApp } from "./app.ts";
 import { mongo } from "./mongo.ts";
-import { postgres } from "./postgres.ts";
+import { postgres, vacuumAnalyze } from "./postgres.ts";
 
 export type TopicsBackend = "postgres" | "mongo";
 
@@ -143,17 +143,7 @@ export async function seed(
   } finally {
     await stores.close();
   }
-  if (backend === "postgres") {
-    const started = performance.now();
-    const { default: postgresJs } = await import("postgres");
-    const sql = postgresJs(databaseUrl, { max: 1, onnotice: () => {} });
-    try {
-      await sql.unsafe("vacuum analyze");
-    } finally {
-      await sql.end({ timeout: 5 });
-    }
-    console.log(`  postgres: vacuum analyze in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  }
+  if (backend === "postgres") await vacuumAnalyze(databaseUrl);
   for (const line of describe()) console.log(`  ${line}`);
 }
 

@@ -1,7 +1,14 @@
 /**
- * Billing (issue #15), so far its pure rules: the plan catalogue and limits (plans.ts) and billing
- * periods (period.ts). Plans, usage, checkout, offers and webhooks come next. Public surface of
- * the module.
+ * Billing (issue #15): the plan catalogue and limits (plans.ts), billing periods (period.ts),
+ * exact usage and the plan-limits gate (usage.ts, gate.ts; docs/decisions/031-plan-limits.md),
+ * and included credits (included-credits.ts). Checkout, offers and webhooks come next. Public
+ * surface of the module.
  */
 export * from "./plans.ts";
 export * from "./period.ts";
+export * from "./ports.ts";
+export * from "./dto.ts";
+export * from "./gate.ts";
+export * from "./usage.ts";
+export { isIncludedKey, type PeriodCredits, periodCredits } from "./ledger-period.ts";
+export { grantIncludedCredits, type IncludedGrant, PLAN_SOURCES, type PlanSource } from "./included-credits.ts";

@@ -1,4 +1,5 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
+import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
 import type { CollectionDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
@@ -87,7 +88,7 @@ export async function createCollection(
   };
   assertCollectionValid(c, "collection");
   if (dto.owner_identity_id && dto.owner_identity_id !== p.identityId) await assertMember(deps, ws, dto.owner_identity_id);
-  await deps.stores.collections.insert(c);
+  await withCapacity(deps.capacity, ws, "collections", () => deps.stores.collections.insert(c));
   await emit(deps, ws.id, "collection.created", p, { collection_id: c.id, version: 1 });
   return toCollectionView(c);
 }
@@ -262,6 +263,8 @@ export async function purgeCollection(
   const result = await deps.stores.collections.purge(ws.id, id, expected);
   if (result === "not_found") throw collectionNotFound();
   if (result === "version_conflict") throw versionConflict("collection", cur?.version ?? 0);
+  await releaseCapacity(deps.capacity, ws, "records", result.records);
+  await releaseCapacity(deps.capacity, ws, "collections");
   await emit(deps, ws.id, "collection.purged", p, { ...result, actor_kind: actorKind(p) });
   return { dry_run: false, removed: result };
 }

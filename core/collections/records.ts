@@ -1,4 +1,5 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
+import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
 import type { CollectionDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, type ErrorDetail, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
@@ -117,9 +118,14 @@ export async function createRecord(
     created_at: at,
     updated_at: at,
   };
-  if ((await deps.stores.records.insert({ record: r, change: changeOf(p, null, r, "record.created") })) === "collection_not_found") {
-    throw notFound("Collection");
-  }
+  const inserted = await withCapacity(
+    deps.capacity,
+    ws,
+    "records",
+    () => deps.stores.records.insert({ record: r, change: changeOf(p, null, r, "record.created") }),
+    (result) => result === "collection_not_found",
+  );
+  if (inserted === "collection_not_found") throw notFound("Collection");
   await emit(deps, ws.id, "record.created", p, { collection_id: c.id, record_id: r.id, version: 1 });
   return toRecordView(r);
 }
@@ -247,6 +253,7 @@ export async function deleteRecord(
   const result = await deps.stores.records.delete(ws.id, cid, rid, expected ?? null);
   if (result === "not_found") throw recordNotFound();
   if (result === "version_conflict") throw versionConflict("record", (await findRecord(deps, ws, cid, rid)).version);
+  await releaseCapacity(deps.capacity, ws, "records");
   await emit(deps, ws.id, "record.deleted", p, { collection_id: cid, record_id: rid });
   return { dry_run: false, removed: result };
 }

@@ -1,7 +1,7 @@
 import { constantTimeEqual } from "@oslojs/crypto/subtle";
 import type { CoreDeps } from "../deps.ts";
 import { readClientMetadata } from "./client-metadata.ts";
-import type { ClientInfo, RegisteredClient } from "./dto.ts";
+import { type ClientInfo, type RegisteredClient, registrationAnswer } from "./dto.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthClient } from "./model.ts";
 import type { IdentityStores } from "./ports.ts";
@@ -27,7 +27,7 @@ export async function registerClient(deps: ClientDeps, body: unknown): Promise<R
     };
     // 128 random bits: "taken" is for the store's sake, not a case that happens.
     if ((await deps.stores.oauthClients.insert(client)) === "taken") continue;
-    const info = clientInfoOf(client);
+    const info = registrationAnswer(clientInfoOf(client));
     return ok(secret === null ? info : { ...info, client_secret: secret, client_secret_expires_at: 0 });
   }
 }

@@ -32,13 +32,32 @@ export const ClientInfo = Type.Object({
 });
 export type ClientInfo = Static<typeof ClientInfo>;
 
-/** The answer of registration: the client's information, and its secret, shown this once, when confidential. */
+/** Metadata a client may leave out: null in ClientInfo, absent from the registration's answer. */
+const OPTIONAL_METADATA = ["client_name", "client_uri", "logo_uri", "scope"] as const;
+
+/**
+ * The answer of registration (RFC 7591 §3.2.1): the client's information, metadata it did not
+ * register left out rather than null (client libraries validate each field as a string when
+ * present: the MCP SDK refuses a null `client_uri`), and its secret, shown this once, when
+ * confidential.
+ */
 export const RegisteredClient = Type.Object({
-  ...ClientInfo.properties,
+  ...Type.Omit(ClientInfo, OPTIONAL_METADATA).properties,
+  client_name: Type.Optional(Type.String()),
+  client_uri: Type.Optional(Type.String()),
+  logo_uri: Type.Optional(Type.String()),
+  scope: Type.Optional(Type.String()),
   client_secret: Type.Optional(Type.String()),
   client_secret_expires_at: Type.Optional(Type.Integer({ description: "0: the secret does not expire." })),
 });
 export type RegisteredClient = Static<typeof RegisteredClient>;
+
+/** The registration's answer for a client's information: absent metadata left out. */
+export function registrationAnswer(info: ClientInfo): RegisteredClient {
+  const out: Record<string, unknown> = { ...info };
+  for (const k of OPTIONAL_METADATA) if (out[k] === null) delete out[k];
+  return out as RegisteredClient;
+}
 
 /** A token endpoint answer (RFC 6749 §5.1). */
 export const TokenSet = Type.Object({

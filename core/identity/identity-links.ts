@@ -12,6 +12,8 @@ export interface OidcClaims {
   subject: string;
   email: string | null;
   email_verified: boolean;
+  /** The provider's display name, when it sent one. */
+  name?: string | null;
 }
 
 /**

@@ -20,7 +20,7 @@ export { type CodeRedemption, redeemCode } from "./redeem-code.ts";
 export { type RefreshRequest, refreshTokens } from "./refresh.ts";
 export { revokeToken } from "./revoke-token.ts";
 export { type AccessTokenAuth, authenticateAccessToken, GRANT_TOUCH_INTERVAL_MS } from "./authenticate-token.ts";
-export { authenticateOAuthToken } from "./principal.ts";
+export { authenticateOAuthToken, SESSION_SCOPES, sessionPrincipal, sessionPrincipalOf } from "./principal.ts";
 export {
   approveAuthorization,
   type AuthorizationCheck,
@@ -34,3 +34,10 @@ export {
 export { createSession, invalidateSession, invalidateSessionsOf, sessionIdOf, validateSession } from "./sessions.ts";
 export { type GrantList, type GrantQuery, grantView, listGrants, revokeGrant } from "./grants.ts";
 export { deactivateIdentity, type OidcClaims, resolveOidcIdentity } from "./identity-links.ts";
+export {
+  IDENTITY_EVENT_TYPES,
+  IDENTITY_WEBHOOK_SOURCE,
+  type IdentityDelivery,
+  IdentityWebhookResult,
+  receiveIdentityWebhook,
+} from "./identity-webhook.ts";

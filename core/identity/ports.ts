@@ -1,4 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
+import type { Result } from "./errors.ts";
+import type { OidcClaims } from "./identity-links.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type {
   AuthorizationCode,
@@ -100,6 +102,30 @@ export interface IdentityLinkStore {
   insert(link: IdentityLink): Promise<"ok" | "taken">;
   /** Marks the link deactivated (once: a second call keeps the first instant). Null when unknown. */
   deactivate(issuer: string, subject: string, at: string): Promise<IdentityLink | null>;
+}
+
+/** What a sign-in keeps between its start and the provider's callback (in a signed cookie). */
+export interface OidcSignInState {
+  state: string;
+  nonce: string;
+  code_verifier: string;
+}
+
+/**
+ * An OpenID Connect provider, as the sign-in uses it (an outside provider behind a port; the real
+ * one is adapters/oidc/, on oauth4webapi): the authorization code flow with PKCE, state and nonce.
+ */
+export interface OidcProvider {
+  readonly issuer: string;
+  /** A new sign-in: the provider's authorization URL to send the browser to, and what to keep. */
+  start(redirectUri: string): Promise<{ url: string; keep: OidcSignInState }>;
+  /**
+   * The provider's callback: checks `state`, exchanges the code (with the PKCE verifier), checks
+   * the ID token (signature against the provider's JWKS, `iss`, `aud`, `exp`, `nonce`) and answers
+   * its claims. A refusal (the provider's error, a wrong state, a bad token) is `invalid_grant`.
+   * Throws (IDENTITY_PROVIDER_UNAVAILABLE) only when the provider cannot be reached.
+   */
+  finish(callback: URL, redirectUri: string, kept: OidcSignInState): Promise<Result<OidcClaims>>;
 }
 
 /** Identity's stores, one bundle per adapter (adapters/<adapter>/identity/). */

@@ -1,8 +1,12 @@
-import type { Authenticated } from "../access/mod.ts";
+import { type Authenticated, type Principal, type Scope, SCOPES } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import type { WorkspaceStores } from "../workspaces/mod.ts";
+import type { Role, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
+import type { Session } from "./model.ts";
 import { authenticateAccessToken } from "./authenticate-token.ts";
 import type { IdentityStores } from "./ports.ts";
+
+/** What a session holds: every scope, as an API key does; the person's role decides. */
+export const SESSION_SCOPES: readonly Scope[] = SCOPES;
 
 type PrincipalDeps = CoreDeps<Pick<IdentityStores, "oauthGrants" | "oauthTokens"> & Pick<WorkspaceStores, "workspaces" | "members">>;
 
@@ -34,5 +38,37 @@ export async function authenticateOAuthToken(deps: PrincipalDeps, raw: string): 
       scopes: token.scopes,
       clientId: token.client_id,
     },
+  };
+}
+
+type SessionPrincipalDeps = CoreDeps<Pick<IdentityStores, "sessions"> & Pick<WorkspaceStores, "members">>;
+
+/**
+ * The principal of a dashboard session in one workspace, or null when the person is no member
+ * there (the route answers 404, as for any credential of another workspace). A session belongs to
+ * a person, not to a workspace: the membership, and so the role, is read on every request. It
+ * holds every scope, like an API key (docs/decisions/030-sessions-oidc-identity-webhook.md).
+ */
+export async function sessionPrincipal(
+  deps: SessionPrincipalDeps,
+  session: Session,
+  workspace: Workspace,
+): Promise<Authenticated | null> {
+  const member = await deps.stores.members.findByIdentity(workspace.id, session.identity_id);
+  if (!member) return null;
+  return { workspace, principal: sessionPrincipalOf(session, workspace.id, member.id, member.role) };
+}
+
+/** A session's principal; outside any workspace (`GET /me`) workspace, member and role are empty. */
+export function sessionPrincipalOf(session: Session, workspaceId: string, memberId: string | null, role: Role | null): Principal {
+  return {
+    workspaceId,
+    kind: "identity",
+    identityId: session.identity_id,
+    memberId,
+    role,
+    via: "session",
+    credentialId: session.id,
+    scopes: SESSION_SCOPES,
   };
 }

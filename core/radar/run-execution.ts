@@ -9,6 +9,8 @@ import {
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
+import { withCapacity } from "../kernel/capacity.ts";
+import { isAppError } from "../kernel/errors.ts";
 import { parseCriterion } from "./criterion.ts";
 import type { RadarRun, ResultOutcome, RunResult, RunState } from "./model.ts";
 import { type Prospect, type ProspectQuery } from "./prospect.ts";
@@ -165,7 +167,19 @@ async function applyResult(deps: CoreDeps, run: RadarRun, c: Collection, provide
       continue;
     }
     try {
-      const r = await deps.stores.records.insert(write);
+      // The record counts against the plan's limit (docs/decisions/031-plan-limits.md); past it, the run stops.
+      const holder = { id: run.workspace_id, plan: (await deps.stores.workspaces.getById(run.workspace_id))?.plan ?? "free" };
+      const r = await withCapacity(
+        deps.capacity,
+        holder,
+        "records",
+        () => deps.stores.records.insert(write),
+        (x) => x === "collection_not_found",
+      )
+        .catch((e) => {
+          if (isAppError(e) && e.code === "PLAN_LIMIT_REACHED") throw new RunCancelled("the plan's record limit is reached");
+          throw e;
+        });
       if (r === "collection_not_found") throw new RunCancelled("its collection was removed");
       return;
     } catch (e) {

@@ -1,4 +1,5 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
+import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
 import { assertCanDeleteTopic } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { TopicDeps } from "./ports.ts";
@@ -73,6 +74,11 @@ export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, d
     created_at: at,
     updated_at: at,
   };
+  // The topic counts against the plan's limit from its claim; a create that fails gives it back.
+  return await withCapacity(deps.capacity, ws, "topics", () => insertTopic(deps, p, ws, dto, base, now));
+}
+
+async function insertTopic(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateTopicDto, base: Topic, now: Date): Promise<TopicView> {
   // A slug the caller chose is theirs or a 409; a derived one takes the first free candidate.
   const attempts = dto.slug ? 1 : SLUG_ATTEMPTS;
   for (let n = 1; n <= attempts + 1; n++) {
@@ -214,6 +220,7 @@ export async function deleteTopic(
     throw versionConflict("topic", (await deps.stores.topics.get(ws.id, topic.id))?.version ?? topic.version);
   }
   if (result === "not_found") throw topicNotFound();
+  await releaseCapacity(deps.capacity, ws, "topics");
   // Its relations and suggested edits go with it (PostgreSQL cascades; the others are told).
   await deps.stores.relations.removeTopic(ws.id, topic.id);
   await deps.stores.proposals.removeTopic(ws.id, topic.id);

@@ -1,4 +1,5 @@
 import { assertCanWrite, assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
 import { assertCanAddMember, assertCanChangeRole, canRemoveMember } from "./policy.ts";
 import type { WorkspaceDeps } from "./ports.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -27,9 +28,16 @@ export async function addMember(deps: WorkspaceDeps, p: Principal, ws: Workspace
   const role = dto.role ?? "member";
   assertCanAddMember(p, role);
   const now = deps.clock.now().toISOString();
-  const result = await deps.stores.members.add(
-    { id: uuidv7(), email: dto.email.toLowerCase(), name: dto.name ?? null, created_at: now },
-    { id: uuidv7(), workspace_id: ws.id, role, created_at: now, updated_at: now },
+  const result = await withCapacity(
+    deps.capacity,
+    ws,
+    "members",
+    () =>
+      deps.stores.members.add(
+        { id: uuidv7(), email: dto.email.toLowerCase(), name: dto.name ?? null, created_at: now },
+        { id: uuidv7(), workspace_id: ws.id, role, created_at: now, updated_at: now },
+      ),
+    (r) => r === "already_member",
   );
   if (result === "already_member") throw conflict("Cannot add member: this person is already a member");
   await emit(deps, ws.id, "member.added", p, { member_id: result.id, role: result.role });
@@ -70,5 +78,6 @@ export async function removeMember(deps: WorkspaceDeps, p: Principal, ws: Worksp
   const result = await deps.stores.members.remove(ws.id, memberId);
   if (result === "last_owner") throw lastOwner();
   if (result === "not_found") throw notFound("Member");
+  await releaseCapacity(deps.capacity, ws, "members");
   await emit(deps, ws.id, "member.removed", p, { member_id: memberId });
 }

@@ -39,6 +39,12 @@ export interface WorkspaceStore {
 export interface IdentityStore {
   getById(identityId: string): Promise<Identity | null>;
   getByEmail(email: string): Promise<Identity | null>;
+  /**
+   * Sets the person's e-mail and/or name (the identity provider changed them). Another person's
+   * e-mail is refused ("email_taken", nothing changed, also under concurrent calls: the e-mail is
+   * a unique key); null when unknown.
+   */
+  update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null>;
   /** The identity's memberships, oldest first, at most `limit`. */
   memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>>;
 }

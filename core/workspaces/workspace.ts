@@ -29,9 +29,11 @@ export async function updateWorkspace(
 }
 
 /**
- * An owner or admin switches between the self-serve plans (issue #15; no billing provider yet, so
- * nothing is charged and every switch among them is free). The current plan again changes nothing
- * (no event); `enterprise` is a contract: neither set nor left here (409 PLAN_CHANGE_NOT_ALLOWED).
+ * An owner or admin switches between the self-serve plans (issue #15). The current plan again
+ * changes nothing (no event); `enterprise` is a contract: neither set nor left here (409
+ * PLAN_CHANGE_NOT_ALLOWED). Without a billing provider (self-hosted, nothing charged) free, team
+ * and business switch freely and include no credits; with one, every other change is 409
+ * PLAN_CHANGE_NOT_ALLOWED (checkout or the portal change plans then).
  */
 export async function setPlan(deps: WorkspaceDeps, p: Principal, ws: Workspace, dto: SetPlanDto): Promise<Workspace> {
   assertCanManageWorkspace(p, "set the plan");
@@ -46,6 +48,15 @@ export async function setPlan(deps: WorkspaceDeps, p: Principal, ws: Workspace, 
       },
     );
   }
+  if (deps.billingProvider) {
+    throw new AppError(
+      "PLAN_CHANGE_NOT_ALLOWED",
+      "Cannot change plan: a billing provider is configured, so plans change through checkout or the billing portal",
+      [],
+      { current_plan: ws.plan },
+    );
+  }
+  // Without a provider nothing is charged, and a plan an owner sets includes no credits.
   const next: Workspace = { ...ws, plan: dto.plan, updated_at: deps.clock.now().toISOString() };
   await deps.stores.workspaces.update(next);
   await emit(deps, ws.id, "workspace.plan_changed", p, { from: ws.plan, to: next.plan, source: "owner" });
@@ -74,7 +85,8 @@ export async function workspaceHealth(deps: CoreDeps<WorkspaceStores & StoreLife
 export interface MeView {
   principal: { kind: Principal["kind"]; via: Principal["via"]; credential_id: string; client_id?: string; scopes?: string[] };
   identity: Identity | null;
-  workspace: Workspace;
+  /** The credential's workspace; null over a session, which is a person's, not a workspace's. */
+  workspace: Workspace | null;
   role: Member["role"] | null;
   memberships: Array<{ workspace: { id: string; slug: string; name: string }; role: Member["role"] }>;
 }
@@ -82,12 +94,12 @@ export interface MeView {
 /** The caller, the workspace its credential is scoped to, and the person's other memberships. */
 export const MAX_MEMBERSHIPS_SHOWN = 100;
 
-export async function me(deps: WorkspaceDeps, p: Principal, ws: Workspace): Promise<MeView> {
+export async function me(deps: WorkspaceDeps, p: Principal, ws: Workspace | null): Promise<MeView> {
   const identity = p.identityId ? await deps.stores.identities.getById(p.identityId) : null;
   // An OAuth token is pinned to one workspace: it shows that membership only.
   const memberships = !identity
     ? []
-    : p.via === "oauth" && p.role
+    : p.via === "oauth" && p.role && ws
     ? [{ workspace: ws, member: { role: p.role } }]
     : await deps.stores.identities.memberships(identity.id, MAX_MEMBERSHIPS_SHOWN);
   const oauth = p.via === "oauth" && p.clientId ? { client_id: p.clientId, scopes: [...p.scopes] } : {};

@@ -1,18 +1,20 @@
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
-import { looksLikeRawKey } from "../../core/access/api-key.ts";
 import { assertInWorkspace } from "../../core/access/policy.ts";
-import { authenticateOAuthToken } from "../../core/identity/principal.ts";
+import { authenticateOAuthToken, sessionPrincipal, sessionPrincipalOf } from "../../core/identity/principal.ts";
 import { isAccessTokenFormat } from "../../core/identity/token-format.ts";
-import { unauthenticated } from "../../core/kernel/errors.ts";
+import type { Principal } from "../../core/access/principal.ts";
+import { notFound, unauthenticated } from "../../core/kernel/errors.ts";
+import type { Workspace } from "../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../deps.ts";
 import { credentialOf } from "./credentials.ts";
+import { type HeaderSink, sessionOf } from "./session-cookie.ts";
 
 /**
  * The caller's principal, or null when the request carries no credential. Invalid credentials
  * throw 401. The credential is `Authorization: Bearer` or `x-api-key` (credentials.ts); a bearer
  * value shaped like an API key is one, a `wkat_` value an OAuth access token (its person's current
- * role in its workspace, its grant's scopes), any other goes to `resolveBearerToken` when one is
- * configured (tests only), else it is invalid.
+ * role in its workspace, its grant's scopes), any other is looked up as an API key, which refuses
+ * it (401 `invalid_token`).
  */
 export async function optionalPrincipal(deps: ServerDeps, headers: Headers): Promise<Authenticated | null> {
   const credential = credentialOf(headers);
@@ -20,11 +22,6 @@ export async function optionalPrincipal(deps: ServerDeps, headers: Headers): Pro
   if (credential.scheme === "bearer" && isAccessTokenFormat(credential.value)) {
     const resolved = await authenticateOAuthToken(deps.core, credential.value);
     if (!resolved) throw unauthenticated("Invalid access token: unknown, expired or revoked, or its person is no longer a member");
-    return resolved;
-  }
-  if (credential.scheme === "bearer" && !looksLikeRawKey(credential.value) && deps.resolveBearerToken) {
-    const resolved = await deps.resolveBearerToken(credential.value);
-    if (!resolved) throw unauthenticated("Invalid access token");
     return resolved;
   }
   return authenticateApiKey(deps.core, credential.value);
@@ -38,12 +35,46 @@ export async function requirePrincipal(deps: ServerDeps, headers: Headers): Prom
   return auth;
 }
 
+/** A request's context, for the dashboard session: its cookie, and the answer's headers (the cookie set again). */
+export interface SessionContext {
+  request: Request;
+  set: HeaderSink;
+}
+
+const MISSING = "Missing credentials: send an API key as Authorization: Bearer <key> or in the x-api-key header, or sign in";
+
 /**
  * Authenticates and checks tenancy for a `/workspaces/{slug}` route. The credential's lookup
- * already returned its workspace, so the common case costs one store round trip.
+ * already returned its workspace, so the common case costs one store round trip. With `ctx` and no
+ * credential header, the dashboard session cookie is read: the person's membership of that
+ * workspace is looked up (none: 404, like another workspace's key) and gives the role. A header
+ * credential wins over the cookie (an API client's key is never mixed with a browser's session).
  */
-export async function requireWorkspace(deps: ServerDeps, headers: Headers, slug: string): Promise<Authenticated> {
-  const auth = await requirePrincipal(deps, headers);
-  assertInWorkspace(auth.principal, auth.workspace.slug === slug ? auth.workspace : null);
-  return auth;
+export async function requireWorkspace(deps: ServerDeps, headers: Headers, slug: string, ctx?: SessionContext): Promise<Authenticated> {
+  const auth = await optionalPrincipal(deps, headers);
+  if (auth) {
+    assertInWorkspace(auth.principal, auth.workspace.slug === slug ? auth.workspace : null);
+    return auth;
+  }
+  const session = ctx ? await sessionOf(deps, ctx.request, ctx.set) : null;
+  if (!session) throw unauthenticated(MISSING);
+  const workspace = await deps.core.stores.workspaces.getBySlug(slug);
+  const resolved = workspace ? await sessionPrincipal(deps.core, session, workspace) : null;
+  if (!resolved) throw notFound("Workspace");
+  return resolved;
+}
+
+/**
+ * The caller of a route outside any workspace (`GET /me`): a header credential's principal and
+ * workspace, else the session's person with no workspace (null), else 401.
+ */
+export async function requireCaller(
+  deps: ServerDeps,
+  ctx: SessionContext,
+): Promise<{ principal: Principal; workspace: Workspace | null }> {
+  const auth = await optionalPrincipal(deps, ctx.request.headers);
+  if (auth) return auth;
+  const session = await sessionOf(deps, ctx.request, ctx.set);
+  if (!session) throw unauthenticated(MISSING);
+  return { principal: sessionPrincipalOf(session, "", null, null), workspace: null };
 }

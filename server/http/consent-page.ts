@@ -39,7 +39,7 @@ const STYLE = `
   ul.scopes { padding-left: 1.2rem; }
   ul.scopes code { background: #eef2ff; padding: 0 .3rem; border-radius: 4px; }
   label { display: block; font-weight: 600; margin: 1rem 0 .3rem; }
-  input[type=password] { width: 100%; padding: .5rem; font: inherit; border: 1px solid #c9cedb; border-radius: 6px; box-sizing: border-box; }
+  select, input[type=password] { width: 100%; padding: .5rem; font: inherit; border: 1px solid #c9cedb; border-radius: 6px; box-sizing: border-box; }
   .buttons { display: flex; gap: .75rem; margin-top: 1.25rem; }
   button { font: inherit; padding: .5rem 1.2rem; border-radius: 6px; border: 1px solid #c9cedb; background: #fff; cursor: pointer; }
   button.approve { background: #1f4fd1; border-color: #1f4fd1; color: #fff; font-weight: 600; }
@@ -70,6 +70,13 @@ export interface ConsentView {
   action: string;
   csrf: string;
   error?: string | null;
+  /** Signed in (an identity provider is configured): who decides, and the workspaces to choose from at the root mount. */
+  signedIn?: SignedIn;
+}
+
+export interface SignedIn {
+  email: string;
+  workspaces: Array<{ slug: string; name: string }>;
 }
 
 export function renderConsentPage(v: ConsentView): string {
@@ -94,7 +101,20 @@ export function renderConsentPage(v: ConsentView): string {
   const scopes = r.scopes.map((s) => `<li><code>${escapeHtml(s)}</code>: ${escapeHtml(SCOPE_WORDS[s] ?? s)}</li>`).join("");
   const where = v.workspace
     ? `in the workspace <strong>${escapeHtml(v.workspace)}</strong>`
+    : v.signedIn
+    ? "in the workspace you choose below"
     : "in the workspace of the API key you enter below";
+  const who = v.signedIn
+    ? `<p class="muted">Signed in as <strong>${escapeHtml(v.signedIn.email)}</strong>.</p>${
+      v.workspace ? "" : `<label for="workspace">Workspace</label>
+<select id="workspace" name="workspace">${
+        v.signedIn.workspaces.map((w) => `<option value="${escapeHtml(w.slug)}">${escapeHtml(w.name)} (${escapeHtml(w.slug)})</option>`)
+          .join("")
+      }</select>`
+    }`
+    : `<label for="api_key">Your API key</label>
+<input type="password" id="api_key" name="api_key" autocomplete="off" spellcheck="false">
+<p class="muted">This server has no sign-in: one of your personal API keys says who you are. It is used for this decision only and is not given to the application.</p>`;
   const site = r.client.client_uri ? `<p class="muted">Its site: ${escapeHtml(r.client.client_uri)}</p>` : "";
   return page(
     `Authorize ${name}`,
@@ -106,9 +126,7 @@ ${site}
 <p class="muted">After your decision you will be sent to <strong>${escapeHtml(dest.origin)}</strong>.</p>
 <form method="post" action="${escapeHtml(v.action)}">
 ${fields}
-<label for="api_key">Your API key</label>
-<input type="password" id="api_key" name="api_key" autocomplete="off" spellcheck="false">
-<p class="muted">This server has no sign-in: one of your personal API keys says who you are. It is used for this decision only and is not given to the application.</p>
+${who}
 <div class="buttons"><button class="approve" type="submit" name="decision" value="approve">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button></div>
 </form>`,

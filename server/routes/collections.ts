@@ -78,7 +78,7 @@ export function collectionRoutes(deps: ServerDeps) {
         parse: "json",
         params: SlugParams,
         body: CreateCollectionDto,
-        response: { 201: CollectionView, ...errors(400, 401, 403, 404, 413) },
+        response: { 201: CollectionView, ...errors(400, 401, 402, 403, 404, 413) },
         detail: doc(
           "Create a collection",
           "`record_schema` types the records' fields and names the stages (default by archetype). Every problem of the schema, views and references is reported at once.",

@@ -36,7 +36,7 @@ export function memberRoutes(deps: ServerDeps) {
         parse: "json",
         params: SlugParams,
         body: AddMemberDto,
-        response: { 201: MemberView, ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 201: MemberView, ...errors(400, 401, 402, 403, 404, 409, 413) },
         detail: {
           ...authenticated,
           tags,

@@ -22,6 +22,8 @@ import {
   type Result,
   revokeGrant,
   revokeToken,
+  type Session,
+  sessionPrincipal,
   TokenSet,
 } from "../../core/identity/mod.ts";
 import type { IdentityError } from "../../core/identity/errors.ts";
@@ -30,12 +32,14 @@ import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { API_PREFIX } from "../app.ts";
 import type { ServerDeps } from "../deps.ts";
 import { requirePrincipal } from "../http/authenticate.ts";
-import { consentHeaders, renderAuthorizationError, renderConsentPage } from "../http/consent-page.ts";
+import { consentHeaders, renderAuthorizationError, renderConsentPage, type SignedIn } from "../http/consent-page.ts";
+import { appendSetCookie, type HeaderSink, sessionOf } from "../http/session-cookie.ts";
 import { cookieValue, CSRF_COOKIE, CSRF_FIELD, csrfGuard } from "../http/csrf.ts";
 import { isJson } from "../http/json-body.ts";
 import { publicOrigin } from "../http/public-origin.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { rawBody } from "../http/raw-body.ts";
+import { ErrorEnvelope } from "../http/error-envelope.ts";
 import { authenticated, errors, publicOperation, strict } from "../http/schemas.ts";
 import { openCors } from "./protected-resource.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -77,6 +81,20 @@ const AuthorizationServerMetadata = Type.Object({
 }, { description: "OAuth 2.0 Authorization Server Metadata (RFC 8414)." });
 
 const AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"];
+/** The token and revocation endpoints' parameters (RFC 6749 §4.1.3, §6; RFC 7009 §2.1; RFC 8707): others are ignored. */
+const FORM_PARAMETERS = new Set([
+  "grant_type",
+  "code",
+  "code_verifier",
+  "redirect_uri",
+  "refresh_token",
+  "scope",
+  "client_id",
+  "client_secret",
+  "token",
+  "token_type_hint",
+  "resource",
+]);
 
 /** A mount: the root or one workspace. */
 interface Mount {
@@ -89,6 +107,13 @@ interface Mount {
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/** The response with the cookies a session read set (its extension, or the clearing of a stale one). */
+function withCookies(response: Response, sink: HeaderSink): Response {
+  const c = sink.headers["set-cookie"];
+  for (const v of c === undefined ? [] : Array.isArray(c) ? c : [c]) response.headers.append("set-cookie", String(v));
+  return response;
+}
 
 export function oauthRoutes(deps: ServerDeps) {
   const core = deps.core;
@@ -130,7 +155,11 @@ export function oauthRoutes(deps: ServerDeps) {
     return new Response(JSON.stringify({ error: e.code, error_description: e.description }), { status, headers });
   };
 
-  /** Form parameters (RFC 6749 §3.2: form-encoded, no parameter twice); null when malformed. */
+  /**
+   * Form parameters (RFC 6749 §3.2: form-encoded, no parameter twice); an error when malformed.
+   * Only the parameters these endpoints read: unrecognized ones are ignored (§3.1, §3.2), repeated
+   * or not.
+   */
   const formOf = (request: Request, body: unknown): Map<string, string> | { code: string; description: string } => {
     if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) {
       return { code: "invalid_request", description: "Invalid request: the body must be application/x-www-form-urlencoded" };
@@ -138,6 +167,7 @@ export function oauthRoutes(deps: ServerDeps) {
     const params = new URLSearchParams(new TextDecoder().decode(body as Uint8Array));
     const out = new Map<string, string>();
     for (const [k, v] of params) {
+      if (!FORM_PARAMETERS.has(k)) continue;
       if (out.has(k)) return { code: "invalid_request", description: `Invalid request: parameter ${k} is repeated` };
       out.set(k, v);
     }
@@ -199,6 +229,8 @@ export function oauthRoutes(deps: ServerDeps) {
     const slugOf = (p: unknown) => (prefix === "" ? undefined : (p as { slug: string }).slug);
     const withParams = <T extends Record<string, TSchema>>(extra: T) =>
       params ? Type.Object({ ...params.properties, ...extra }, strict) : Type.Object(extra, strict);
+    /** The RFC routes' 400: the RFC's shape; at a workspace mount a malformed slug is refused, like everywhere, by the envelope. */
+    const rfcError400 = params ? Type.Union([OAuthError, ErrorEnvelope]) : OAuthError;
 
     return new Elysia({ name: `oauth${prefix}` })
       .use(rawBody)
@@ -208,33 +240,22 @@ export function oauthRoutes(deps: ServerDeps) {
           openCors(set.headers);
           await limit(request, server, set, "oauth-register", 30);
           await mountOf(request, slugOf(p));
-          const registered = await registerClient(core, body);
+          const registered = await registerClient(core, registrationBodyOf(request, body as Uint8Array));
           if (!registered.ok) return oauthError(registered.error);
           set.status = 201;
           return registered.value;
         },
         {
-          parse: "json",
+          rawBody: true,
           ...(params ? { params } : {}),
-          body: Type.Object({
-            redirect_uris: Type.Optional(Type.Unknown({ description: "Required: https URIs, or http on a loopback host; no fragment." })),
-            token_endpoint_auth_method: Type.Optional(
-              Type.Unknown({ description: "`none` (public, the default), `client_secret_basic` or `client_secret_post` (confidential)." }),
-            ),
-            grant_types: Type.Optional(Type.Unknown({ description: "A subset of `authorization_code`, `refresh_token`." })),
-            response_types: Type.Optional(Type.Unknown({ description: "A subset of `code`." })),
-            client_name: Type.Optional(Type.Unknown()),
-            client_uri: Type.Optional(Type.Unknown()),
-            logo_uri: Type.Optional(Type.Unknown()),
-            scope: Type.Optional(Type.Unknown({ description: "The default scopes when an authorization request names none." })),
-          }, { additionalProperties: true, description: "RFC 7591 client metadata; unknown metadata is ignored." }),
-          response: { 201: RegisteredClient, 400: OAuthError, ...errors(404, 413, 429) },
+          response: { 201: RegisteredClient, 400: rfcError400, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
             summary: `Register an OAuth client (RFC 7591), at ${at}`,
+            requestBody: { required: true, content: { "application/json": { schema: ClientMetadataBody } } },
             description:
-              "Public. A confidential client's `client_secret` is shown in this answer only (stored as its SHA-256). Errors are RFC 7591's: 400 `{error: invalid_redirect_uri | invalid_client_metadata, error_description}`. Rate-limited per client address (at least 30 a minute). A client registered at either mount can be used at both. Readable from any origin, no cookies.",
+              "Public. A confidential client's `client_secret` is shown in this answer only (stored as its SHA-256); metadata the client did not register is absent from the answer. Errors are RFC 7591's: 400 `{error: invalid_redirect_uri | invalid_client_metadata, error_description}`, a body that is not a JSON object included. Rate-limited per client address (at least 30 a minute). A client registered at either mount can be used at both. Readable from any origin, no cookies.",
           },
         },
       )
@@ -311,7 +332,7 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: { 200: TokenSet, 400: OAuthError, 401: OAuthError, ...errors(404, 413, 429) },
+          response: { 200: TokenSet, 400: rfcError400, 401: OAuthError, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
@@ -362,7 +383,7 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: { 200: Type.Object({}), 400: OAuthError, 401: OAuthError, ...errors(404, 413, 429) },
+          response: { 200: Type.Object({}), 400: rfcError400, 401: OAuthError, ...errors(404, 413, 429) },
           detail: {
             ...publicOperation,
             tags,
@@ -407,6 +428,21 @@ export function oauthRoutes(deps: ServerDeps) {
               authorizationResponseUri(r.redirect_uri, { error: r.error, error_description: r.description }, r.state, mount.issuer),
             );
           }
+          const cookies: HeaderSink = { headers: {} };
+          let signedIn: SignedIn | undefined;
+          if (deps.oidc) {
+            // With an identity provider the page decides as the signed-in person: a signed-out
+            // user signs in first and comes back here.
+            const session = await sessionOf(deps, request, cookies);
+            if (!session) {
+              const here = new URL(request.url);
+              const login = `${mount.origin}${API_PREFIX}/auth/login?return_to=${encodeURIComponent(`${here.pathname}${here.search}`)}`;
+              return withCookies(redirect(login), cookies);
+            }
+            const who = await signedInView(mount, session);
+            if (!who) return withCookies(html(404, renderAuthorizationError("You are no member of this workspace"), null), cookies);
+            signedIn = who;
+          }
           const token = csrf.issue();
           const headers = consentHeaders(check.request.redirect_uri);
           const secure = mount.origin.startsWith("https:") ? "; Secure" : "";
@@ -416,9 +452,11 @@ export function oauthRoutes(deps: ServerDeps) {
             workspace: mount.slug,
             action: `${mount.base}/oauth/authorize`,
             csrf: token,
+            signedIn,
           });
           Object.assign(set.headers, headers);
-          return new Response(page, { status: 200, headers: { ...headers, "set-cookie": cookie } });
+          appendSetCookie(cookies, cookie);
+          return withCookies(new Response(page, { status: 200, headers }), cookies);
         },
         {
           ...(params ? { params } : {}),
@@ -441,10 +479,9 @@ export function oauthRoutes(deps: ServerDeps) {
             responses: {
               200: { description: "The consent page.", content: { "text/html": { schema: { type: "string" } } } },
               303: { description: "Back to the client with an error." },
-              400: {
-                description: "An untrustworthy request (unknown client or redirect URI).",
-                content: { "text/html": { schema: { type: "string" } } },
-              },
+              400: htmlOrEnvelope(
+                "An untrustworthy request (unknown client or redirect URI): HTML; a malformed query or slug: the error envelope.",
+              ),
               404: { description: "Unknown workspace.", content: { "text/html": { schema: { type: "string" } } } },
             },
           },
@@ -464,18 +501,27 @@ export function oauthRoutes(deps: ServerDeps) {
         {
           rawBody: true,
           ...(params ? { params } : {}),
-          response: {
-            201: Type.Object({
-              redirect_to: Type.String({
-                description: "Where to send the user: the redirect URI with `code` (or `error=access_denied`), `state` and `iss`.",
-              }),
-            }),
-            ...errors(400, 401, 403, 404, 413),
-          },
+          // No `response` schemas: the plugin would replace the responses below with them, and the
+          // form post's answers (303, HTML pages) cannot be said there.
           detail: {
             ...authenticated,
             tags,
             summary: `Decide an authorization request, at ${at}`,
+            responses: {
+              201: { description: "The JSON decision: where to send the user.", content: { "application/json": { schema: RedirectTo } } },
+              303: {
+                description: "The consent form's post: to the redirect URI with `code` (or `error`), `state` and `iss`.",
+                headers: { location: { schema: { type: "string" } } },
+              },
+              400: htmlOrEnvelope(
+                "Invalid parameters (JSON: the envelope, nothing issued); the form: an expired CSRF token or an untrustworthy request, as a page.",
+              ),
+              401: htmlOrEnvelope("No or a bad API key (the form: the page again, asking for a valid key)."),
+              403: htmlOrEnvelope("The decider may not decide: a faceless key, or an OAuth token."),
+              404: htmlOrEnvelope("Unknown workspace, or at a workspace mount another workspace's key."),
+              413: envelope("The body is past the limit."),
+              429: envelope("Rate limited."),
+            },
             requestBody: {
               required: true,
               content: {
@@ -493,6 +539,19 @@ export function oauthRoutes(deps: ServerDeps) {
           },
         },
       );
+  }
+
+  /** The signed-in person as the page shows them, with the workspaces they may choose; null when none fits the mount. */
+  async function signedInView(mount: Mount, session: Session): Promise<SignedIn | null> {
+    const identity = await core.stores.identities.getById(session.identity_id);
+    if (!identity) return null;
+    if (mount.slug !== null) {
+      const ws = await core.stores.workspaces.getBySlug(mount.slug);
+      return ws && (await sessionPrincipal(core, session, ws)) ? { email: identity.email, workspaces: [] } : null;
+    }
+    const memberships = await core.stores.identities.memberships(identity.id, 100);
+    if (memberships.length === 0) return null;
+    return { email: identity.email, workspaces: memberships.map((m) => ({ slug: m.workspace.slug, name: m.workspace.name })) };
   }
 
   const redirect = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
@@ -594,6 +653,17 @@ export function oauthRoutes(deps: ServerDeps) {
     const decision = get("decision");
     if (decision === "deny") return redirect(await decide(mount, null, req, "deny"));
     if (decision !== "approve") return again(400, "Choose Allow or Deny");
+    if (deps.oidc) {
+      // Signed in: the session's person decides, in the mount's workspace or the one chosen.
+      const cookies: HeaderSink = { headers: {} };
+      const session = await sessionOf(deps, request, cookies);
+      if (!session) return withCookies(again(401, "Your session ended: sign in again, then reload this page"), cookies);
+      const slug = mount.slug ?? get("workspace");
+      const workspace = slug ? await core.stores.workspaces.getBySlug(slug) : null;
+      const auth = workspace ? await sessionPrincipal(core, session, workspace) : null;
+      if (!auth) return withCookies(again(404, "Choose one of your workspaces"), cookies);
+      return withCookies(redirect(await decide(mount, auth, req, "approve")), cookies);
+    }
     const key = get("api_key")?.trim();
     if (!key) return again(401, "Enter one of your API keys to allow access");
     let auth: Authenticated;
@@ -697,3 +767,49 @@ const AuthorizeDecision = Type.Object({
   workspace: Type.Optional(Type.String({ maxLength: 100, description: "The workspace's slug: the decider's key's, if given." })),
   decision: Type.Union([Type.Literal("approve"), Type.Literal("deny")]),
 }, strict);
+
+const RedirectTo = Type.Object({
+  redirect_to: Type.String({
+    description: "Where to send the user: the redirect URI with `code` (or `error=access_denied`), `state` and `iss`.",
+  }),
+});
+
+const envelope = (description: string) => ({ description, content: { "application/json": { schema: ErrorEnvelope } } });
+/** An answer that is a page for a browser's form post, the API's envelope otherwise. */
+const htmlOrEnvelope = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorEnvelope }, "text/html": { schema: { type: "string" as const } } },
+});
+
+/** RFC 7591 client metadata, as documented; read by hand (readClientMetadata), so a wrong type is the RFC's error, not the envelope's. */
+const ClientMetadataBody = Type.Object({
+  redirect_uris: Type.Optional(Type.Unknown({ description: "Required: https URIs, or http on a loopback host; no fragment." })),
+  token_endpoint_auth_method: Type.Optional(
+    Type.Unknown({
+      description: "`none` (public), `client_secret_basic` (confidential, the default when absent, RFC 7591 §2) or `client_secret_post`.",
+    }),
+  ),
+  grant_types: Type.Optional(Type.Unknown({ description: "A subset of `authorization_code`, `refresh_token`." })),
+  response_types: Type.Optional(Type.Unknown({ description: "A subset of `code`." })),
+  client_name: Type.Optional(Type.Unknown()),
+  client_uri: Type.Optional(Type.Unknown()),
+  logo_uri: Type.Optional(Type.Unknown()),
+  scope: Type.Optional(Type.Unknown({ description: "The default scopes when an authorization request names none." })),
+}, { additionalProperties: true, description: "RFC 7591 client metadata; unknown metadata is ignored." });
+
+/**
+ * A registration body as JSON (RFC 7591 §3.1), read here rather than by the app's parser so that
+ * every refusal is the RFC's `invalid_client_metadata`: anything but a JSON document reads as
+ * `undefined`, which readClientMetadata refuses. Text holding U+0000 is refused too, as the app's
+ * parser does (no store keeps it).
+ */
+function registrationBodyOf(request: Request, raw: Uint8Array): unknown {
+  if (!isJson(request.headers.get("content-type"))) return undefined;
+  const text = new TextDecoder().decode(raw);
+  if (text.includes("\\u0000") || text.includes("\0")) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

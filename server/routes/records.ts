@@ -63,7 +63,7 @@ export function recordRoutes(deps: ServerDeps) {
         parse: "json",
         params: CollectionParams,
         body: CreateRecordDto,
-        response: { 201: RecordView, ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 201: RecordView, ...errors(400, 401, 402, 403, 404, 409, 413) },
         detail: doc(
           "Add a record",
           "`fields` are checked against the record_schema and `status` against the stages (default the first); `entity_id` and entity-typed fields must name entities of the workspace. Every problem is one 400 `VALIDATION_FAILED` with a detail per field. Records of an archived collection are read-only (409).",

@@ -84,7 +84,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         parse: "json",
         params: SlugParams,
         body: CreateTopicDto,
-        response: { 201: TopicView, ...errors(400, 401, 403, 404, 409, 413) },
+        response: { 201: TopicView, ...errors(400, 401, 402, 403, 404, 409, 413) },
         detail: doc(
           "Create a topic",
           "Creates a Note (`draft`), or with `status: proposed` puts it up for review at once. Tags are normalised and registered. A chosen slug that is taken is a 409. With a `repo_id`, the answer carries `anchor_validation`: each anchor's match count on the repo's default branch, rated `ok`, `overbroad` (more than max(500, 20% of the repo's files)) or `zero`, with samples and warnings; advisory, it never blocks the write.",

@@ -4,6 +4,7 @@ import { AppError } from "../../core/kernel/errors.ts";
 import { receiveCodeHostWebhook } from "../../core/code-context/code-host-webhook.ts";
 import { CodeHostWebhookResult } from "../../core/code-context/dto.ts";
 import { MonitorWebhookResult, receiveMonitorWebhook } from "../../core/radar/mod.ts";
+import { IdentityWebhookResult, receiveIdentityWebhook } from "../../core/identity/mod.ts";
 import type { ServerDeps } from "../deps.ts";
 import { rawBody } from "../http/raw-body.ts";
 import { errors, publicOperation } from "../http/schemas.ts";
@@ -112,6 +113,82 @@ export function radarWebhookRoutes(deps: ServerDeps) {
         },
         description:
           "Standard Webhooks: `webhook-id`, `webhook-timestamp` (within 300 s), `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under RADAR_WEBHOOK_SECRET, compared in constant time). A bad or missing signature is 401 `INVALID_SIGNATURE` and changes nothing; not configured: 404. `monitor.entities_changed` marks the monitor's records of those entities (by kind and dedup key: a company's domain, a person's `<provider>:<id>`) `drifted`. A webhook id seen before answers 200 `duplicate` and does nothing; other types 200 `ignored`.",
+      },
+    },
+  );
+}
+
+const IdentityWebhookHeaders = Type.Object({
+  "webhook-id": Type.Optional(
+    Type.String({ description: "The event's id: a delivery sent again takes effect once. `svix-id` is accepted too." }),
+  ),
+  "webhook-timestamp": Type.Optional(
+    Type.String({ description: "Unix seconds; more than 300 s from now is a 401. `svix-timestamp` is accepted too." }),
+  ),
+  "webhook-signature": Type.Optional(
+    Type.String({
+      description:
+        '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<raw body>">` under IDENTITY_WEBHOOK_SECRET\'s key (`whsec_<base64>`); several may be sent, space-separated. `svix-signature` is accepted too.',
+    }),
+  ),
+  "svix-id": Type.Optional(Type.String()),
+  "svix-timestamp": Type.Optional(Type.String()),
+  "svix-signature": Type.Optional(Type.String()),
+});
+
+/** `POST /webhooks/identity`: the identity provider's user and session events (Standard Webhooks, or Svix's same scheme). */
+export function identityWebhookRoutes(deps: ServerDeps) {
+  return new Elysia({ name: "identity-webhook" }).use(rawBody).post(
+    "/webhooks/identity",
+    ({ body, headers }) => {
+      const secret = deps.config.identityWebhookSecret;
+      const issuer = deps.oidc?.issuer;
+      if (!secret || !issuer) {
+        throw new AppError(
+          "NOT_FOUND",
+          "Identity webhook is not configured: set IDENTITY_WEBHOOK_SECRET (and the OIDC_* settings) to enable it",
+        );
+      }
+      return receiveIdentityWebhook(deps.core, secret, issuer, {
+        id: headers["webhook-id"] ?? headers["svix-id"] ?? null,
+        timestamp: headers["webhook-timestamp"] ?? headers["svix-timestamp"] ?? null,
+        signature: headers["webhook-signature"] ?? headers["svix-signature"] ?? null,
+        body: body as Uint8Array,
+      });
+    },
+    {
+      rawBody: true,
+      headers: IdentityWebhookHeaders,
+      response: { 200: IdentityWebhookResult, ...errors(400, 401, 404, 409, 413) },
+      detail: {
+        ...publicOperation,
+        tags: ["webhooks"],
+        summary: "Identity provider webhook receiver (public)",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["type", "data"],
+                properties: {
+                  type: {
+                    type: "string",
+                    description: "`user.updated`, `user.deleted`, `session.revoked`; others are acknowledged and ignored.",
+                  },
+                  timestamp: { type: "string" },
+                  data: {
+                    type: "object",
+                    description:
+                      "`user.*`: `id` (the provider's subject), `email`, `previous_email`, `name`. `session.revoked`: `user_id` (the subject).",
+                  },
+                },
+              },
+            },
+          },
+        },
+        description:
+          "Standard Webhooks (`webhook-id`, `webhook-timestamp` within 300 s, `webhook-signature` `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under IDENTITY_WEBHOOK_SECRET, compared in constant time; the `svix-*` names are accepted too). A bad or missing signature or timestamp: 401 `INVALID_SIGNATURE`, nothing changed; not configured: 404. The person is the one linked to the provider's subject (`data.id`; `data.user_id` for `session.revoked`), or, not linked yet, the one with `data.previous_email` or `data.email` (linked then). `user.updated` sets the e-mail and name (another person's e-mail: 409, nothing changed); `user.deleted` deactivates the identity: it signs in no more, and its sessions, OAuth grants and personal API keys stop at once (memberships stay); `session.revoked` ends the person's sessions. A webhook id seen before: 200 `duplicate`, nothing done; other types, or a person unknown here: 200 `ignored`.",
       },
     },
   );

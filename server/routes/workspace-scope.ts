@@ -14,7 +14,10 @@ export function workspaceScope(deps: ServerDeps, name: string, opts: { headers?:
     async ({ request, params, set }) => {
       // Headers every answer of the controller carries, errors included (a deprecated alias's).
       if (opts.headers) Object.assign(set.headers, opts.headers(new URL(request.url)));
-      const { principal, workspace } = await requireWorkspace(deps, request.headers, (params as { slug: string }).slug);
+      const { principal, workspace } = await requireWorkspace(deps, request.headers, (params as { slug: string }).slug, {
+        request,
+        set,
+      });
       const limits = deps.rateLimits;
       await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, set.headers);
       return { principal, workspace };

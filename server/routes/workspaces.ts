@@ -1,12 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { CreatedApiKey } from "../../core/access/dto.ts";
+import { CommercialUsage } from "../../core/billing/dto.ts";
+import { commercialUsage } from "../../core/billing/usage.ts";
 import { bootstrapWorkspace } from "../../core/workspaces/bootstrap.ts";
 import { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
 import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../core/workspaces/dto.ts";
 import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
 import type { ServerDeps } from "../deps.ts";
-import { optionalPrincipal, requirePrincipal } from "../http/authenticate.ts";
+import { optionalPrincipal, requireCaller } from "../http/authenticate.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { authenticated, Deleted, errors, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -28,12 +30,14 @@ const Me = Type.Object({
   principal: Type.Object({
     kind: Type.Union([Type.Literal("identity"), Type.Literal("service")]),
     via: Type.Union([Type.Literal("api_key"), Type.Literal("oauth"), Type.Literal("session")]),
-    credential_id: Type.String({ description: "The API key's id; over OAuth, the grant's." }),
+    credential_id: Type.String({ description: "The API key's id; over OAuth, the grant's; over a session, the session's id." }),
     client_id: Type.Optional(Type.String({ description: "Over OAuth: the client the token was issued to." })),
     scopes: Type.Optional(Type.Array(Type.String(), { description: "Over OAuth: the scopes its grant holds." })),
   }),
   identity: Type.Union([Identity, Type.Null()]),
-  workspace: Workspace,
+  workspace: Type.Union([Workspace, Type.Null()], {
+    description: "The credential's workspace; null over a dashboard session, which is the person's in every workspace.",
+  }),
   role: Type.Union([Member.properties.role, Type.Null()]),
   memberships: Type.Array(
     Type.Object({
@@ -79,13 +83,19 @@ export function workspaceRoutes(deps: ServerDeps) {
     .get(
       "/me",
       async ({ request, set }) => {
-        const { principal, workspace } = await requirePrincipal(deps, request.headers);
+        const { principal, workspace } = await requireCaller(deps, { request, set });
         await enforceRateLimit(deps.rateLimits, deps.logger, `key:${principal.credentialId}`, deps.rateLimits.perKey, set.headers);
         return me(core, principal, workspace);
       },
       {
         response: { 200: Me, ...errors(401, 429) },
-        detail: { ...authenticated, tags: ["workspaces"], summary: "Current identity and workspace context" },
+        detail: {
+          ...authenticated,
+          tags: ["workspaces"],
+          summary: "Current identity and workspace context",
+          description:
+            "Any credential. Over an API key: its workspace and the person's memberships; over OAuth: the token's workspace only, with `client_id` and `scopes`; over a dashboard session (cookie `wks_session`): `workspace` null and every membership.",
+        },
       },
     );
 
@@ -129,7 +139,18 @@ export function workspaceRoutes(deps: ServerDeps) {
         tags: ["workspaces"],
         summary: "Set the plan (owner/admin)",
         description:
-          'Switches among `free`, `team` and `business` (no billing provider is configured, so nothing is charged). The current plan again is a 200 that changes nothing. `enterprise` is a contract the platform operator sets and ends: neither set nor left here (409 `PLAN_CHANGE_NOT_ALLOWED`). Publishes `workspace.plan_changed` with `from`, `to`, `source: "owner"`.',
+          'The current plan again is a 200 that changes nothing. `enterprise` is a contract the platform operator sets and ends: neither set nor left here (409 `PLAN_CHANGE_NOT_ALLOWED`). Without a billing provider (self-hosted, nothing charged) `free`, `team` and `business` switch freely, and a plan set this way includes no radar credits; with one, other changes are 409 `PLAN_CHANGE_NOT_ALLOWED` (use checkout or the portal). A downgrade below usage deletes nothing: the kinds over the new limits show in `over_limit` of commercial usage and, under `PLAN_LIMITS=enforce`, their creates are refused. Publishes `workspace.plan_changed` with `from`, `to`, `source: "owner"`.',
+      },
+    })
+    .get("/commercial-usage", ({ principal, workspace }) => commercialUsage(core, principal, workspace), {
+      params: SlugParams,
+      response: { 200: CommercialUsage, ...errors(401, 404) },
+      detail: {
+        ...authenticated,
+        tags: ["workspaces"],
+        summary: "Commercial usage against the plan (any member)",
+        description:
+          "The plan, its current period (the subscription's or contract's, else the calendar month, UTC) and limits (`null`: unlimited), exact counts against each limit (members of every role; topics and collections, archived included; records of all collections), the period's radar credits from the ledger (`included` granted for the period, `used` charged in it, the `balance` now), the kinds beyond their limit (`over_limit`, after a downgrade), and the billing account (`status` `none` until a billing provider is configured). Usage is counted whether or not `PLAN_LIMITS=enforce`.",
       },
     })
     .get("/health", ({ workspace }) => workspaceHealth(core, workspace), {

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
 import type { Stores } from "../../core/stores.ts";
+import { issueTokensFor } from "../support/oauth-tokens.ts";
 import { type Personas, personas } from "../support/personas.ts";
-import { scopedTokens } from "../support/scoped-tokens.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 const METADATA = 'resource_metadata="http://localhost/.well-known/oauth-protected-resource"';
@@ -15,15 +15,14 @@ export function runBearerSuite(name: string, open: () => Promise<Stores>) {
     let p: Personas;
     const ws = "/workspaces/bearer";
     const bearer = (value: string) => ({ authorization: `Bearer ${value}` });
+    /** OAuth access tokens, issued by the authorization server's use cases: an owner's read-only one, a member's two narrower ones. */
+    const tok = { read: "", write: "", relate: "" };
     beforeAll(async () => {
-      t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), {
-        resolveBearerToken: scopedTokens(() => t.core, {
-          "tok-read": () => ({ apiKey: p.owner, scopes: ["work:read"] }),
-          "tok-write": () => ({ apiKey: p.member, scopes: ["work:read", "work:write"] }),
-          "tok-relate": () => ({ apiKey: p.member, scopes: ["work:read", "topics:write"] }),
-        }),
-      });
+      t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()));
       p = await personas(t, "bearer");
+      tok.read = (await issueTokensFor(t, p.owner, ["work:read"])).access_token;
+      tok.write = (await issueTokensFor(t, p.member, ["work:read", "work:write"])).access_token;
+      tok.relate = (await issueTokensFor(t, p.member, ["work:read", "topics:write"])).access_token;
     });
 
     describe("Authorization: Bearer <api key>", () => {
@@ -71,7 +70,7 @@ export function runBearerSuite(name: string, open: () => Promise<Stores>) {
       });
 
       test('a bad bearer credential: error="invalid_token"', async () => {
-        for (const value of ["wks_" + "a".repeat(40), "not-a-token"]) {
+        for (const value of ["wks_" + "a".repeat(40), "wkat_" + "a".repeat(52), "not-a-token"]) {
           const res = await t.call("GET", `${ws}/topics`, { headers: bearer(value) });
           expect(res.status).toBe(401);
           expect(res.headers.get("www-authenticate")).toBe(`Bearer ${METADATA}, error="invalid_token"`);
@@ -96,8 +95,8 @@ export function runBearerSuite(name: string, open: () => Promise<Stores>) {
 
     describe("scopes", () => {
       test("a read-only token reads, and a write is 403 with an insufficient_scope challenge", async () => {
-        expect((await t.call("GET", `${ws}/topics`, { headers: bearer("tok-read") })).status).toBe(200);
-        const res = await t.call("POST", `${ws}/topics`, { headers: bearer("tok-read"), body: { title: "Read-only writes" } });
+        expect((await t.call("GET", `${ws}/topics`, { headers: bearer(tok.read) })).status).toBe(200);
+        const res = await t.call("POST", `${ws}/topics`, { headers: bearer(tok.read), body: { title: "Read-only writes" } });
         expect(res.status).toBe(403);
         expect(res.body.error.code).toBe("FORBIDDEN");
         expect(res.body.error.required_scope).toBe("work:read work:write");
@@ -107,7 +106,7 @@ export function runBearerSuite(name: string, open: () => Promise<Stores>) {
       });
 
       test("work:write writes; adding a relation takes topics:write, and topics:write alone relates but does not write", async () => {
-        const a = await t.call("POST", `${ws}/topics`, { headers: bearer("tok-write"), body: { title: "Scoped A" } });
+        const a = await t.call("POST", `${ws}/topics`, { headers: bearer(tok.write), body: { title: "Scoped A" } });
         expect(a.status).toBe(201);
         const b = await t.call("POST", `${ws}/topics`, { key: p.member, body: { title: "Scoped B" } });
         const relate = (token: string) =>
@@ -115,13 +114,13 @@ export function runBearerSuite(name: string, open: () => Promise<Stores>) {
             headers: bearer(token),
             body: { type: "relates_to", target: b.body.slug },
           });
-        const refused = await relate("tok-write");
+        const refused = await relate(tok.write);
         expect(refused.status).toBe(403);
         expect(refused.headers.get("www-authenticate")).toBe(
           `Bearer error="insufficient_scope", scope="work:read topics:write", ${METADATA}`,
         );
-        expect((await relate("tok-relate")).status).toBe(201);
-        const write = await t.call("POST", `${ws}/topics`, { headers: bearer("tok-relate"), body: { title: "Scoped C" } });
+        expect((await relate(tok.relate)).status).toBe(201);
+        const write = await t.call("POST", `${ws}/topics`, { headers: bearer(tok.relate), body: { title: "Scoped C" } });
         expect(write.status).toBe(403);
       });
 

@@ -3,8 +3,8 @@ import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
 import { picomatchMatcher } from "../../adapters/glob/picomatch-matcher.ts";
 import type { Stores } from "../../core/stores.ts";
+import { issueTokensFor } from "../support/oauth-tokens.ts";
 import { type Personas, personas } from "../support/personas.ts";
-import { scopedTokens } from "../support/scoped-tokens.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 const METADATA = 'resource_metadata="http://localhost/.well-known/oauth-protected-resource"';
@@ -15,14 +15,16 @@ export function runMcpSuite(name: string, open: () => Promise<Stores>) {
     let t: TestApp;
     let p: Personas;
     let nextId = 1;
+    /** A member's OAuth access token with work:read only. */
+    let readToken = "";
     const ws = "/workspaces/agents";
 
     beforeAll(async () => {
       t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), {
         core: { paths: picomatchMatcher },
-        resolveBearerToken: scopedTokens(() => t.core, { "tok-read": () => ({ apiKey: p.member, scopes: ["work:read"] }) }),
       });
       p = await personas(t, "agents");
+      readToken = (await issueTokensFor(t, p.member, ["work:read"])).access_token;
       const mk = async (body: Record<string, unknown>, approve = false) => {
         const res = await t.call("POST", `${ws}/topics`, { key: p.owner, body: { status: "proposed", ...body } });
         if (res.status !== 201) throw new Error(`create: ${res.status} ${JSON.stringify(res.body)}`);
@@ -181,11 +183,11 @@ export function runMcpSuite(name: string, open: () => Promise<Stores>) {
 
       test("a write tool without work:write is an HTTP 403 step-up; read tools still answer", async () => {
         const res = await post(request("tools/call", { name: "propose_topic", arguments: { title: "Nope", body: "x" } }), {
-          key: "tok-read",
+          key: readToken,
         });
         expect(res.status).toBe(403);
         expect(res.headers.get("www-authenticate")).toBe(`Bearer error="insufficient_scope", scope="work:read work:write", ${METADATA}`);
-        const read = await call("search_topics", { query: "invoices" }, "tok-read");
+        const read = await call("search_topics", { query: "invoices" }, readToken);
         expect(read.isError).toBeUndefined();
       });
 

@@ -105,6 +105,53 @@ export function runOAuthServerSuite(name: string, open: () => Promise<Stores>) {
       expect((await t.call("GET", "/oauth/clients/wkc_unknown")).status).toBe(404);
     });
 
+    test("registration: a body that is not a JSON object is RFC 7591's invalid_client_metadata, not the API's envelope", async () => {
+      const bodies: Array<[string, string]> = [
+        ["[]", "application/json"],
+        ["{not json", "application/json"],
+        ["null", "application/json"],
+        ["redirect_uris=x", "application/x-www-form-urlencoded"],
+        ['{"redirect_uris":["http://127.0.0.1/cb"],"client_name":"a\\u0000b"}', "application/json"],
+      ];
+      for (const [rawBody, type] of bodies) {
+        for (const base of ["", "/workspaces/oauth-srv"]) {
+          const res = await t.call("POST", `${base}/oauth/register`, { rawBody, headers: { "content-type": type } });
+          expect(res.status).toBe(400);
+          expect(res.body).toEqual({ error: "invalid_client_metadata", error_description: expect.any(String) });
+        }
+      }
+    });
+
+    test("the OpenAPI document says what the consent form's post answers: a 303, and pages beside the envelope", async () => {
+      const doc = (await t.call("GET", "/openapi.json")).body;
+      for (const base of ["/api/v1", "/api/v1/workspaces/{slug}"]) {
+        const post = doc.paths[`${base}/oauth/authorize`].post.responses;
+        expect(Object.keys(post)).toEqual(expect.arrayContaining(["201", "303", "400", "401", "403", "404"]));
+        for (const s of ["400", "401", "403", "404"]) expect(Object.keys(post[s].content)).toEqual(["application/json", "text/html"]);
+        const register = doc.paths[`${base}/oauth/register`].post;
+        expect(Object.keys(register.requestBody.content)).toEqual(["application/json"]);
+        expect(register.responses["400"].content["application/json"].schema).toBeDefined();
+      }
+    });
+
+    test("registration answers leave out metadata the client did not register, never null (RFC 7591 §3.2.1)", async () => {
+      const bare = await t.call("POST", "/oauth/register", { body: { redirect_uris: [REDIRECT], token_endpoint_auth_method: "none" } });
+      expect(bare.status).toBe(201);
+      expect(Object.values(bare.body)).not.toContain(null);
+      for (const field of ["client_name", "client_uri", "logo_uri", "scope"]) expect(bare.body).not.toHaveProperty(field);
+      expect(bare.body).toMatchObject({ redirect_uris: [REDIRECT], token_endpoint_auth_method: "none", client_type: "public" });
+      const full = await register({ client_uri: "https://agent.example", logo_uri: "https://agent.example/logo.png", scope: "work:read" });
+      expect(full).toMatchObject({
+        client_name: "Agent <b>",
+        client_uri: "https://agent.example",
+        logo_uri: "https://agent.example/logo.png",
+        scope: "work:read",
+      });
+      // The client information route keeps its documented shape: null for what is absent.
+      const info = await t.call("GET", `/oauth/clients/${bare.body.client_id}`);
+      expect(info.body).toMatchObject({ client_name: null, client_uri: null, logo_uri: null, scope: null });
+    });
+
     test("the consent page: script-free, escaped, framed by nobody; untrustworthy requests are 400 HTML, others redirect back", async () => {
       const c = await register();
       const page = await t.call("GET", `/oauth/authorize?${authorizeQuery(c.client_id)}`);
@@ -221,6 +268,24 @@ export function runOAuthServerSuite(name: string, open: () => Promise<Stores>) {
       expect((await t.call("GET", "/workspaces/oauth-srv/topics", { headers: newBearer })).status).toBe(401);
     });
 
+    test("a repeated parameter of the token or revocation endpoint is invalid_request; unrecognized ones are ignored, repeated or not", async () => {
+      const pub = await register();
+      const raw = (path: string, body: string) =>
+        t.call("POST", path, { rawBody: body, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const twice = await raw("/oauth/token", `grant_type=password&grant_type=password&client_id=${pub.client_id}`);
+      expect(twice.status).toBe(400);
+      expect(twice.body).toEqual({ error: "invalid_request", error_description: "Invalid request: parameter grant_type is repeated" });
+      const extra = await raw("/oauth/token", `grant_type=password&client_id=${pub.client_id}&x=1&x=2&=3&=4`);
+      expect(extra.status).toBe(400);
+      expect(extra.body.error).toBe("unsupported_grant_type");
+      for (const base of ["", "/workspaces/oauth-srv"]) {
+        expect((await raw(`${base}/oauth/revoke`, `token=wkat_x&client_id=${pub.client_id}&token=wkat_y`)).body.error).toBe(
+          "invalid_request",
+        );
+        expect((await raw(`${base}/oauth/revoke`, `token=wkat_x&client_id=${pub.client_id}&hint=a&hint=b`)).status).toBe(200);
+      }
+    });
+
     test("token errors: invalid_client 401 with Basic, unsupported_grant_type, a code redeems only at its issuer", async () => {
       const conf = await register({ token_endpoint_auth_method: "client_secret_basic" });
       const basic = `Basic ${btoa(`${conf.client_id}:wkcs_wrong`)}`;
@@ -232,6 +297,14 @@ export function runOAuthServerSuite(name: string, open: () => Promise<Stores>) {
       const odd = await post("/oauth/token", { grant_type: "password", client_id: pub.client_id });
       expect(odd.status).toBe(400);
       expect(odd.body.error).toBe("unsupported_grant_type");
+      // RFC 6749 §3.1/§3.2: a parameter it defines may not come twice; one it does not is ignored.
+      const rawPost = (raw: string) =>
+        t.call("POST", "/oauth/token", { rawBody: raw, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      const twice = await rawPost(`grant_type=password&grant_type=password&client_id=${pub.client_id}`);
+      expect(twice.status).toBe(400);
+      expect(twice.body).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("grant_type") });
+      const unknownTwice = await rawPost(`x_extra=1&x_extra=2&grant_type=password&client_id=${pub.client_id}`);
+      expect(unknownTwice.body.error).toBe("unsupported_grant_type");
 
       const back = await consent(pub.client_id, p.member, "/workspaces/oauth-srv");
       expect(back.searchParams.get("iss")).toBe("http://localhost/api/v1/workspaces/oauth-srv");

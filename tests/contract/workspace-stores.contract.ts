@@ -32,6 +32,30 @@ export function runWorkspaceStoresContract(name: string, open: () => Promise<Sto
       expect(await s.workspaces.counts(b.workspace.id)).toEqual({ members: 1, api_keys: 1, areas: 0, repos: 0 });
     });
 
+    test("IdentityStore.update() sets e-mail and name, refuses a taken e-mail, and ignores unknown ids", async () => {
+      const a = bundle();
+      const b = bundle();
+      expect(await s.workspaces.bootstrap(a)).toBe("ok");
+      expect(await s.workspaces.bootstrap(b)).toBe("ok");
+      const id = a.owner.identity.id;
+      const email = `renamed-${crypto.randomUUID()}@example.com`;
+      const updated = await s.identities.update(id, { email, name: "Renamed" });
+      expect(updated).toEqual({ ...a.owner.identity, email, name: "Renamed" });
+      expect(await s.identities.getByEmail(email)).toEqual(updated as never);
+      expect(await s.identities.getByEmail(a.owner.identity.email)).toBeNull();
+      expect(await s.identities.update(id, { name: null })).toEqual({ ...a.owner.identity, email, name: null });
+      expect(await s.identities.update(id, { email: b.owner.identity.email })).toBe("email_taken");
+      expect((await s.identities.getById(id))?.email).toBe(email);
+      expect(await s.identities.update(crypto.randomUUID(), { name: "x" })).toBeNull();
+      // Two people raced to one new address: exactly one gets it.
+      const target = `raced-${crypto.randomUUID()}@example.com`;
+      const results = await Promise.all([
+        s.identities.update(id, { email: target }),
+        s.identities.update(b.owner.identity.id, { email: target }),
+      ]);
+      expect(results.filter((r) => r === "email_taken")).toHaveLength(1);
+    });
+
     test("WorkspaceStore.bootstrap() refuses a taken slug or e-mail and writes nothing", async () => {
       const first = bundle();
       await s.workspaces.bootstrap(first);

@@ -31,6 +31,8 @@
  *   FUZZ_CHECKS        comma-separated Schemathesis checks
  *   FUZZ_PHASES        comma-separated phases (default: Schemathesis' own, all of them)
  *   FUZZ_WORKERS       concurrent Schemathesis workers (default 1, for a reproducible order)
+ *   FUZZ_INCLUDE       a regular expression: fuzz only the operations whose label (`METHOD /path`)
+ *                      it matches, e.g. `oauth` (default: every operation)
  *   FUZZ_REPORT_DIR    keep the JUnit reports and schemathesis.toml files here
  *                      (default: a temporary directory, removed)
  *   FUZZ_LOG_LEVEL     LOG_LEVEL of the server (default warn: its errors, not every request)
@@ -124,6 +126,16 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
     why: "`enterprise` is a valid plan that only the platform operator sets and ends: here it is a 409 PLAN_CHANGE_NOT_ALLOWED",
   },
   {
+    operations: /^POST \S*\/oauth\/register$/,
+    why: "`redirect_uris` must be https, or http on a loopback host, without a fragment; the body is typed loosely on purpose, so that " +
+      "a wrong field is RFC 7591's `invalid_client_metadata` rather than the envelope's VALIDATION_FAILED",
+  },
+  {
+    operations: /^(GET|POST) \S*\/oauth\/authorize$/,
+    why: "`client_id` must name a registered client and `redirect_uri` one of its URIs; the decision also needs the consent page's " +
+      "CSRF token (the form) or a person's key (JSON)",
+  },
+  {
     operations: /^PATCH \S*\/radar\/criteria\/\{criterionSlug\}$/,
     why: "`filter` must be a filter of the stored criterion's kind, and an `employee_count`'s `min` must not exceed its `max`",
   },
@@ -170,6 +182,8 @@ const settings = {
   /** Comma-separated check names from FUZZ_CHECKS; unset, every check (as the config file says). */
   checks: process.env.FUZZ_CHECKS || undefined,
   phases: process.env.FUZZ_PHASES || undefined,
+  /** FUZZ_INCLUDE: only the operations whose label matches; unset, all of them. */
+  include: process.env.FUZZ_INCLUDE ? new RegExp(process.env.FUZZ_INCLUDE) : undefined,
   reportDir: process.env.FUZZ_REPORT_DIR || undefined,
   logLevel: process.env.FUZZ_LOG_LEVEL || "warn",
 };
@@ -297,17 +311,21 @@ function configToml(
 async function planPasses(origin: string, document: OpenApiDocument): Promise<Pass[]> {
   const parameters = slugParameters(document);
   const labels = operationLabels(document);
-  const guarded = labels.filter((label) => ACCESS_DESTROYING.some((re) => re.test(label)));
+  const included = settings.include ? labels.filter((label) => settings.include!.test(label)) : labels;
+  if (included.length === 0) throw new Error(`FUZZ_INCLUDE=${process.env.FUZZ_INCLUDE} matches no operation of the document`);
+  const guarded = included.filter((label) => ACCESS_DESTROYING.some((re) => re.test(label)));
   const unchecked = acceptanceUncheckable(document);
   const stateless = labels.filter((label) => NOT_STATEFUL.some((re) => re.test(label)));
   const main = await bootstrapWorkspace(origin, SLUG);
   const foreign = await bootstrapWorkspace(origin, FOREIGN_SLUG, "other-owner@example.com");
   const passes: Pass[] = [
     {
-      name: `all operations on workspace ${main.slug}` +
+      name:
+        `${settings.include ? `${included.length} operations matching ${settings.include}` : "all operations"} on workspace ${main.slug}` +
         (guarded.length ? ` (${guarded.length} access-destroying ones aimed at foreign workspace ${foreign.slug})` : ""),
       apiKey: main.apiKey,
       toml: configToml(parameters, main.slug, unchecked, stateless, guarded, foreign.slug),
+      ...(settings.include ? { only: included } : {}),
     },
   ];
   for (const [index, label] of guarded.entries()) {

@@ -3,6 +3,7 @@ import type { CoreDeps } from "../../core/deps.ts";
 import { type TokenSet } from "../../core/identity/dto.ts";
 import { issueCode, redeemCode, registerClient } from "../../core/identity/mod.ts";
 import { s256Challenge } from "../../core/identity/pkce.ts";
+import type { TestApp } from "./test-app.ts";
 
 /**
  * Real OAuth tokens for HTTP tests, issued by the core use cases the authorization server calls:
@@ -46,4 +47,15 @@ export async function issueTokens(
   });
   if (!tokens.ok) throw new Error(tokens.error.description);
   return { ...tokens.value, client_id: client.value.client_id, grant_id: code.value.grant_id };
+}
+
+/** Tokens for the person of an API key, in the key's workspace (as `/me` names them), with `scopes`. */
+export async function issueTokensFor(
+  t: TestApp,
+  apiKey: string,
+  scopes: Scope[],
+): Promise<TokenSet & { client_id: string; grant_id: string }> {
+  const me = await t.call("GET", "/me", { key: apiKey });
+  if (me.status !== 200) throw new Error(`GET /me answered ${me.status}: ${JSON.stringify(me.body)}`);
+  return issueTokens(t.core, { identityId: me.body.identity.id, workspaceId: me.body.workspace.id }, scopes);
 }

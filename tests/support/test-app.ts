@@ -1,4 +1,5 @@
 import { createSecretBox } from "../../core/access/secret-box.ts";
+import { planLimitsGate, type PlanLimitsMode } from "../../core/billing/gate.ts";
 import { codeContextHooks } from "../../core/code-context/hooks.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
@@ -11,10 +12,10 @@ import { createMemoryRateCounter } from "../../adapters/memory/rate-counter.ts";
 import type { EventBus } from "../../core/events/ports.ts";
 import type { RateLimits } from "../../server/http/rate-limit.ts";
 import { buildApp } from "../../server/app.ts";
-import type { ServerDeps } from "../../server/deps.ts";
 import { createLogger } from "../../server/http/logger.ts";
 import { bunKeyHasher } from "../../server/key-hasher.ts";
 import { createFileBlogSource } from "../../adapters/blog-files/source.ts";
+import type { ServerDeps } from "../../server/deps.ts";
 
 const BLOG_DIR = new URL("../../content/blog/", import.meta.url).pathname;
 
@@ -49,15 +50,18 @@ export async function makeTestApp(
     events?: EventBus;
     rateLimits?: Partial<RateLimits>;
     core?: Partial<CoreDeps>;
+    /** PLAN_LIMITS of the app (default `off`). */
+    planLimits?: PlanLimitsMode;
     codeHostWebhookSecret?: string;
     radarWebhookSecret?: string;
     platformAdminKey?: string;
     publicUrl?: string;
     corsOrigins?: string[];
-    /** ServerDeps.resolveBearerToken: bearer tokens that are not API keys (tests of narrower scopes). */
-    resolveBearerToken?: ServerDeps["resolveBearerToken"];
     /** The blog's directory; default the repository's `content/blog`. */
     blogDir?: string;
+    /** The OpenID Connect provider of the sign-in (ServerDeps.oidc); unset, none. */
+    oidc?: ServerDeps["oidc"];
+    identityWebhookSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -67,6 +71,7 @@ export async function makeTestApp(
     secretBox: await createSecretBox(TEST_SECRET),
     keyHasher: bunKeyHasher,
     events: opts.events ?? createMemoryEventBus(),
+    capacity: planLimitsGate(stores.planUsage, opts.planLimits ?? "off"),
     ...codeContextHooks,
     ...opts.core,
   };
@@ -78,6 +83,7 @@ export async function makeTestApp(
       corsOrigins: opts.corsOrigins ?? ["https://app.example.com"],
       codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
       radarWebhookSecret: opts.radarWebhookSecret ?? null,
+      identityWebhookSecret: opts.identityWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
       publicUrl: opts.publicUrl ?? null,
       secretKey: TEST_SECRET,
@@ -90,11 +96,11 @@ export async function makeTestApp(
       trustProxy: true,
       ...opts.rateLimits,
     },
-    resolveBearerToken: opts.resolveBearerToken,
     blog: createFileBlogSource(
       opts.blogDir ?? BLOG_DIR,
       (msg, fields) => void logs.push(JSON.stringify({ level: "warn", msg, ...fields })),
     ),
+    oidc: opts.oidc ?? null,
   });
   const call: TestApp["call"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };

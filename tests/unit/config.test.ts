@@ -2,6 +2,24 @@ import { describe, expect, test } from "bun:test";
 import { readConfig } from "../../server/config.ts";
 
 describe("readConfig()", () => {
+  test("readConfig() takes OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET all three or none", () => {
+    expect(readConfig({}).oidc).toBeNull();
+    const all = { OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "wks", OIDC_CLIENT_SECRET: "s" };
+    expect(readConfig(all).oidc).toEqual({ issuer: "https://id.example.com", clientId: "wks", clientSecret: "s" });
+    expect(() => readConfig({ ...all, OIDC_CLIENT_SECRET: "" })).toThrow(/OIDC_CLIENT_SECRET unset/);
+    expect(() => readConfig({ OIDC_ISSUER: "https://id.example.com" })).toThrow(/OIDC_CLIENT_ID, OIDC_CLIENT_SECRET unset/);
+    expect(() => readConfig({ ...all, OIDC_ISSUER: "http://id.example.com" })).toThrow(/Invalid OIDC_ISSUER/);
+    expect(readConfig({ ...all, OIDC_ISSUER: "http://127.0.0.1:9000" }).oidc?.issuer).toBe("http://127.0.0.1:9000");
+  });
+
+  test("readConfig() checks IDENTITY_WEBHOOK_SECRET is whsec_ and base64", () => {
+    const oidc = { OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "wks", OIDC_CLIENT_SECRET: "s" };
+    expect(readConfig({}).identityWebhookSecret).toBeNull();
+    expect(readConfig({ ...oidc, IDENTITY_WEBHOOK_SECRET: "whsec_c2VjcmV0" }).identityWebhookSecret).toBe("whsec_c2VjcmV0");
+    expect(() => readConfig({ ...oidc, IDENTITY_WEBHOOK_SECRET: "secret" })).toThrow(/Invalid IDENTITY_WEBHOOK_SECRET/);
+    expect(() => readConfig({ IDENTITY_WEBHOOK_SECRET: "whsec_c2VjcmV0" })).toThrow(/needs the OIDC_\* settings/);
+  });
+
   test("readConfig() refuses DATABASE_URL and MONGO_URL together", () => {
     expect(() => readConfig({ DATABASE_URL: "postgres://x", MONGO_URL: "mongodb://y" })).toThrow(/Both DATABASE_URL and MONGO_URL/);
   });

@@ -16,6 +16,19 @@ export class MemoryIdentityStore implements IdentityStore {
     return id ? this.getById(id) : null;
   }
 
+  async update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null> {
+    const current = this.t.identities.get(identityId);
+    if (!current) return null;
+    if (changes.email !== undefined && changes.email !== current.email) {
+      if (this.t.identityIdByEmail.has(changes.email)) return "email_taken";
+      this.t.identityIdByEmail.delete(current.email);
+      this.t.identityIdByEmail.set(changes.email, identityId);
+    }
+    const next = { ...current, ...changes };
+    this.t.identities.set(identityId, next);
+    return copy(next);
+  }
+
   async memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>> {
     const mine = [...this.t.members.values()].filter((m) => m.identity_id === identityId).sort(byCreated).slice(0, limit);
     return mine.map((member) => ({ member: copy(member), workspace: copy(this.t.workspaces.get(member.workspace_id)!) }));

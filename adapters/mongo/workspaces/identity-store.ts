@@ -3,6 +3,7 @@ import type { Identity, Member, Workspace } from "../../../core/workspaces/model
 import type { IdentityStore } from "../../../core/workspaces/ports.ts";
 import { type IdentityDoc, toIdentity, toMember, toWorkspace } from "./documents.ts";
 import { isComplete, latestRoster, latestRosters } from "./roster.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
 
 /**
  * Whether an identity document is visible. One inserted by a bootstrap carries `pending_ws` until
@@ -33,6 +34,23 @@ export class MongoIdentityStore implements IdentityStore {
 
   async getByEmail(email: string): Promise<Identity | null> {
     return this.visible(await this.c.identities.findOne({ email }));
+  }
+
+  async update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null> {
+    const current = await this.getById(identityId);
+    if (!current) return null;
+    const $set: Record<string, unknown> = {};
+    if (changes.email !== undefined) $set.email = changes.email;
+    if (changes.name !== undefined) $set.name = changes.name;
+    if (Object.keys($set).length === 0) return current;
+    try {
+      // One document, one `$set`: the unique e-mail index refuses a taken address atomically.
+      await this.c.identities.updateOne({ _id: identityId }, { $set });
+    } catch (e) {
+      if (isDuplicateKey(e)) return "email_taken";
+      throw e;
+    }
+    return this.getById(identityId);
   }
 
   async memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>> {

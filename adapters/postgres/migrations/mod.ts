@@ -11,6 +11,7 @@ import m010 from "./010-credits.ts";
 import m011 from "./011-radar.ts";
 import m012 from "./012-jobs.ts";
 import m013 from "./013-identity.ts";
+import m015 from "./015-plan-limits.ts";
 import m016 from "./016-mail.ts";
 
 export interface Migration {
@@ -21,4 +22,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m016];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m015, m016];

@@ -1,7 +1,7 @@
 import type { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
 import type { IdentityStore } from "../../../core/workspaces/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
-import type { SqlDriver } from "../driver.ts";
+import { type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { IDENTITY_COLUMNS, memberColumns, toIdentity, toMember, toWorkspace, workspaceColumns } from "./rows.ts";
 import { type Row } from "../row-values.ts";
 
@@ -17,6 +17,21 @@ export class PostgresIdentityStore implements IdentityStore {
   async getByEmail(email: string): Promise<Identity | null> {
     const rows = await this.db.query<Row>(`select ${IDENTITY_COLUMNS} from identities where email = $1`, [email]);
     return rows[0] ? toIdentity(rows[0]) : null;
+  }
+
+  async update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null> {
+    if (!isUuid(identityId)) return null;
+    try {
+      const rows = await this.db.query<Row>(
+        `update identities set email = coalesce($2, email), name = case when $3 then $4 else name end
+         where id = $1 returning ${IDENTITY_COLUMNS}`,
+        [identityId, changes.email ?? null, changes.name !== undefined, changes.name ?? null],
+      );
+      return rows[0] ? toIdentity(rows[0]) : null;
+    } catch (e) {
+      if (sqlState(e) === UNIQUE_VIOLATION) return "email_taken";
+      throw e;
+    }
   }
 
   async memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>> {

@@ -1,4 +1,5 @@
 import type { Stores } from "../../../core/stores.ts";
+import { runBillingStoresContract } from "../billing-stores.contract.ts";
 import { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 import { runCollectionStoresContract } from "../collection-stores.contract.ts";
 import { runCreditStoresContract } from "../credit-stores.contract.ts";
@@ -27,6 +28,7 @@ export const storeSuites = {
   radar: runRadarStoresContract,
   identity: runIdentityStoresContract,
   mail: runMailStoresContract,
+  billing: runBillingStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;

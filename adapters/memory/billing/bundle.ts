@@ -1,0 +1,17 @@
+import type { BillingStores } from "../../../core/billing/ports.ts";
+import { CAPACITY_KINDS } from "../../../core/kernel/capacity.ts";
+import type { MemoryBundle } from "../bundle.ts";
+import { MemoryPlanUsageStore } from "./plan-usage-store.ts";
+import type { BillingTables } from "./tables.ts";
+import type { CollectionTables } from "../collections/tables.ts";
+import type { TopicTables } from "../topics/tables.ts";
+import type { WorkspaceTables } from "../workspaces/tables.ts";
+
+export function memoryBillingBundle(t: BillingTables & WorkspaceTables & TopicTables & CollectionTables): MemoryBundle<BillingStores> {
+  return {
+    stores: { planUsage: new MemoryPlanUsageStore(t) },
+    purgeWorkspace: (id) => {
+      for (const kind of CAPACITY_KINDS) t.planUsage.delete(`${id}:${kind}`);
+    },
+  };
+}

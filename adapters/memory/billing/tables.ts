@@ -1,0 +1,5 @@
+/** The in-memory tables of billing (the adapter's composition shares one object of every module's tables). */
+export class BillingTables {
+  /** `${workspace_id}:${kind}` → the counter (seeded from the items the first time it is touched) */
+  planUsage = new Map<string, number>();
+}

@@ -1,0 +1,20 @@
+import type { BillingStores } from "../../../core/billing/ports.ts";
+import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
+import type { CollectionCollections } from "../collections/collections.ts";
+import type { TopicCollections } from "../topics/collections.ts";
+import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { BillingCollections } from "./collections.ts";
+import { MongoPlanUsageStore } from "./plan-usage-store.ts";
+
+export function mongoBillingBundle(
+  c: BillingCollections & WorkspaceCollections & TopicCollections & CollectionCollections,
+): MongoBundle<BillingStores> {
+  const planUsage = new MongoPlanUsageStore(c);
+  return {
+    stores: { planUsage },
+    purgeWorkspace: async (id) => {
+      planUsage.forget(id);
+      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds);
+    },
+  };
+}

@@ -1,0 +1,8 @@
+import type { BillingStores } from "../../../core/billing/ports.ts";
+import type { SqlBundle } from "../bundle.ts";
+import type { SqlDriver } from "../driver.ts";
+import { PostgresPlanUsageStore } from "./plan-usage-store.ts";
+
+export function sqlBillingBundle(driver: SqlDriver): SqlBundle<BillingStores> {
+  return { stores: { planUsage: new PostgresPlanUsageStore(driver) } };
+}

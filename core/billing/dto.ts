@@ -1,0 +1,52 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { PLANS } from "../workspaces/mod.ts";
+import { literalUnion } from "../kernel/literal-union.ts";
+
+const Limit = Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: "null: unlimited." });
+const Timestamp = Type.String({ description: "ISO 8601 UTC timestamp." });
+
+export const PlanLimitsView = Type.Object({
+  members: Limit,
+  topics: Limit,
+  collections: Limit,
+  records: Limit,
+  radar_credits_monthly: Type.Integer({ minimum: 0, description: "Radar credits included each period (0: none)." }),
+});
+
+const UsageOf = Type.Object({ used: Type.Integer({ minimum: 0 }), limit: Limit });
+
+export const BILLING_STATUSES = ["none", "active", "trialing", "past_due", "canceled"] as const;
+
+/**
+ * The workspace's billing account as far as usage shows it. A seam: no billing provider is wired
+ * yet, so it is `{status: "none", current_period_end: null}`; the provider's account fills it.
+ */
+export const BillingSummary = Type.Object({
+  status: literalUnion(BILLING_STATUSES),
+  current_period_end: Type.Union([Timestamp, Type.Null()]),
+});
+export type BillingSummary = Static<typeof BillingSummary>;
+
+export const CommercialUsage = Type.Object({
+  plan: literalUnion(PLANS),
+  period: Type.Object({ start: Timestamp, end: Timestamp }, {
+    description: "The subscription's or contract's current period, else the calendar month (UTC).",
+  }),
+  limits: PlanLimitsView,
+  usage: Type.Object({
+    members: UsageOf,
+    topics: UsageOf,
+    collections: UsageOf,
+    records: UsageOf,
+    radar_credits: Type.Object({
+      included: Type.Integer({ minimum: 0, description: "Included credits granted for this period." }),
+      used: Type.Integer({ minimum: 0, description: "Credits charged this period (captures and debits)." }),
+      balance: Type.Integer({ description: "The ledger's balance now." }),
+    }),
+  }),
+  over_limit: Type.Array(literalUnion(["members", "topics", "collections", "records"] as const), {
+    description: "Kinds whose usage is beyond the plan's limit (after a downgrade): their creates are refused under enforcement.",
+  }),
+  billing: BillingSummary,
+});
+export type CommercialUsage = Static<typeof CommercialUsage>;

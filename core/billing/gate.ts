@@ -1,0 +1,45 @@
+import type { CapacityGate, CapacityHolder, CapacityKind } from "../kernel/capacity.ts";
+import { AppError } from "../kernel/errors.ts";
+import type { Plan } from "../workspaces/mod.ts";
+import { limitsOf, type PlanLimits } from "./plans.ts";
+import type { PlanUsageStore } from "./ports.ts";
+
+/** `PLAN_LIMITS`: `enforce` refuses creates past a limit (a commercial deployment); `off` (default) counts only. */
+export type PlanLimitsMode = "enforce" | "off";
+export const PLAN_LIMITS_MODES = ["enforce", "off"] as const;
+
+/**
+ * The limits in force for a workspace. A seam: an enterprise contract's own limits are not
+ * stored yet (the operator's contracts add them), so an enterprise workspace is unlimited.
+ */
+export function workspaceLimits(workspace: { plan: string; contract_limits?: Partial<PlanLimits> | null }): PlanLimits {
+  return limitsOf(workspace.plan as Plan, workspace.contract_limits ?? null);
+}
+
+/** The refusal of a create past a plan's limit: 402 with the limit's name, the plan, what it allows and what is used. */
+export function planLimitReached(kind: CapacityKind, plan: string, allowed: number, used: number): AppError {
+  return new AppError(
+    "PLAN_LIMIT_REACHED",
+    `Cannot create: the ${plan} plan allows ${allowed} ${kind} and the workspace has ${used}`,
+    [],
+    { limit: kind, plan, allowed, used },
+  );
+}
+
+/**
+ * The capacity gate of core/kernel/capacity.ts over a usage store: every create claims, every
+ * delete releases, so usage is counted in both modes; under `enforce` a claim past the plan's
+ * limit is refused (402 `PLAN_LIMIT_REACHED`, nothing taken).
+ */
+export function planLimitsGate(store: PlanUsageStore, mode: PlanLimitsMode): CapacityGate {
+  return {
+    async claim(workspace: CapacityHolder, kind: CapacityKind, n = 1) {
+      const limit = mode === "enforce" ? workspaceLimits(workspace)[kind] : null;
+      const outcome = await store.claim(workspace.id, kind, n, limit);
+      if (!outcome.ok) throw planLimitReached(kind, workspace.plan, limit!, outcome.used);
+    },
+    async release(workspace: CapacityHolder, kind: CapacityKind, n = 1) {
+      await store.release(workspace.id, kind, n);
+    },
+  };
+}
