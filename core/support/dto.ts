@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { literalUnion } from "../kernel/literal-union.ts";
 import { SupportConversation } from "./model.ts";
 
 /** A conversation as `GET /workspaces/{slug}/support/conversations` lists it: the record as kept. */
@@ -18,7 +19,7 @@ export type SupportWebhookOutcome = (typeof SUPPORT_WEBHOOK_OUTCOMES)[number];
 /** The answer of `POST /webhooks/support` (200). */
 export const SupportWebhookResult = Type.Object({
   received: Type.Literal(true),
-  outcome: Type.Union(SUPPORT_WEBHOOK_OUTCOMES.map((o) => Type.Literal(o)), {
+  outcome: literalUnion(SUPPORT_WEBHOOK_OUTCOMES, {
     description:
       "`processed`: a conversation notification applied to its workspace's support log; `duplicate`: this notification id was received before, nothing done; `ignored`: another topic, no `custom_attributes.workspace_id`, or a workspace unknown here; `ping`: Intercom's test notification.",
   }),

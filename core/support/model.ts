@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { literalUnion } from "../kernel/literal-union.ts";
 
 /** Intercom's conversation states. */
 export const SUPPORT_STATES = ["open", "closed", "snoozed"] as const;
@@ -10,7 +11,7 @@ export type SupportState = (typeof SUPPORT_STATES)[number];
  */
 export const SupportConversation = Type.Object({
   id: Type.String({ description: "The conversation's id at the support desk (Intercom's)." }),
-  state: Type.Union(SUPPORT_STATES.map((s) => Type.Literal(s)), {
+  state: literalUnion(SUPPORT_STATES, {
     description: "As the newest notification said (`open` until one says otherwise).",
   }),
   title: Type.Union([Type.String(), Type.Null()], { description: "The conversation's title, the newest one given; null: none yet." }),
