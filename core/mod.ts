@@ -23,3 +23,4 @@ export * from "./billing/mod.ts";
 export * from "./identity/mod.ts";
 export * from "./blog/mod.ts";
 export * from "./mail/mod.ts";
+export * from "./support/mod.ts";

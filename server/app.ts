@@ -36,6 +36,7 @@ import { sharingRoutes } from "./routes/sharing.ts";
 import { systemRoutes } from "./routes/system.ts";
 import { blogRoutes } from "./routes/blog.ts";
 import { emailRoutes } from "./routes/email.ts";
+import { supportRoutes } from "./routes/support.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
 import { identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
@@ -122,6 +123,7 @@ export function buildApp(deps: ServerDeps) {
     .use(webhookRoutes(deps))
     .use(radarWebhookRoutes(deps))
     .use(identityWebhookRoutes(deps))
+    .use(supportRoutes(deps))
     .use(sharingRoutes(deps))
     .use(publicShareRoutes(deps, "api"))
     .use(tagRoutes(deps))

@@ -182,6 +182,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       radarPrices: config.radarPrices,
       publicUrl: config.publicUrl,
       identityWebhookSecret: config.identityWebhookSecret,
+      supportWebhookSecret: config.supportWebhookSecret,
       secretKey: secret,
     },
     oidc: config.oidc ? createOidcProvider(config.oidc) : null,

@@ -35,6 +35,8 @@ export interface Config {
   oidc: OidcConfig | null;
   /** IDENTITY_WEBHOOK_SECRET (`whsec_<base64>`, Standard Webhooks); null leaves `POST /webhooks/identity` off (404). */
   identityWebhookSecret: string | null;
+  /** SUPPORT_WEBHOOK_SECRET (Intercom's app client secret: `X-Hub-Signature`, HMAC-SHA1); null leaves `/webhooks/support` off (404). */
+  supportWebhookSecret: string | null;
   /** Whether repos may be read from local paths and file:// URLs (default: only when embedded). */
   codeHostLocalPaths: boolean;
   /** Where bare clones of remote repos are kept (default `<DATA_DIR>/git-cache`). */
@@ -230,6 +232,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     radarWebhookSecret: standardWebhookSecret(env.RADAR_WEBHOOK_SECRET, "RADAR_WEBHOOK_SECRET"),
     oidc,
     identityWebhookSecret,
+    supportWebhookSecret: env.SUPPORT_WEBHOOK_SECRET || null,
     // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.
     codeHostLocalPaths: bool(env, "CODE_HOST_LOCAL_PATHS") ?? (!env.DATABASE_URL && !env.MONGO_URL),
     gitCacheDir: env.GIT_CACHE_DIR || null,

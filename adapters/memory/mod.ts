@@ -25,6 +25,8 @@ import { memoryWorkspaceBundle } from "./workspaces/bundle.ts";
 import { WorkspaceTables } from "./workspaces/tables.ts";
 import { memoryMailBundle } from "./mail/bundle.ts";
 import { MailTables } from "./mail/tables.ts";
+import { memorySupportBundle } from "./support/bundle.ts";
+import { SupportTables } from "./support/tables.ts";
 
 /**
  * The reference implementation of every store port: no database, nothing kept across restarts.
@@ -48,6 +50,7 @@ export function createMemoryStores(): Stores {
     ...new IdentityTables(),
     ...new MailTables(),
     ...new BillingTables(),
+    ...new SupportTables(),
   };
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
@@ -65,6 +68,7 @@ export function createMemoryStores(): Stores {
     memoryIdentityBundle(t),
     memoryMailBundle(t),
     memoryBillingBundle(t),
+    memorySupportBundle(t),
   ] as const;
   return {
     ...storesOf(bundles),

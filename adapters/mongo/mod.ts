@@ -49,6 +49,9 @@ import { WORKSPACE_INDEXES } from "./workspaces/indexes.ts";
 import { mongoMailBundle } from "./mail/bundle.ts";
 import { MAIL_COLLECTION_NAMES, mailCollections } from "./mail/collections.ts";
 import { MAIL_INDEXES } from "./mail/indexes.ts";
+import { mongoSupportBundle } from "./support/bundle.ts";
+import { SUPPORT_COLLECTION_NAMES, supportCollections } from "./support/collections.ts";
+import { SUPPORT_INDEXES } from "./support/indexes.ts";
 
 export type { MongoStoreOptions } from "./options.ts";
 
@@ -67,6 +70,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: IDENTITY_COLLECTION_NAMES, indexes: IDENTITY_INDEXES },
   { names: MAIL_COLLECTION_NAMES, indexes: MAIL_INDEXES },
   { names: BILLING_COLLECTION_NAMES, indexes: BILLING_INDEXES },
+  { names: SUPPORT_COLLECTION_NAMES, indexes: SUPPORT_INDEXES },
 ];
 
 /** Creates the indexes every module's stores rely on (see indexes.ts); safe at every start. */
@@ -104,6 +108,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...identityCollections(db),
     ...mailCollections(db),
     ...billingCollections(db),
+    ...supportCollections(db),
   };
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
@@ -121,6 +126,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoIdentityBundle(c),
     mongoMailBundle(c),
     mongoBillingBundle(c),
+    mongoSupportBundle(c),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -22,6 +22,7 @@ import { sqlTopicBundle } from "./topics/bundle.ts";
 import { sqlWebhookBundle } from "./webhooks/bundle.ts";
 import { sqlWorkspaceBundle } from "./workspaces/bundle.ts";
 import { sqlMailBundle } from "./mail/bundle.ts";
+import { sqlSupportBundle } from "./support/bundle.ts";
 
 export type { SqlDriver } from "./driver.ts";
 export { migrate } from "./migrate.ts";
@@ -48,6 +49,7 @@ export function createSqlStores(driver: SqlDriver): Stores {
     sqlIdentityBundle(driver),
     sqlMailBundle(driver),
     sqlBillingBundle(driver),
+    sqlSupportBundle(driver),
   ] as const;
   return {
     ...storesOf(bundles),

@@ -8,6 +8,7 @@ import { runMailStoresContract } from "../mail-stores.contract.ts";
 import { runRadarStoresContract } from "../radar-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
+import { runSupportStoresContract } from "../support-stores.contract.ts";
 import { runTopicStoresContract } from "../topic-stores.contract.ts";
 import { runWorkspaceStoresContract } from "../workspace-stores.contract.ts";
 import { SkipList, type Skips } from "./skips.ts";
@@ -29,6 +30,7 @@ export const storeSuites = {
   identity: runIdentityStoresContract,
   mail: runMailStoresContract,
   billing: runBillingStoresContract,
+  support: runSupportStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;
