@@ -16,10 +16,11 @@ export const PlanLimitsView = Type.Object({
 const UsageOf = Type.Object({ used: Type.Integer({ minimum: 0 }), limit: Limit });
 
 export const BILLING_STATUSES = ["none", "active", "trialing", "past_due", "canceled"] as const;
+export type BillingStatus = (typeof BILLING_STATUSES)[number];
 
 /**
- * The workspace's billing account as far as usage shows it. A seam: no billing provider is wired
- * yet, so it is `{status: "none", current_period_end: null}`; the provider's account fills it.
+ * The workspace's billing account as far as usage shows it (`none` and null until a checkout or
+ * the billing webhook records one).
  */
 export const BillingSummary = Type.Object({
   status: literalUnion(BILLING_STATUSES),

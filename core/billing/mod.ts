@@ -7,6 +7,7 @@
 export * from "./plans.ts";
 export * from "./period.ts";
 export * from "./ports.ts";
+export * from "./account.ts";
 export * from "./dto.ts";
 export * from "./gate.ts";
 export * from "./usage.ts";
