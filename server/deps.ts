@@ -34,6 +34,8 @@ export interface ServerConfig {
   publicUrl?: string | null;
   /** IDENTITY_WEBHOOK_SECRET (Standard Webhooks); unset, `POST /webhooks/identity` answers 404. */
   identityWebhookSecret?: string | null;
+  /** BILLING_WEBHOOK_SECRET (Stripe's scheme); unset, `POST /webhooks/billing` answers 404. */
+  billingWebhookSecret?: string | null;
   /** The server secret (SECRET_KEY or the embedded one): keys the consent page's CSRF tokens. Unset, a per-process random key. */
   secretKey?: string | null;
 }

@@ -42,8 +42,10 @@ export interface CheckoutRequest {
   workspace_id: string;
   customer_id: string;
   purchase: CheckoutPurchase;
-  /** The price in euro cents per interval (subscription) or in total (credits), from the catalogue. */
+  /** The unit price in euro cents, from the catalogue: the plan per interval, or one credit. */
   unit_amount_cents: number;
+  /** 1 for a subscription; the number of credits bought. */
+  quantity: number;
   /** The line's name as the payer sees it. */
   product_name: string;
   success_url: string;

@@ -62,6 +62,7 @@ export async function makeTestApp(
     /** The OpenID Connect provider of the sign-in (ServerDeps.oidc); unset, none. */
     oidc?: ServerDeps["oidc"];
     identityWebhookSecret?: string;
+    billingWebhookSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -84,6 +85,7 @@ export async function makeTestApp(
       codeHostWebhookSecret: opts.codeHostWebhookSecret ?? null,
       radarWebhookSecret: opts.radarWebhookSecret ?? null,
       identityWebhookSecret: opts.identityWebhookSecret ?? null,
+      billingWebhookSecret: opts.billingWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
       publicUrl: opts.publicUrl ?? null,
       secretKey: TEST_SECRET,
