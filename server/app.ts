@@ -1,5 +1,6 @@
 import { collectionRoutes } from "./routes/collections.ts";
 import { creditRoutes } from "./routes/credits.ts";
+import { billingRoutes } from "./routes/billing.ts";
 import { criterionRoutes } from "./routes/criteria.ts";
 import { radarContactRoutes } from "./routes/radar-contacts.ts";
 import { radarRunRoutes } from "./routes/radar-runs.ts";
@@ -38,7 +39,7 @@ import { blogRoutes } from "./routes/blog.ts";
 import { emailRoutes } from "./routes/email.ts";
 import { tagRoutes } from "./routes/tags.ts";
 import { topicRoutes } from "./routes/topics.ts";
-import { identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
+import { billingWebhookRoutes, identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
 
@@ -129,6 +130,8 @@ export function buildApp(deps: ServerDeps) {
     .use(recordRoutes(deps))
     .use(entityRoutes(deps))
     .use(creditRoutes(deps))
+    // Billing's routes as one plugin: the chain's type is near TypeScript's depth limit.
+    .use(new Elysia({ name: "billing-all" }).use(billingRoutes(deps)).use(billingWebhookRoutes(deps)))
     .use(criterionRoutes(deps))
     .use(radarRunRoutes(deps))
     .use(radarContactRoutes(deps))

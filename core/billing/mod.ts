@@ -13,3 +13,5 @@ export * from "./gate.ts";
 export * from "./usage.ts";
 export { isIncludedKey, type PeriodCredits, periodCredits } from "./ledger-period.ts";
 export { grantIncludedCredits, type IncludedGrant, PLAN_SOURCES, type PlanSource } from "./included-credits.ts";
+export { createCheckoutSession, createPortalSession, purchaseOf } from "./checkout.ts";
+export * from "./webhook.ts";
