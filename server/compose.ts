@@ -1,4 +1,5 @@
 import { join, resolve } from "node:path";
+import { stripeBillingProvider } from "../adapters/stripe/billing-provider.ts";
 import { planLimitsGate } from "../core/billing/gate.ts";
 import { createSecretBox } from "../core/access/secret-box.ts";
 import type { RateCounter } from "../core/access/ports.ts";
@@ -168,6 +169,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       radarPrices: config.radarPrices,
       radarRunLeaseMs: config.jobLeaseMs,
       capacity: planLimitsGate(stores.planUsage, config.planLimits),
+      ...(config.stripe ? { billingProvider: stripeBillingProvider(config.stripe) } : {}),
       ...codeContextHooks,
       mail: { mailer, publicUrl: mailOrigin, secret },
       ...mailHooks,
@@ -183,6 +185,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       publicUrl: config.publicUrl,
       identityWebhookSecret: config.identityWebhookSecret,
       supportWebhookSecret: config.supportWebhookSecret,
+      billingWebhookSecret: config.billingWebhookSecret,
       secretKey: secret,
     },
     oidc: config.oidc ? createOidcProvider(config.oidc) : null,

@@ -59,6 +59,30 @@ export interface Config {
   mailFrom: string | null;
   /** PLAN_LIMITS: `enforce` refuses creates past the plan's limits (402); `off` (default) only counts. */
   planLimits: PlanLimitsMode;
+  /** STRIPE_SECRET_KEY and STRIPE_API_BASE: the billing provider; null: none (checkout and portal 503). */
+  stripe: { secretKey: string; apiBase: string | null } | null;
+  /** BILLING_WEBHOOK_SECRET (Stripe's `whsec_…` signing secret); null leaves `POST /webhooks/billing` off (404). */
+  billingWebhookSecret: string | null;
+}
+
+/** STRIPE_SECRET_KEY enables Stripe; STRIPE_API_BASE (an http(s) origin) points it elsewhere, e.g. at stripe-mock. */
+function stripeConfig(env: Record<string, string | undefined>): Config["stripe"] {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  const apiBase = env.STRIPE_API_BASE?.trim() || null;
+  if (!secretKey) {
+    if (apiBase) throw new Error("STRIPE_API_BASE is set without STRIPE_SECRET_KEY: set both, or neither");
+    return null;
+  }
+  if (apiBase) {
+    let url: URL;
+    try {
+      url = new URL(apiBase);
+    } catch {
+      throw new Error(`Invalid STRIPE_API_BASE: expected an http(s) URL, got "${apiBase}"`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("Invalid STRIPE_API_BASE: expected http or https");
+  }
+  return { secretKey, apiBase };
 }
 
 function planLimitsMode(raw: string | undefined): PlanLimitsMode {
@@ -245,5 +269,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     smtp: smtp(env),
     mailFrom: env.MAIL_FROM?.trim() || null,
     planLimits: planLimitsMode(env.PLAN_LIMITS),
+    stripe: stripeConfig(env),
+    billingWebhookSecret: env.BILLING_WEBHOOK_SECRET || null,
   };
 }

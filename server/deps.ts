@@ -36,6 +36,8 @@ export interface ServerConfig {
   identityWebhookSecret?: string | null;
   /** SUPPORT_WEBHOOK_SECRET (Intercom's `X-Hub-Signature`, HMAC-SHA1); unset, `/webhooks/support` answers 404. */
   supportWebhookSecret?: string | null;
+  /** BILLING_WEBHOOK_SECRET (Stripe's scheme); unset, `POST /webhooks/billing` answers 404. */
+  billingWebhookSecret?: string | null;
   /** The server secret (SECRET_KEY or the embedded one): keys the consent page's CSRF tokens. Unset, a per-process random key. */
   secretKey?: string | null;
 }

@@ -16,10 +16,11 @@ export const PlanLimitsView = Type.Object({
 const UsageOf = Type.Object({ used: Type.Integer({ minimum: 0 }), limit: Limit });
 
 export const BILLING_STATUSES = ["none", "active", "trialing", "past_due", "canceled"] as const;
+export type BillingStatus = (typeof BILLING_STATUSES)[number];
 
 /**
- * The workspace's billing account as far as usage shows it. A seam: no billing provider is wired
- * yet, so it is `{status: "none", current_period_end: null}`; the provider's account fills it.
+ * The workspace's billing account as far as usage shows it (`none` and null until a checkout or
+ * the billing webhook records one).
  */
 export const BillingSummary = Type.Object({
   status: literalUnion(BILLING_STATUSES),
@@ -50,3 +51,34 @@ export const CommercialUsage = Type.Object({
   billing: BillingSummary,
 });
 export type CommercialUsage = Static<typeof CommercialUsage>;
+
+const ReturnUrl = (description: string) => Type.String({ minLength: 1, maxLength: 2048, pattern: "^https?://[^\\s]+$", description });
+
+/** A Checkout session to open: exactly one of `plan` (optionally with `interval`) or `credits`. */
+export const CheckoutSessionDto = Type.Object({
+  success_url: ReturnUrl("Where the payer lands after paying (http or https)."),
+  cancel_url: ReturnUrl("Where the payer lands after leaving Checkout (http or https)."),
+  plan: Type.Optional(literalUnion(["team", "business"] as const, { description: "A subscription to this plan. Not with `credits`." })),
+  interval: Type.Optional(
+    literalUnion(["month", "year"] as const, { description: "With `plan`: billed monthly (default) or yearly (a year costs 10 months)." }),
+  ),
+  credits: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 1_000_000, description: "Radar credits bought once, €0.05 each. Not with `plan`." }),
+  ),
+}, { additionalProperties: false });
+export type CheckoutSessionDto = Static<typeof CheckoutSessionDto>;
+
+export const CheckoutSessionView = Type.Object({
+  id: Type.String({ description: "The provider's session id." }),
+  url: Type.String({ description: "Where to send the payer." }),
+  expires_at: Timestamp,
+});
+
+export const PortalSessionDto = Type.Object({
+  return_url: Type.Optional(ReturnUrl("Where the portal's back link leads; default the provider's configured one.")),
+}, { additionalProperties: false });
+export type PortalSessionDto = Static<typeof PortalSessionDto>;
+
+export const PortalSessionView = Type.Object({
+  url: Type.String({ description: "The provider's portal session for this workspace's customer." }),
+});

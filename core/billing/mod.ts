@@ -7,8 +7,11 @@
 export * from "./plans.ts";
 export * from "./period.ts";
 export * from "./ports.ts";
+export * from "./account.ts";
 export * from "./dto.ts";
 export * from "./gate.ts";
 export * from "./usage.ts";
 export { isIncludedKey, type PeriodCredits, periodCredits } from "./ledger-period.ts";
 export { grantIncludedCredits, type IncludedGrant, PLAN_SOURCES, type PlanSource } from "./included-credits.ts";
+export { createCheckoutSession, createPortalSession, purchaseOf } from "./checkout.ts";
+export * from "./webhook.ts";

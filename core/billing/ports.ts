@@ -2,7 +2,8 @@ import type { CoreDeps } from "../deps.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { CapacityKind } from "../kernel/capacity.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
-import type { Usage } from "./plans.ts";
+import type { BillingAccountStore } from "./account.ts";
+import type { BillingInterval, Usage } from "./plans.ts";
 
 /** The answer of a claim: taken, or refused with what the workspace holds now. */
 export type ClaimOutcome = { ok: true } | { ok: false; used: number };
@@ -29,15 +30,59 @@ export interface PlanUsageStore {
 /** Billing's stores, one bundle per adapter (adapters/<adapter>/billing/). */
 export interface BillingStores {
   planUsage: PlanUsageStore;
+  billingAccounts: BillingAccountStore;
+}
+
+/** A Checkout session's line: a subscription to a plan, or a number of credits bought once. */
+export type CheckoutPurchase =
+  | { kind: "subscription"; plan: "team" | "business"; interval: BillingInterval }
+  | { kind: "credits"; credits: number };
+
+export interface CheckoutRequest {
+  workspace_id: string;
+  customer_id: string;
+  purchase: CheckoutPurchase;
+  /** The unit price in euro cents, from the catalogue: the plan per interval, or one credit. */
+  unit_amount_cents: number;
+  /** 1 for a subscription; the number of credits bought. */
+  quantity: number;
+  /** The line's name as the payer sees it. */
+  product_name: string;
+  success_url: string;
+  cancel_url: string;
+  /** Sent to the provider so a retried call creates one session. */
+  idempotency_key: string | null;
+}
+
+export interface CheckoutSession {
+  id: string;
+  url: string;
+  /** ISO 8601 UTC. */
+  expires_at: string;
+}
+
+/** What a subscription at the provider says of itself (read by the webhook at checkout). */
+export interface ProviderSubscription {
+  id: string;
+  status: string;
+  current_period_start: string | null;
+  current_period_end: string | null;
 }
 
 /**
- * The payment provider (Stripe): checkout, portal, its webhooks. A seam here: none is configured
- * yet, and `setPlan` only asks whether there is one (with one, an owner's plain plan switch is
- * refused: plans change through checkout or the portal). The Stripe adapter fills it in.
+ * The payment provider (Stripe; adapters/stripe/): its customers, Checkout sessions with inline
+ * prices from the catalogue, and the self-service portal (docs/decisions/033-billing-provider-and-webhook.md).
+ * Absent (self-hosted, nothing charged), checkout and portal answer 503 `BILLING_NOT_CONFIGURED`
+ * and owners switch plans freely; present, an owner's plain plan switch is refused.
  */
 export interface BillingProvider {
   readonly name: string;
+  /** Creates the workspace's customer (`idempotency_key` makes a retried call create one). */
+  createCustomer(input: { workspace_id: string; name: string; email: string | null; idempotency_key: string }): Promise<{ id: string }>;
+  createCheckoutSession(input: CheckoutRequest): Promise<CheckoutSession>;
+  createPortalSession(input: { customer_id: string; return_url: string | null }): Promise<{ url: string }>;
+  /** The subscription's current state; null when the provider does not know it. */
+  getSubscription(id: string): Promise<ProviderSubscription | null>;
 }
 
 /** What Billing's use cases are given: its own stores and those of other modules it reads (ADR 019). */

@@ -8,11 +8,19 @@ import { LIMIT_NAMES, overLimit } from "./plans.ts";
 import type { BillingDeps } from "./ports.ts";
 
 /**
- * The workspace's billing account as usage shows it. A seam for the billing provider's account
- * (its status and current period): none is stored yet, so every workspace reads as `none`.
+ * The workspace's billing account as usage shows it: its status and current period end, and the
+ * period itself (the subscription's, when one is recorded). `none` without an account.
  */
-export function billingSummaryOf(_workspace: Workspace): { summary: BillingSummary; period: Period | null } {
-  return { summary: { status: "none", current_period_end: null }, period: null };
+export async function billingSummaryOf(
+  deps: BillingDeps,
+  workspace: Workspace,
+): Promise<{ summary: BillingSummary; period: Period | null }> {
+  const account = await deps.stores.billingAccounts.get(workspace.id);
+  if (!account) return { summary: { status: "none", current_period_end: null }, period: null };
+  const period = account.current_period_start && account.current_period_end
+    ? { start: account.current_period_start, end: account.current_period_end }
+    : null;
+  return { summary: { status: account.status, current_period_end: account.current_period_end }, period };
 }
 
 /**
@@ -20,7 +28,7 @@ export function billingSummaryOf(_workspace: Workspace): { summary: BillingSumma
  * the period's radar credits from the ledger, the kinds over their limit, and the billing account.
  */
 export async function commercialUsage(deps: BillingDeps, _p: Principal, workspace: Workspace): Promise<CommercialUsage> {
-  const billing = billingSummaryOf(workspace);
+  const billing = await billingSummaryOf(deps, workspace);
   const period = periodAt(deps.clock.now(), billing.period);
   const limits = workspaceLimits(workspace);
   const [used, credits, totals] = await Promise.all([

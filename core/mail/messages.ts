@@ -58,6 +58,27 @@ export function noteSharedContent(f: NoteSharedFacts, publicUrl: string): MailCo
   };
 }
 
+export interface PaymentFailedFacts {
+  workspace_name: string;
+  workspace_slug: string;
+  /** The plan the failed payment is for. */
+  plan: string;
+}
+
+export function paymentFailedContent(f: PaymentFailedFacts, publicUrl: string): MailContent {
+  return {
+    subject: `Payment failed for ${f.workspace_name}`,
+    paragraphs: [
+      `The latest payment for the ${f.plan} plan of the workspace "${f.workspace_name}" (${f.workspace_slug}) failed.`,
+      "The provider will try again. Update the payment method in the billing portal to keep the plan.",
+    ],
+    action: {
+      label: "See the workspace's billing",
+      url: `${publicUrl}/api/v1/workspaces/${encodeURIComponent(f.workspace_slug)}/commercial-usage`,
+    },
+  };
+}
+
 const LIST_NAME: Record<MailList, string> = {
   membership: "membership notices",
   shared_notes: "notes shared with you",

@@ -1,7 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { jobKind } from "../jobs/mod.ts";
 import { MAIL_LISTS, type MailList } from "./model.ts";
-import { composeMail, type MailContent, memberAddedContent, noteSharedContent } from "./messages.ts";
+import { composeMail, type MailContent, memberAddedContent, noteSharedContent, paymentFailedContent } from "./messages.ts";
 import type { MailDeps, MailSettings } from "./ports.ts";
 import { unsubscribeToken } from "./unsubscribe-token.ts";
 
@@ -31,6 +31,13 @@ const NoteShared = Type.Object({
   message: Nullable(2000),
 }, { additionalProperties: false });
 
+const PaymentFailed = Type.Object({
+  template: Type.Literal("payment_failed"),
+  workspace_name: Text(200),
+  workspace_slug: Text(100),
+  plan: Text(20),
+}, { additionalProperties: false });
+
 /**
  * One message to one person. The facts are in the payload (written when the event happened), so a
  * retry says the same; whether the person left the list is checked when it is sent.
@@ -42,7 +49,7 @@ export const MailSendPayload = Type.Object({
   to: Type.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+$" }),
   list: Type.Union(MAIL_LISTS.map((l) => Type.Literal(l))),
   attempt: Type.Integer({ minimum: 1, maximum: MAIL_ATTEMPTS }),
-  content: Type.Union([MemberAdded, NoteShared]),
+  content: Type.Union([MemberAdded, NoteShared, PaymentFailed]),
 }, { additionalProperties: false });
 export type MailSendPayload = Static<typeof MailSendPayload>;
 
@@ -54,7 +61,9 @@ export const mailSendJob = jobKind({
 
 function contentOf(p: MailSendPayload, publicUrl: string): MailContent {
   const c = p.content;
-  return c.template === "member_added" ? memberAddedContent(c, publicUrl) : noteSharedContent(c, publicUrl);
+  if (c.template === "member_added") return memberAddedContent(c, publicUrl);
+  if (c.template === "payment_failed") return paymentFailedContent(c, publicUrl);
+  return noteSharedContent(c, publicUrl);
 }
 
 /** The unsubscribe link of a person and list: `{PUBLIC_URL}/api/v1/email/unsubscribe?token=…`. */

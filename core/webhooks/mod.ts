@@ -6,3 +6,4 @@
 export * from "./ports.ts";
 export * from "./signature.ts";
 export * from "./standard-webhooks.ts";
+export * from "./stripe-signature.ts";

@@ -5,6 +5,7 @@ import { receiveCodeHostWebhook } from "../../core/code-context/code-host-webhoo
 import { CodeHostWebhookResult } from "../../core/code-context/dto.ts";
 import { MonitorWebhookResult, receiveMonitorWebhook } from "../../core/radar/mod.ts";
 import { IdentityWebhookResult, receiveIdentityWebhook } from "../../core/identity/mod.ts";
+import { BillingWebhookResult, receiveBillingWebhook } from "../../core/billing/webhook.ts";
 import type { ServerDeps } from "../deps.ts";
 import { rawBody } from "../http/raw-body.ts";
 import { errors, publicOperation } from "../http/schemas.ts";
@@ -189,6 +190,59 @@ export function identityWebhookRoutes(deps: ServerDeps) {
         },
         description:
           "Standard Webhooks (`webhook-id`, `webhook-timestamp` within 300 s, `webhook-signature` `v1,` + base64 HMAC-SHA256 of `id.timestamp.body` under IDENTITY_WEBHOOK_SECRET, compared in constant time; the `svix-*` names are accepted too). A bad or missing signature or timestamp: 401 `INVALID_SIGNATURE`, nothing changed; not configured: 404. The person is the one linked to the provider's subject (`data.id`; `data.user_id` for `session.revoked`), or, not linked yet, the one with `data.previous_email` or `data.email` (linked then). `user.updated` sets the e-mail and name (another person's e-mail: 409, nothing changed); `user.deleted` deactivates the identity: it signs in no more, and its sessions, OAuth grants and personal API keys stop at once (memberships stay); `session.revoked` ends the person's sessions. A webhook id seen before: 200 `duplicate`, nothing done; other types, or a person unknown here: 200 `ignored`.",
+      },
+    },
+  );
+}
+
+const BillingWebhookHeaders = Type.Object({
+  "billing-signature": Type.Optional(
+    Type.String({
+      description:
+        '`t=<unix seconds>,v1=<hex>`: HMAC-SHA256 of `"<t>.<raw body>"` under BILLING_WEBHOOK_SECRET (Stripe\'s scheme); several `v1` may be sent (any may match); `t` within 300 s. Missing or wrong: 401.',
+    }),
+  ),
+});
+
+/** `POST /webhooks/billing`: the billing provider's (Stripe's) events. */
+export function billingWebhookRoutes(deps: ServerDeps) {
+  return new Elysia({ name: "billing-webhook" }).use(rawBody).post(
+    "/webhooks/billing",
+    ({ body, headers }) => {
+      const secret = deps.config.billingWebhookSecret;
+      if (!secret) throw new AppError("NOT_FOUND", "Billing webhook is not configured: set BILLING_WEBHOOK_SECRET to enable it");
+      return receiveBillingWebhook(deps.core, secret, headers["billing-signature"] ?? null, body as Uint8Array);
+    },
+    {
+      rawBody: true,
+      headers: BillingWebhookHeaders,
+      response: { 200: BillingWebhookResult, ...errors(400, 401, 404, 413) },
+      detail: {
+        ...publicOperation,
+        tags: ["webhooks"],
+        summary: "Billing provider webhook receiver (public)",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["id", "type", "created", "data"],
+                properties: {
+                  id: { type: "string", description: "The event id: an event received again answers `duplicate`." },
+                  type: { type: "string" },
+                  created: {
+                    type: "integer",
+                    description: "Unix seconds; an event older than the last applied to the workspace is `stale`.",
+                  },
+                  data: { type: "object", properties: { object: { type: "object" } } },
+                },
+              },
+            },
+          },
+        },
+        description:
+          'A Stripe event, read as raw bytes (the signature covers them), signed in `billing-signature` (`t=…,v1=…`, HMAC-SHA256 of `"<t>.<raw body>"` under BILLING_WEBHOOK_SECRET, compared in constant time; `t` within 300 s). A bad or missing signature: 401 `INVALID_SIGNATURE`, nothing changed; not configured: 404; a signed body that is not a Stripe event: 400. Answers `{received: true, event_id, type, outcome}`. `checkout.session.completed` (an unpaid one waits for `checkout.session.async_payment_succeeded`; workspace = `client_reference_id`, else `metadata.workspace_id`): kind `subscription` sets the plan to `metadata.plan`, records customer and subscription, status `active`, and grants the period\'s included credits; kind `credits` grants `metadata.credits` through the ledger (once per event). `customer.subscription.updated`: the plan from `metadata.plan` while `active`/`trialing`, `past_due` keeps it, `canceled`/`unpaid` return to free; `customer.subscription.deleted`: free. `invoice.paid`: `active`; `invoice.payment_failed`: `past_due`, event `billing.payment_failed` and a mail to the owners (list `billing`). Plan changes publish `workspace.plan_changed` with `source: "billing"`. An event id seen before: `duplicate`; other types, unknown workspaces or customers, enterprise workspaces: `ignored`.',
       },
     },
   );

@@ -150,7 +150,7 @@ export function workspaceRoutes(deps: ServerDeps) {
         tags: ["workspaces"],
         summary: "Commercial usage against the plan (any member)",
         description:
-          "The plan, its current period (the subscription's or contract's, else the calendar month, UTC) and limits (`null`: unlimited), exact counts against each limit (members of every role; topics and collections, archived included; records of all collections), the period's radar credits from the ledger (`included` granted for the period, `used` charged in it, the `balance` now), the kinds beyond their limit (`over_limit`, after a downgrade), and the billing account (`status` `none` until a billing provider is configured). Usage is counted whether or not `PLAN_LIMITS=enforce`.",
+          "The plan, its current period (the subscription's or contract's, else the calendar month, UTC) and limits (`null`: unlimited), exact counts against each limit (members of every role; topics and collections, archived included; records of all collections), the period's radar credits from the ledger (`included` granted for the period, `used` charged in it, the `balance` now), the kinds beyond their limit (`over_limit`, after a downgrade), and the billing account (`status` `none` until a checkout or the billing webhook records one, then `active`, `trialing`, `past_due` or `canceled`, with `current_period_end`). Usage is counted whether or not `PLAN_LIMITS=enforce`.",
       },
     })
     .get("/health", ({ workspace }) => workspaceHealth(core, workspace), {

@@ -6,6 +6,7 @@ import { planLimitsGate } from "../../core/billing/gate.ts";
 import { grantIncludedCredits } from "../../core/billing/included-credits.ts";
 import { calendarMonth } from "../../core/billing/period.ts";
 import { commercialUsage } from "../../core/billing/usage.ts";
+import { applyAccountChange, attachCustomer, updateAccount } from "../../core/billing/account.ts";
 import { createCollection, purgeCollection } from "../../core/collections/collections.ts";
 import { createRecord, deleteRecord } from "../../core/collections/records.ts";
 import type { CoreDeps } from "../../core/deps.ts";
@@ -183,10 +184,82 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
       expect((await grantIncludedCredits(d, ws, "business", next, "billing")).granted).toBe(10_000);
     });
 
-    test("WorkspaceStore.delete() removes the workspace's usage counters", async () => {
+    test("BillingAccountStore: none at first; put() creates version 1 and compares versions; getByCustomer() finds it", async () => {
+      const { ws, p } = await setup();
+      expect(await s.billingAccounts.get(ws.id)).toBeNull();
+      const at = new Date().toISOString();
+      const first = applyAccountChange(null, ws.id, { customer_id: `cus_${ws.id}`, status: "active", plan: "team" }, 100, at)!;
+      expect(first.version).toBe(1);
+      expect(await s.billingAccounts.put(first, null)).toBe(true);
+      expect(await s.billingAccounts.put(first, null)).toBe(false);
+      const end = "2030-02-01T00:00:00.000Z";
+      const second = applyAccountChange(
+        first,
+        ws.id,
+        { current_period_start: "2030-01-01T00:00:00.000Z", current_period_end: end },
+        101,
+        at,
+      )!;
+      expect(await s.billingAccounts.put(second, 5)).toBe(false);
+      expect(await s.billingAccounts.put(second, 1)).toBe(true);
+      expect(await s.billingAccounts.get(ws.id)).toEqual(second);
+      expect(await s.billingAccounts.getByCustomer(`cus_${ws.id}`)).toEqual(second);
+      expect(await s.billingAccounts.getByCustomer("cus_nobody")).toBeNull();
+      const usage = await commercialUsage(deps("off") as never, p, ws);
+      expect(usage.billing).toEqual({ status: "active", current_period_end: end });
+    });
+
+    test("BillingAccountStore.put(): of 10 concurrent writes naming one version exactly one is kept", async () => {
+      const { ws } = await setup();
+      const at = new Date().toISOString();
+      await s.billingAccounts.put(applyAccountChange(null, ws.id, { status: "active" }, 1, at)!, null);
+      const base = (await s.billingAccounts.get(ws.id))!;
+      const results = await Promise.all(
+        Array.from(
+          { length: 10 },
+          (_, i) => s.billingAccounts.put(applyAccountChange(base, ws.id, { subscription_id: `sub_${i}` }, 2, at)!, base.version),
+        ),
+      );
+      expect(results.filter(Boolean).length).toBe(1);
+      const won = results.indexOf(true);
+      expect(await s.billingAccounts.get(ws.id)).toMatchObject({ subscription_id: `sub_${won}`, version: 2 });
+    });
+
+    test("updateAccount(): concurrent events all apply, in turn; an older event is stale; attachCustomer() keeps the first customer", async () => {
+      const { ws } = await setup();
+      const at = new Date().toISOString();
+      await Promise.all(
+        Array.from(
+          { length: 5 },
+          (_, i) =>
+            updateAccount(
+              s.billingAccounts,
+              ws.id,
+              (c) => applyAccountChange(c, ws.id, { status: "active", subscription_id: `sub_${i}` }, 1_000 + i, at),
+            ),
+        ),
+      );
+      const after = (await s.billingAccounts.get(ws.id))!;
+      expect(after.last_event_created).toBe(1_004);
+      expect(after.version).toBeGreaterThanOrEqual(2);
+      const stale = await updateAccount(s.billingAccounts, ws.id, (c) => applyAccountChange(c, ws.id, { status: "canceled" }, 999, at));
+      expect(stale.written).toBeNull();
+      expect((await s.billingAccounts.get(ws.id))!.status).toBe("active");
+      const customers = await Promise.all(
+        ["cus_a", "cus_b", "cus_c"].map((c) => attachCustomer(s.billingAccounts, ws.id, `${c}_${ws.id}`, at)),
+      );
+      expect(new Set(customers).size).toBe(1);
+      expect((await s.billingAccounts.get(ws.id))!.customer_id).toBe(customers[0]);
+      expect(await attachCustomer(s.billingAccounts, ws.id, "cus_later", at)).toBe(customers[0]);
+    });
+
+    test("WorkspaceStore.delete() removes the workspace's usage counters and billing account", async () => {
       const { ws } = await setup();
       await s.planUsage.claim(ws.id, "records", 3, null);
+      await attachCustomer(s.billingAccounts, ws.id, `cus_gone_${ws.id}`, new Date().toISOString());
       expect(await s.workspaces.delete(ws.id)).toBe(true);
+      expect(await s.billingAccounts.get(ws.id)).toBeNull();
+      expect(await s.billingAccounts.getByCustomer(`cus_gone_${ws.id}`)).toBeNull();
       // A counter touched again starts from the (no) items.
       expect((await s.planUsage.usage(ws.id)).records).toBe(0);
     });

@@ -63,6 +63,7 @@ export async function makeTestApp(
     oidc?: ServerDeps["oidc"];
     identityWebhookSecret?: string;
     supportWebhookSecret?: string;
+    billingWebhookSecret?: string;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -86,6 +87,7 @@ export async function makeTestApp(
       radarWebhookSecret: opts.radarWebhookSecret ?? null,
       identityWebhookSecret: opts.identityWebhookSecret ?? null,
       supportWebhookSecret: opts.supportWebhookSecret ?? null,
+      billingWebhookSecret: opts.billingWebhookSecret ?? null,
       platformAdminKey: opts.platformAdminKey ?? null,
       publicUrl: opts.publicUrl ?? null,
       secretKey: TEST_SECRET,

@@ -1,6 +1,7 @@
 import type { BillingStores } from "../../../core/billing/ports.ts";
 import { CAPACITY_KINDS } from "../../../core/kernel/capacity.ts";
 import type { MemoryBundle } from "../bundle.ts";
+import { MemoryBillingAccountStore } from "./billing-account-store.ts";
 import { MemoryPlanUsageStore } from "./plan-usage-store.ts";
 import type { BillingTables } from "./tables.ts";
 import type { CollectionTables } from "../collections/tables.ts";
@@ -9,9 +10,10 @@ import type { WorkspaceTables } from "../workspaces/tables.ts";
 
 export function memoryBillingBundle(t: BillingTables & WorkspaceTables & TopicTables & CollectionTables): MemoryBundle<BillingStores> {
   return {
-    stores: { planUsage: new MemoryPlanUsageStore(t) },
+    stores: { planUsage: new MemoryPlanUsageStore(t), billingAccounts: new MemoryBillingAccountStore(t) },
     purgeWorkspace: (id) => {
       for (const kind of CAPACITY_KINDS) t.planUsage.delete(`${id}:${kind}`);
+      t.billingAccounts.delete(id);
     },
   };
 }

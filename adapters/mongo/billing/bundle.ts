@@ -4,6 +4,7 @@ import type { CollectionCollections } from "../collections/collections.ts";
 import type { TopicCollections } from "../topics/collections.ts";
 import type { WorkspaceCollections } from "../workspaces/collections.ts";
 import type { BillingCollections } from "./collections.ts";
+import { MongoBillingAccountStore } from "./billing-account-store.ts";
 import { MongoPlanUsageStore } from "./plan-usage-store.ts";
 
 export function mongoBillingBundle(
@@ -11,10 +12,10 @@ export function mongoBillingBundle(
 ): MongoBundle<BillingStores> {
   const planUsage = new MongoPlanUsageStore(c);
   return {
-    stores: { planUsage },
+    stores: { planUsage, billingAccounts: new MongoBillingAccountStore(c) },
     purgeWorkspace: async (id) => {
       planUsage.forget(id);
-      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds);
+      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds, c.billingAccounts);
     },
   };
 }

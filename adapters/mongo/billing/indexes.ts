@@ -7,4 +7,11 @@ export const BILLING_INDEXES: Record<keyof typeof BILLING_COLLECTION_NAMES, Inde
   // counts, the highest slots a release frees, and the purge.
   planSlots: [{ key: { workspace_id: 1, kind: 1, n: 1 }, name: "workspace_kind_n_unique", unique: true }],
   planSeeds: [{ key: { workspace_id: 1, kind: 1 }, name: "workspace_kind" }],
+  // `_id` (`<workspace>:<version>`) is the compare-and-set; this one finds the newest version.
+  // `customer_id` serves the invoice events, which name the customer only (like api_keys.key_hash,
+  // an index that does not start with workspace_id).
+  billingAccounts: [
+    { key: { workspace_id: 1, version: -1 }, name: "workspace_version_unique", unique: true },
+    { key: { customer_id: 1 }, name: "customer" },
+  ],
 };

@@ -1,8 +1,9 @@
 import type { BillingStores } from "../../../core/billing/ports.ts";
 import type { SqlBundle } from "../bundle.ts";
 import type { SqlDriver } from "../driver.ts";
+import { PostgresBillingAccountStore } from "./billing-account-store.ts";
 import { PostgresPlanUsageStore } from "./plan-usage-store.ts";
 
 export function sqlBillingBundle(driver: SqlDriver): SqlBundle<BillingStores> {
-  return { stores: { planUsage: new PostgresPlanUsageStore(driver) } };
+  return { stores: { planUsage: new PostgresPlanUsageStore(driver), billingAccounts: new PostgresBillingAccountStore(driver) } };
 }

@@ -13,6 +13,7 @@ import m012 from "./012-jobs.ts";
 import m013 from "./013-identity.ts";
 import m015 from "./015-plan-limits.ts";
 import m016 from "./016-mail.ts";
+import m017 from "./017-billing-accounts.ts";
 import m019 from "./019-support.ts";
 
 export interface Migration {
@@ -39,5 +40,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m013,
   m015,
   m016,
+  m017,
   m019,
 ];

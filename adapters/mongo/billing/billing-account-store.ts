@@ -1,0 +1,51 @@
+import type { BillingAccount, BillingAccountStore } from "../../../core/billing/account.ts";
+import { isDuplicateKey } from "../duplicate-key.ts";
+import type { BillingAccountDoc, BillingCollections } from "./collections.ts";
+
+function toAccount(d: BillingAccountDoc): BillingAccount {
+  const { _id: _, ...rest } = d;
+  return { ...rest, status: rest.status as BillingAccount["status"], plan: rest.plan as BillingAccount["plan"] };
+}
+
+/**
+ * Insert-only versions (ADR 005: FerretDB v1 has no atomic conditional update): a put inserts
+ * version `expected + 1` under the unique `_id` `<workspace>:<version>`, so of concurrent puts
+ * naming one version exactly one inserts. The insert is kept only if the version read is still
+ * there and none newer exists: a writer that read long ago could insert a version already
+ * deleted, or name a version never written; it then takes its insert back and reports a lost race.
+ */
+export class MongoBillingAccountStore implements BillingAccountStore {
+  constructor(private readonly c: BillingCollections) {}
+
+  async get(workspaceId: string): Promise<BillingAccount | null> {
+    const d = await this.c.billingAccounts.find({ workspace_id: workspaceId }).sort({ version: -1 }).limit(1).next();
+    return d ? toAccount(d) : null;
+  }
+
+  async getByCustomer(customerId: string): Promise<BillingAccount | null> {
+    // A customer, once recorded, is never replaced: any version naming it names the workspace.
+    const d = await this.c.billingAccounts.find({ customer_id: customerId }).limit(1).next();
+    return d ? this.get(d.workspace_id) : null;
+  }
+
+  async put(a: BillingAccount, expected: number | null): Promise<boolean> {
+    const version = (expected ?? 0) + 1;
+    const _id = `${a.workspace_id}:${version}`;
+    try {
+      await this.c.billingAccounts.insertOne({ ...a, version, _id });
+    } catch (e) {
+      if (isDuplicateKey(e)) return false;
+      throw e;
+    }
+    // Kept only if it follows the version read (still there: nothing newer committed and deleted
+    // it) and nothing newer exists.
+    const newer = await this.c.billingAccounts.countDocuments({ workspace_id: a.workspace_id, version: { $gt: version } });
+    const read = expected === null ? 1 : await this.c.billingAccounts.countDocuments({ _id: `${a.workspace_id}:${expected}` });
+    if (newer > 0 || read === 0) {
+      await this.c.billingAccounts.deleteOne({ _id });
+      return false;
+    }
+    await this.c.billingAccounts.deleteMany({ workspace_id: a.workspace_id, version: { $lt: version } });
+    return true;
+  }
+}
