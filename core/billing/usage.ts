@@ -2,6 +2,7 @@ import type { Principal } from "../access/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { BillingSummary, CommercialUsage } from "./dto.ts";
 import { workspaceLimits } from "./gate.ts";
+import { contractPeriod } from "./offer-model.ts";
 import { periodCredits } from "./ledger-period.ts";
 import { type Period, periodAt } from "./period.ts";
 import { LIMIT_NAMES, overLimit } from "./plans.ts";
@@ -21,8 +22,11 @@ export function billingSummaryOf(_workspace: Workspace): { summary: BillingSumma
  */
 export async function commercialUsage(deps: BillingDeps, _p: Principal, workspace: Workspace): Promise<CommercialUsage> {
   const billing = billingSummaryOf(workspace);
-  const period = periodAt(deps.clock.now(), billing.period);
-  const limits = workspaceLimits(workspace);
+  const now = deps.clock.now();
+  // A contract (an accepted offer, the operator's enterprise plan) sets the period without a provider's, and enterprise limits.
+  const contract = await deps.stores.contracts.get(workspace.id);
+  const period = periodAt(now, billing.period ?? (contract ? contractPeriod(contract, now) : null));
+  const limits = workspaceLimits({ plan: workspace.plan, contract_limits: contract?.limits });
   const [used, credits, totals] = await Promise.all([
     deps.stores.planUsage.usage(workspace.id),
     periodCredits(deps, workspace.id, period),

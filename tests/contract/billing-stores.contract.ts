@@ -32,7 +32,7 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
     beforeAll(async () => {
       s = await open();
       const secretBox = await createSecretBox("contract-secret-contract-secret-0");
-      deps = (mode) => ({ stores: s, clock: systemClock, secretBox, capacity: planLimitsGate(s.planUsage, mode) });
+      deps = (mode) => ({ stores: s, clock: systemClock, secretBox, capacity: planLimitsGate(s.planUsage, mode, s.contracts) });
     });
     afterAll(async () => {
       await s?.close();

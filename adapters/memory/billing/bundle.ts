@@ -2,6 +2,7 @@ import type { BillingStores } from "../../../core/billing/ports.ts";
 import { CAPACITY_KINDS } from "../../../core/kernel/capacity.ts";
 import type { MemoryBundle } from "../bundle.ts";
 import { MemoryPlanUsageStore } from "./plan-usage-store.ts";
+import { MemoryContractStore, MemoryOfferStore } from "./offer-store.ts";
 import type { BillingTables } from "./tables.ts";
 import type { CollectionTables } from "../collections/tables.ts";
 import type { TopicTables } from "../topics/tables.ts";
@@ -9,9 +10,11 @@ import type { WorkspaceTables } from "../workspaces/tables.ts";
 
 export function memoryBillingBundle(t: BillingTables & WorkspaceTables & TopicTables & CollectionTables): MemoryBundle<BillingStores> {
   return {
-    stores: { planUsage: new MemoryPlanUsageStore(t) },
+    stores: { planUsage: new MemoryPlanUsageStore(t), offers: new MemoryOfferStore(t), contracts: new MemoryContractStore(t) },
     purgeWorkspace: (id) => {
       for (const kind of CAPACITY_KINDS) t.planUsage.delete(`${id}:${kind}`);
+      for (const [offerId, o] of t.offers) if (o.workspace_id === id) t.offers.delete(offerId);
+      t.contracts.delete(id);
     },
   };
 }

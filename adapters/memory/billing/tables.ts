@@ -1,5 +1,11 @@
+import type { BillingOffer, Contract } from "../../../core/billing/offer-model.ts";
+
 /** The in-memory tables of billing (the adapter's composition shares one object of every module's tables). */
 export class BillingTables {
   /** `${workspace_id}:${kind}` → the counter (seeded from the items the first time it is touched) */
   planUsage = new Map<string, number>();
+  /** offer id → offer */
+  offers = new Map<string, BillingOffer>();
+  /** workspace id → its contract */
+  contracts = new Map<string, Contract>();
 }

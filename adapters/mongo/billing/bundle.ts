@@ -5,16 +5,17 @@ import type { TopicCollections } from "../topics/collections.ts";
 import type { WorkspaceCollections } from "../workspaces/collections.ts";
 import type { BillingCollections } from "./collections.ts";
 import { MongoPlanUsageStore } from "./plan-usage-store.ts";
+import { MongoContractStore, MongoOfferStore } from "./offer-store.ts";
 
 export function mongoBillingBundle(
   c: BillingCollections & WorkspaceCollections & TopicCollections & CollectionCollections,
 ): MongoBundle<BillingStores> {
   const planUsage = new MongoPlanUsageStore(c);
   return {
-    stores: { planUsage },
+    stores: { planUsage, offers: new MongoOfferStore(c), contracts: new MongoContractStore(c) },
     purgeWorkspace: async (id) => {
       planUsage.forget(id);
-      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds);
+      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds, c.offers, c.offerClosures, c.contracts);
     },
   };
 }

@@ -7,4 +7,13 @@ export const BILLING_INDEXES: Record<keyof typeof BILLING_COLLECTION_NAMES, Inde
   // counts, the highest slots a release frees, and the purge.
   planSlots: [{ key: { workspace_id: 1, kind: 1, n: 1 }, name: "workspace_kind_n_unique", unique: true }],
   planSeeds: [{ key: { workspace_id: 1, kind: 1 }, name: "workspace_kind" }],
+  offers: [
+    // A workspace's offers, newest first; and its purge.
+    { key: { workspace_id: 1, created_at: -1, _id: -1 }, name: "workspace_created" },
+    // Exception to the tenancy rule: the platform operator lists every workspace's offers.
+    { key: { created_at: -1, _id: -1 }, name: "created" },
+  ],
+  // `_id` (the offer's id) is the compare-and-set; this one serves the purge.
+  offerClosures: [{ key: { workspace_id: 1 }, name: "workspace" }],
+  contracts: [{ key: { workspace_id: 1 }, name: "workspace" }],
 };

@@ -13,6 +13,7 @@ import m012 from "./012-jobs.ts";
 import m013 from "./013-identity.ts";
 import m015 from "./015-plan-limits.ts";
 import m016 from "./016-mail.ts";
+import m018 from "./018-billing-offers.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -22,4 +23,21 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m015, m016];
+export const MIGRATIONS: readonly Migration[] = [
+  m001,
+  m002,
+  m003,
+  m004,
+  m005,
+  m006,
+  m007,
+  m008,
+  m009,
+  m010,
+  m011,
+  m012,
+  m013,
+  m015,
+  m016,
+  m018,
+];
