@@ -1,5 +1,5 @@
 import type { KeyHasher, SecretBox } from "./access/mod.ts";
-import type { BillingProvider } from "./billing/mod.ts";
+import type { BillingProvider, OfferIssuedHook } from "./billing/mod.ts";
 import type { EventBus } from "./events/mod.ts";
 import type { CapacityGate } from "./kernel/capacity.ts";
 import type { Clock } from "./kernel/clock.ts";
@@ -60,6 +60,8 @@ export interface CoreDeps<S = Stores> {
   mail?: MailSettings;
   /** What follows adding a member (`mailHooks`: the "member added" mail); without it, nothing. */
   onMemberAdded?: MemberAddedHook;
+  /** What follows issuing a billing offer (`mailHooks`: a mail to the workspace's owners, list `billing`); without it, nothing. */
+  onOfferIssued?: OfferIssuedHook;
   /** What follows sharing a note with members (`mailHooks`: "note shared with you" mail); without it, nothing. */
   onNoteShared?: NoteSharedHook;
 }

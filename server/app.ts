@@ -43,6 +43,8 @@ import { topicRoutes } from "./routes/topics.ts";
 import { billingWebhookRoutes, identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { workspaceRoutes } from "./routes/workspaces.ts";
+import { platformBillingRoutes } from "./routes/platform-billing.ts";
+import { billingOfferRoutes } from "./routes/billing-offers.ts";
 
 export const API_PREFIX = "/api/v1";
 /**
@@ -139,6 +141,10 @@ export function buildApp(deps: ServerDeps) {
     .use(oauth.api)
     .use(authRoutes(deps))
     .use(mcpRoutes(deps, "api"));
+  // Registered as statements of their own: one more link in the chain above exceeds tsc's
+  // instantiation depth (TS2589); the routes register on `api` all the same.
+  api.use(platformBillingRoutes(deps));
+  api.use(billingOfferRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));

@@ -168,7 +168,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       jobs,
       radarPrices: config.radarPrices,
       radarRunLeaseMs: config.jobLeaseMs,
-      capacity: planLimitsGate(stores.planUsage, config.planLimits),
+      capacity: planLimitsGate(stores.planUsage, config.planLimits, stores.contracts),
       ...(config.stripe ? { billingProvider: stripeBillingProvider(config.stripe) } : {}),
       ...codeContextHooks,
       mail: { mailer, publicUrl: mailOrigin, secret },

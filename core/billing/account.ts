@@ -113,6 +113,8 @@ export async function attachCustomer(store: BillingAccountStore, workspaceId: st
  */
 export interface BillingAccountStore {
   get(workspaceId: string): Promise<BillingAccount | null>;
+  /** Several workspaces' accounts in one read (at most a page, 200): by workspace id, absent ones left out. */
+  getMany(workspaceIds: readonly string[]): Promise<Map<string, BillingAccount>>;
   /** The account whose customer this is (the webhook's `invoice.*` events name the customer only). */
   getByCustomer(customerId: string): Promise<BillingAccount | null>;
   /**

@@ -2,15 +2,15 @@ import type { CapacityGate, CapacityHolder, CapacityKind } from "../kernel/capac
 import { AppError } from "../kernel/errors.ts";
 import type { Plan } from "../workspaces/mod.ts";
 import { limitsOf, type PlanLimits } from "./plans.ts";
-import type { PlanUsageStore } from "./ports.ts";
+import type { ContractStore, PlanUsageStore } from "./ports.ts";
 
 /** `PLAN_LIMITS`: `enforce` refuses creates past a limit (a commercial deployment); `off` (default) counts only. */
 export type PlanLimitsMode = "enforce" | "off";
 export const PLAN_LIMITS_MODES = ["enforce", "off"] as const;
 
 /**
- * The limits in force for a workspace. A seam: an enterprise contract's own limits are not
- * stored yet (the operator's contracts add them), so an enterprise workspace is unlimited.
+ * The limits in force for a workspace: its plan's, or for enterprise its contract's
+ * (`contract_limits`, from the contract store: unset ones unlimited, credits 0; ADR 034).
  */
 export function workspaceLimits(workspace: { plan: string; contract_limits?: Partial<PlanLimits> | null }): PlanLimits {
   return limitsOf(workspace.plan as Plan, workspace.contract_limits ?? null);
@@ -29,12 +29,14 @@ export function planLimitReached(kind: CapacityKind, plan: string, allowed: numb
 /**
  * The capacity gate of core/kernel/capacity.ts over a usage store: every create claims, every
  * delete releases, so usage is counted in both modes; under `enforce` a claim past the plan's
- * limit is refused (402 `PLAN_LIMIT_REACHED`, nothing taken).
+ * limit (an enterprise contract's, read from `contracts`) is refused (402 `PLAN_LIMIT_REACHED`, nothing taken).
  */
-export function planLimitsGate(store: PlanUsageStore, mode: PlanLimitsMode): CapacityGate {
+export function planLimitsGate(store: PlanUsageStore, mode: PlanLimitsMode, contracts?: ContractStore): CapacityGate {
   return {
     async claim(workspace: CapacityHolder, kind: CapacityKind, n = 1) {
-      const limit = mode === "enforce" ? workspaceLimits(workspace)[kind] : null;
+      // An enterprise workspace's limits are its contract's: one more read, only under enforcement.
+      const contract = mode === "enforce" && workspace.plan === "enterprise" && contracts ? await contracts.get(workspace.id) : null;
+      const limit = mode === "enforce" ? workspaceLimits({ plan: workspace.plan, contract_limits: contract?.limits })[kind] : null;
       const outcome = await store.claim(workspace.id, kind, n, limit);
       if (!outcome.ok) throw planLimitReached(kind, workspace.plan, limit!, outcome.used);
     },

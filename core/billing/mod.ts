@@ -1,8 +1,8 @@
 /**
  * Billing (issue #15): the plan catalogue and limits (plans.ts), billing periods (period.ts),
  * exact usage and the plan-limits gate (usage.ts, gate.ts; docs/decisions/031-plan-limits.md),
- * and included credits (included-credits.ts). Checkout, offers and webhooks come next. Public
- * surface of the module.
+ * and included credits (included-credits.ts); offers and contracts (offer-model.ts, offers.ts,
+ * contracts.ts, platform.ts; docs/decisions/034-offers-and-enterprise.md). Public surface of the module.
  */
 export * from "./plans.ts";
 export * from "./period.ts";
@@ -15,3 +15,9 @@ export { isIncludedKey, type PeriodCredits, periodCredits } from "./ledger-perio
 export { grantIncludedCredits, type IncludedGrant, PLAN_SOURCES, type PlanSource } from "./included-credits.ts";
 export { createCheckoutSession, createPortalSession, purchaseOf } from "./checkout.ts";
 export * from "./webhook.ts";
+export * from "./offer-model.ts";
+export * from "./offer-dto.ts";
+export * from "./policy.ts";
+export * from "./offers.ts";
+export * from "./contracts.ts";
+export * from "./platform.ts";

@@ -1,8 +1,10 @@
 import type { CoreDeps } from "../deps.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { CapacityKind } from "../kernel/capacity.ts";
-import type { WorkspaceStores } from "../workspaces/mod.ts";
+import type { OffsetPage } from "../kernel/paging.ts";
+import type { Listed, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
 import type { BillingAccountStore } from "./account.ts";
+import type { BillingOffer, Contract, OfferStatus } from "./offer-model.ts";
 import type { BillingInterval, Usage } from "./plans.ts";
 
 /** The answer of a claim: taken, or refused with what the workspace holds now. */
@@ -18,6 +20,8 @@ export type ClaimOutcome = { ok: true } | { ok: false; used: number };
 export interface PlanUsageStore {
   /** The workspace's counts of every kind. */
   usage(workspaceId: string): Promise<Usage>;
+  /** The counts of several workspaces at once (the operator's list: one read, not one per workspace). */
+  usageOf(workspaceIds: string[]): Promise<Map<string, Usage>>;
   /**
    * Takes `n` units of `kind` when `used + n ≤ limit` (always when `limit` is null), atomically:
    * of concurrent claims at `limit − 1` exactly one is taken. Refused, nothing is taken.
@@ -27,11 +31,58 @@ export interface PlanUsageStore {
   release(workspaceId: string, kind: CapacityKind, n: number): Promise<void>;
 }
 
+/** Which offers a list returns; `status: "expired"` is an open one past its `expires_at` (read, never written). */
+export interface OfferFilter {
+  workspace_id?: string;
+  status?: OfferStatus;
+}
+
+/**
+ * Offers (docs/decisions/034-offers-and-enterprise.md). An offer leaves `open` once, by a
+ * compare-and-set: of concurrent transitions of one offer exactly one happens.
+ */
+export interface OfferStore {
+  insert(offer: BillingOffer): Promise<void>;
+  /** By id alone (the operator's read); null when none. */
+  get(offerId: string): Promise<BillingOffer | null>;
+  /** Newest first; `now` decides which open offers read as expired. */
+  list(filter: OfferFilter, now: string, page: OffsetPage): Promise<Listed<BillingOffer>>;
+  /**
+   * `open` → `to` when the offer is open and not expired at `at`; the offer after, or null (not
+   * open, already closed, expired, or unknown: nothing changed). Atomic.
+   */
+  close(offerId: string, to: "accepted" | "cancelled", at: string): Promise<BillingOffer | null>;
+  /**
+   * Atomically: the stored-`open` offer (expired or not) becomes `superseded` by `next.id` and
+   * `next` is inserted; of concurrent calls on one offer exactly one does. Null: it was not open
+   * (or is unknown), nothing written.
+   */
+  supersede(offerId: string, next: BillingOffer, at: string): Promise<{ previous: BillingOffer; next: BillingOffer } | null>;
+}
+
+/** The contract each workspace is held to (one per workspace; the latest put replaces it). */
+export interface ContractStore {
+  get(workspaceId: string): Promise<Contract | null>;
+  /** Several workspaces' contracts at once (one read). */
+  getMany(workspaceIds: string[]): Promise<Map<string, Contract>>;
+  put(contract: Contract): Promise<void>;
+  /** True when there was one. */
+  delete(workspaceId: string): Promise<boolean>;
+}
+
 /** Billing's stores, one bundle per adapter (adapters/<adapter>/billing/). */
 export interface BillingStores {
   planUsage: PlanUsageStore;
   billingAccounts: BillingAccountStore;
+  offers: OfferStore;
+  contracts: ContractStore;
 }
+
+/**
+ * What follows issuing an offer (`mailHooks`: a mail to the workspace's owners, list `billing`).
+ * Takes the host's whole deps (ADR 019): mail reads its own stores.
+ */
+export type OfferIssuedHook = (deps: CoreDeps, workspace: Workspace, offer: BillingOffer) => Promise<void>;
 
 /** A Checkout session's line: a subscription to a plan, or a number of credits bought once. */
 export type CheckoutPurchase =

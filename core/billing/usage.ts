@@ -2,10 +2,12 @@ import type { Principal } from "../access/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { BillingSummary, CommercialUsage } from "./dto.ts";
 import { workspaceLimits } from "./gate.ts";
+import { contractPeriod } from "./offer-model.ts";
 import { periodCredits } from "./ledger-period.ts";
 import { type Period, periodAt } from "./period.ts";
 import { LIMIT_NAMES, overLimit } from "./plans.ts";
 import type { BillingDeps } from "./ports.ts";
+import type { BillingAccount } from "./account.ts";
 
 /**
  * The workspace's billing account as usage shows it: its status and current period end, and the
@@ -15,7 +17,11 @@ export async function billingSummaryOf(
   deps: BillingDeps,
   workspace: Workspace,
 ): Promise<{ summary: BillingSummary; period: Period | null }> {
-  const account = await deps.stores.billingAccounts.get(workspace.id);
+  return summaryOfAccount(await deps.stores.billingAccounts.get(workspace.id));
+}
+
+/** The same from an account already read (the operator's list reads a page of them at once). */
+export function summaryOfAccount(account: BillingAccount | null): { summary: BillingSummary; period: Period | null } {
   if (!account) return { summary: { status: "none", current_period_end: null }, period: null };
   const period = account.current_period_start && account.current_period_end
     ? { start: account.current_period_start, end: account.current_period_end }
@@ -29,8 +35,11 @@ export async function billingSummaryOf(
  */
 export async function commercialUsage(deps: BillingDeps, _p: Principal, workspace: Workspace): Promise<CommercialUsage> {
   const billing = await billingSummaryOf(deps, workspace);
-  const period = periodAt(deps.clock.now(), billing.period);
-  const limits = workspaceLimits(workspace);
+  const now = deps.clock.now();
+  // A contract (an accepted offer, the operator's enterprise plan) sets the period without a provider's, and enterprise limits.
+  const contract = await deps.stores.contracts.get(workspace.id);
+  const period = periodAt(now, billing.period ?? (contract ? contractPeriod(contract, now) : null));
+  const limits = workspaceLimits({ plan: workspace.plan, contract_limits: contract?.limits });
   const [used, credits, totals] = await Promise.all([
     deps.stores.planUsage.usage(workspace.id),
     periodCredits(deps, workspace.id, period),

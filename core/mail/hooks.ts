@@ -1,6 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import type { MemberAddedHook } from "../workspaces/mod.ts";
 import type { NoteSharedHook } from "../sharing/mod.ts";
+import type { OfferIssuedHook } from "../billing/mod.ts";
 import { queueMail } from "./send-job.ts";
 
 async function nameOf(deps: CoreDeps, identityId: string | null): Promise<string | null> {
@@ -49,9 +50,45 @@ const onNoteShared: NoteSharedHook = async (deps, ws, actor, topic, shares) => {
   }
 };
 
+/** Pages of members read when looking for a workspace's owners. */
+const MEMBER_PAGE = 200;
+
+/** A new (or reissued) offer goes to every owner of the workspace, list `billing`. */
+const onOfferIssued: OfferIssuedHook = async (deps, ws, offer) => {
+  for (let offset = 0;; offset += MEMBER_PAGE) {
+    const page = await deps.stores.members.list(ws.id, { limit: MEMBER_PAGE, offset });
+    for (const member of page.items) {
+      if (member.role !== "owner") continue;
+      await queueMail(deps, ws.id, {
+        ref: `offer:${offer.id}`,
+        identity_id: member.identity_id,
+        to: member.email,
+        list: "billing",
+        content: {
+          template: "offer_issued",
+          workspace_name: ws.name,
+          workspace_slug: ws.slug,
+          offer_id: offer.id,
+          plan: offer.plan,
+          amount: offer.price.amount,
+          currency: offer.price.currency,
+          interval: offer.price.interval,
+          term_months: offer.term_months,
+          radar_credits: offer.radar_credits,
+          expires_at: offer.expires_at,
+          revision: offer.revision,
+        },
+      });
+    }
+    if (offset + page.items.length >= page.total || page.items.length === 0) return;
+  }
+};
+
 /**
  * Mail's part in other modules' use cases, through the ports they declare (workspaces'
- * `MemberAddedHook`, sharing's `NoteSharedHook`): a host that gives core `mail` settings spreads
+ * `MemberAddedHook`, sharing's `NoteSharedHook`, billing's `OfferIssuedHook`): a host that gives core `mail` settings spreads
  * these into its `CoreDeps` too.
  */
-export const mailHooks = { onMemberAdded, onNoteShared } satisfies Required<Pick<CoreDeps, "onMemberAdded" | "onNoteShared">>;
+export const mailHooks = { onMemberAdded, onNoteShared, onOfferIssued } satisfies Required<
+  Pick<CoreDeps, "onMemberAdded" | "onNoteShared" | "onOfferIssued">
+>;

@@ -79,6 +79,42 @@ export function paymentFailedContent(f: PaymentFailedFacts, publicUrl: string): 
   };
 }
 
+export interface OfferIssuedFacts {
+  workspace_name: string;
+  workspace_slug: string;
+  offer_id: string;
+  plan: string;
+  amount: number;
+  currency: string;
+  interval: string;
+  term_months: number;
+  radar_credits: number | null;
+  expires_at: string;
+  revision: number;
+}
+
+const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency.toUpperCase()}`;
+
+export function offerIssuedContent(f: OfferIssuedFacts, publicUrl: string): MailContent {
+  const plan = f.plan.charAt(0).toUpperCase() + f.plan.slice(1);
+  return {
+    subject: f.revision > 1 ? `A revised offer for ${f.workspace_name}: ${plan} plan` : `An offer for ${f.workspace_name}: ${plan} plan`,
+    paragraphs: [
+      `${
+        f.revision > 1 ? "A revised offer" : "An offer"
+      } of the ${plan} plan was made to the workspace "${f.workspace_name}" (${f.workspace_slug}): ${
+        money(f.amount, f.currency)
+      } per ${f.interval}, for ${f.term_months} month${f.term_months === 1 ? "" : "s"}.`,
+      ...(f.radar_credits ? [`It includes ${f.radar_credits} radar credits, granted when it is accepted.`] : []),
+      `It is open until ${f.expires_at}. An owner of the workspace accepts it (offer ${f.offer_id}).`,
+    ],
+    action: {
+      label: "Review the offer",
+      url: `${publicUrl}/api/v1/workspaces/${encodeURIComponent(f.workspace_slug)}/billing/offers`,
+    },
+  };
+}
+
 const LIST_NAME: Record<MailList, string> = {
   membership: "membership notices",
   shared_notes: "notes shared with you",

@@ -1,7 +1,14 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { jobKind } from "../jobs/mod.ts";
 import { MAIL_LISTS, type MailList } from "./model.ts";
-import { composeMail, type MailContent, memberAddedContent, noteSharedContent, paymentFailedContent } from "./messages.ts";
+import {
+  composeMail,
+  type MailContent,
+  memberAddedContent,
+  noteSharedContent,
+  offerIssuedContent,
+  paymentFailedContent,
+} from "./messages.ts";
 import type { MailDeps, MailSettings } from "./ports.ts";
 import { unsubscribeToken } from "./unsubscribe-token.ts";
 
@@ -38,18 +45,33 @@ const PaymentFailed = Type.Object({
   plan: Text(20),
 }, { additionalProperties: false });
 
+const OfferIssued = Type.Object({
+  template: Type.Literal("offer_issued"),
+  workspace_name: Text(200),
+  workspace_slug: Text(100),
+  offer_id: Text(100),
+  plan: Text(20),
+  amount: Type.Integer({ minimum: 0 }),
+  currency: Text(10),
+  interval: Text(10),
+  term_months: Type.Integer({ minimum: 1 }),
+  radar_credits: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+  expires_at: Text(40),
+  revision: Type.Integer({ minimum: 1 }),
+}, { additionalProperties: false });
+
 /**
  * One message to one person. The facts are in the payload (written when the event happened), so a
  * retry says the same; whether the person left the list is checked when it is sent.
  */
 export const MailSendPayload = Type.Object({
-  /** What makes this message itself: its event (`member:<id>`, `share:<id>`); equal ones collapse. */
+  /** What makes this message itself: its event (`member:<id>`, `share:<id>`, `offer:<id>`); equal ones collapse. */
   ref: Type.String({ minLength: 1, maxLength: 200 }),
   identity_id: Type.String({ minLength: 1, maxLength: 100 }),
   to: Type.String({ minLength: 3, maxLength: 320, pattern: "^[^\\s@]+@[^\\s@]+$" }),
   list: Type.Union(MAIL_LISTS.map((l) => Type.Literal(l))),
   attempt: Type.Integer({ minimum: 1, maximum: MAIL_ATTEMPTS }),
-  content: Type.Union([MemberAdded, NoteShared, PaymentFailed]),
+  content: Type.Union([MemberAdded, NoteShared, PaymentFailed, OfferIssued]),
 }, { additionalProperties: false });
 export type MailSendPayload = Static<typeof MailSendPayload>;
 
@@ -61,9 +83,16 @@ export const mailSendJob = jobKind({
 
 function contentOf(p: MailSendPayload, publicUrl: string): MailContent {
   const c = p.content;
-  if (c.template === "member_added") return memberAddedContent(c, publicUrl);
-  if (c.template === "payment_failed") return paymentFailedContent(c, publicUrl);
-  return noteSharedContent(c, publicUrl);
+  switch (c.template) {
+    case "member_added":
+      return memberAddedContent(c, publicUrl);
+    case "note_shared":
+      return noteSharedContent(c, publicUrl);
+    case "payment_failed":
+      return paymentFailedContent(c, publicUrl);
+    case "offer_issued":
+      return offerIssuedContent(c, publicUrl);
+  }
 }
 
 /** The unsubscribe link of a person and list: `{PUBLIC_URL}/api/v1/email/unsubscribe?token=…`. */

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { ApiKeyRecord } from "../access/mod.ts";
-import type { Area, Identity, Member, Repo, Role, Workspace } from "./model.ts";
+import type { Area, Identity, Member, Plan, Repo, Role, Workspace } from "./model.ts";
 import type { MemberView, WorkspaceCounts } from "./dto.ts";
 
 /**
@@ -23,12 +23,22 @@ export interface BootstrapBundle {
   apiKey: ApiKeyRecord;
 }
 
+export interface WorkspaceFilter {
+  q?: string;
+  plan?: Plan;
+}
+
 export interface WorkspaceStore {
   /** Creates the workspace, a new owner identity if asked, the owner membership and the first key, all or nothing. */
   bootstrap(bundle: BootstrapBundle): Promise<"ok" | "slug_taken" | "email_taken">;
   getBySlug(slug: string): Promise<Workspace | null>;
   /** By id (an OAuth token names its workspace by id); null when none. */
   getById(workspaceId: string): Promise<Workspace | null>;
+  /**
+   * Every workspace, newest first (the platform operator's list): `q` matches slug or name
+   * (case-insensitive substring), `plan` filters.
+   */
+  list(filter: WorkspaceFilter, page: OffsetPage): Promise<Listed<Workspace>>;
   /** Writes name, plan, settings and updated_at of an existing workspace. */
   update(workspace: Workspace): Promise<void>;
   /** Deletes the workspace and every row of its tenant data. */

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { assertCanGrantCredits } from "../../core/credits/policy.ts";
-import { notFound, unauthenticated } from "../../core/kernel/errors.ts";
+import { forbidden, notFound, unauthenticated } from "../../core/kernel/errors.ts";
 import type { Workspace } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
-import { requireWorkspace } from "./authenticate.ts";
+import { optionalPrincipal, requireWorkspace } from "./authenticate.ts";
 import { credentialOf } from "./credentials.ts";
 import { enforceRateLimit } from "./rate-limit.ts";
 
@@ -42,4 +42,29 @@ export async function requirePlatformOperator(
   await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, answerHeaders);
   assertCanGrantCredits(principal);
   throw new Error("unreachable: a workspace principal is never the platform operator");
+}
+
+/**
+ * Authenticates a `/platform/**` request: the operator key passes; no credential or one that is
+ * none (a wrong key) is 401; any valid workspace credential is 403, and with no operator key
+ * configured that is every workspace credential's answer.
+ */
+export async function requirePlatformAdmin(
+  deps: ServerDeps,
+  headers: Headers,
+  answerHeaders: Parameters<typeof enforceRateLimit>[4],
+): Promise<void> {
+  const raw = credentialOf(headers)?.value;
+  if (!raw) {
+    throw unauthenticated("Missing credentials: send the platform operator key as Authorization: Bearer <key> or in the x-api-key header");
+  }
+  const limits = deps.rateLimits;
+  if (isPlatformKey(deps.config.platformAdminKey, raw)) {
+    await enforceRateLimit(limits, deps.logger, "platform-operator", limits.perKey, answerHeaders);
+    return;
+  }
+  const auth = await optionalPrincipal(deps, headers);
+  if (!auth) throw unauthenticated("Invalid credentials: not the platform operator key");
+  await enforceRateLimit(limits, deps.logger, `key:${auth.principal.credentialId}`, limits.perKey, answerHeaders);
+  throw forbidden("Cannot reach the platform administration: only the platform operator key (PLATFORM_ADMIN_KEY) may");
 }

@@ -33,7 +33,7 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
     beforeAll(async () => {
       s = await open();
       const secretBox = await createSecretBox("contract-secret-contract-secret-0");
-      deps = (mode) => ({ stores: s, clock: systemClock, secretBox, capacity: planLimitsGate(s.planUsage, mode) });
+      deps = (mode) => ({ stores: s, clock: systemClock, secretBox, capacity: planLimitsGate(s.planUsage, mode, s.contracts) });
     });
     afterAll(async () => {
       await s?.close();
@@ -207,6 +207,22 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
       expect(await s.billingAccounts.getByCustomer("cus_nobody")).toBeNull();
       const usage = await commercialUsage(deps("off") as never, p, ws);
       expect(usage.billing).toEqual({ status: "active", current_period_end: end });
+    });
+
+    test("BillingAccountStore.getMany(): a page of workspaces' accounts in one read, the newest version each, absent ones left out", async () => {
+      const [a, b, none] = [await setup(), await setup(), await setup()];
+      const at = new Date().toISOString();
+      const first = applyAccountChange(null, a.ws.id, { customer_id: `cus_${a.ws.id}`, status: "active", plan: "team" }, 100, at)!;
+      expect(await s.billingAccounts.put(first, null)).toBe(true);
+      const newer = applyAccountChange(first, a.ws.id, { status: "past_due" }, 101, at)!;
+      expect(await s.billingAccounts.put(newer, 1)).toBe(true);
+      const other = applyAccountChange(null, b.ws.id, { customer_id: `cus_${b.ws.id}`, status: "trialing", plan: "business" }, 100, at)!;
+      expect(await s.billingAccounts.put(other, null)).toBe(true);
+      const many = await s.billingAccounts.getMany([a.ws.id, b.ws.id, none.ws.id]);
+      expect([...many.keys()].sort()).toEqual([a.ws.id, b.ws.id].sort());
+      expect(many.get(a.ws.id)).toEqual(newer);
+      expect(many.get(b.ws.id)).toEqual(other);
+      expect((await s.billingAccounts.getMany([])).size).toBe(0);
     });
 
     test("BillingAccountStore.put(): of 10 concurrent writes naming one version exactly one is kept", async () => {

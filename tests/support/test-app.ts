@@ -73,7 +73,7 @@ export async function makeTestApp(
     secretBox: await createSecretBox(TEST_SECRET),
     keyHasher: bunKeyHasher,
     events: opts.events ?? createMemoryEventBus(),
-    capacity: planLimitsGate(stores.planUsage, opts.planLimits ?? "off"),
+    capacity: planLimitsGate(stores.planUsage, opts.planLimits ?? "off", stores.contracts),
     ...codeContextHooks,
     ...opts.core,
   };

@@ -10,6 +10,15 @@ export class MemoryBillingAccountStore implements BillingAccountStore {
     return a ? { ...a } : null;
   }
 
+  async getMany(workspaceIds: readonly string[]): Promise<Map<string, BillingAccount>> {
+    const out = new Map<string, BillingAccount>();
+    for (const id of workspaceIds) {
+      const a = this.t.billingAccounts.get(id);
+      if (a) out.set(id, { ...a });
+    }
+    return out;
+  }
+
   async getByCustomer(customerId: string): Promise<BillingAccount | null> {
     for (const a of this.t.billingAccounts.values()) if (a.customer_id === customerId) return { ...a };
     return null;

@@ -41,6 +41,12 @@ export class MemoryPlanUsageStore implements PlanUsageStore {
     return Object.fromEntries(CAPACITY_KINDS.map((k) => [k, this.used(workspaceId, k)])) as Usage;
   }
 
+  async usageOf(workspaceIds: string[]): Promise<Map<string, Usage>> {
+    const out = new Map<string, Usage>();
+    for (const id of workspaceIds) out.set(id, await this.usage(id));
+    return out;
+  }
+
   async claim(workspaceId: string, kind: CapacityKind, n: number, limit: number | null): Promise<ClaimOutcome> {
     const used = this.used(workspaceId, kind);
     if (limit !== null && used + n > limit) return { ok: false, used };

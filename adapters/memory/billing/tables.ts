@@ -1,4 +1,5 @@
 import type { BillingAccount } from "../../../core/billing/account.ts";
+import type { BillingOffer, Contract } from "../../../core/billing/offer-model.ts";
 
 /** The in-memory tables of billing (the adapter's composition shares one object of every module's tables). */
 export class BillingTables {
@@ -6,4 +7,8 @@ export class BillingTables {
   planUsage = new Map<string, number>();
   /** workspace_id → its billing account */
   billingAccounts = new Map<string, BillingAccount>();
+  /** offer id → offer */
+  offers = new Map<string, BillingOffer>();
+  /** workspace id → its contract */
+  contracts = new Map<string, Contract>();
 }

@@ -1,9 +1,10 @@
 import type { WorkspaceTables } from "./tables.ts";
 import type { AccessTables } from "../access/tables.ts";
-import type { BootstrapBundle, WorkspaceStore } from "../../../core/workspaces/ports.ts";
+import type { BootstrapBundle, Listed, WorkspaceFilter, WorkspaceStore } from "../../../core/workspaces/ports.ts";
+import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Workspace } from "../../../core/workspaces/model.ts";
 import type { WorkspaceCounts } from "../../../core/workspaces/dto.ts";
-import { copy, inWorkspace } from "../rows.ts";
+import { byCreated, copy, inWorkspace, page } from "../rows.ts";
 
 export class MemoryWorkspaceStore implements WorkspaceStore {
   constructor(
@@ -37,6 +38,16 @@ export class MemoryWorkspaceStore implements WorkspaceStore {
   async getById(workspaceId: string): Promise<Workspace | null> {
     const ws = this.t.workspaces.get(workspaceId);
     return ws ? copy(ws) : null;
+  }
+
+  async list(filter: WorkspaceFilter, p: OffsetPage): Promise<Listed<Workspace>> {
+    const q = filter.q?.toLowerCase();
+    const rows = [...this.t.workspaces.values()]
+      .filter((w) =>
+        (!filter.plan || w.plan === filter.plan) && (!q || w.slug.toLowerCase().includes(q) || w.name.toLowerCase().includes(q))
+      )
+      .sort((a, b) => byCreated(b, a));
+    return page(rows, p.offset, p.limit);
   }
 
   async update(ws: Workspace): Promise<void> {

@@ -22,6 +22,16 @@ export class MongoBillingAccountStore implements BillingAccountStore {
     return d ? toAccount(d) : null;
   }
 
+  async getMany(workspaceIds: readonly string[]): Promise<Map<string, BillingAccount>> {
+    const ids = [...new Set(workspaceIds)];
+    if (ids.length === 0) return new Map();
+    // Older versions are deleted after each write: a few documents per workspace at most; the newest wins.
+    const docs = await this.c.billingAccounts.find({ workspace_id: { $in: ids } }).sort({ workspace_id: 1, version: -1 }).toArray();
+    const out = new Map<string, BillingAccount>();
+    for (const d of docs) if (!out.has(d.workspace_id)) out.set(d.workspace_id, toAccount(d));
+    return out;
+  }
+
   async getByCustomer(customerId: string): Promise<BillingAccount | null> {
     // A customer, once recorded, is never replaced: any version naming it names the workspace.
     const d = await this.c.billingAccounts.find({ customer_id: customerId }).limit(1).next();

@@ -1,4 +1,5 @@
 import type { Collection, Db } from "mongodb";
+import type { BillingOffer, Contract } from "../../../core/billing/offer-model.ts";
 
 /** One unit of a workspace's usage of a kind: `_id` `<workspace_id>:<kind>:<n>`, numbered 1 … limit. */
 export interface PlanSlotDoc {
@@ -36,17 +37,44 @@ export interface BillingAccountDoc {
   version: number;
 }
 
+/**
+ * An offer: its fields with `_id` = id. `pending_of` marks a reissue in flight: the old offer's
+ * id, until that offer's closure names this one (readers ignore it before).
+ */
+export type OfferDoc = Omit<BillingOffer, "id"> & { _id: string; pending_of?: string };
+
+/**
+ * That an offer left `open`: `_id` = the offer's id, so of concurrent transitions exactly one
+ * inserts (ADR 005). The offer document is written after it; readers trust the closure.
+ */
+export interface OfferClosureDoc {
+  _id: string;
+  workspace_id: string;
+  status: "accepted" | "cancelled" | "superseded";
+  at: string;
+  superseded_by: string | null;
+}
+
+/** A workspace's contract: `_id` = workspace id. */
+export type ContractDoc = Contract & { _id: string };
+
 /** Billing's collections of one database (their indexes: indexes.ts). */
 export interface BillingCollections {
   planSlots: Collection<PlanSlotDoc>;
   planSeeds: Collection<PlanSeedDoc>;
   billingAccounts: Collection<BillingAccountDoc>;
+  offers: Collection<OfferDoc>;
+  offerClosures: Collection<OfferClosureDoc>;
+  contracts: Collection<ContractDoc>;
 }
 
 export const BILLING_COLLECTION_NAMES = {
   planSlots: "plan_slots",
   planSeeds: "plan_seeds",
   billingAccounts: "billing_accounts",
+  offers: "billing_offers",
+  offerClosures: "billing_offer_closures",
+  contracts: "billing_contracts",
 } as const;
 
 export function billingCollections(db: Db): BillingCollections {
@@ -54,5 +82,8 @@ export function billingCollections(db: Db): BillingCollections {
     planSlots: db.collection<PlanSlotDoc>(BILLING_COLLECTION_NAMES.planSlots),
     planSeeds: db.collection<PlanSeedDoc>(BILLING_COLLECTION_NAMES.planSeeds),
     billingAccounts: db.collection<BillingAccountDoc>(BILLING_COLLECTION_NAMES.billingAccounts),
+    offers: db.collection<OfferDoc>(BILLING_COLLECTION_NAMES.offers),
+    offerClosures: db.collection<OfferClosureDoc>(BILLING_COLLECTION_NAMES.offerClosures),
+    contracts: db.collection<ContractDoc>(BILLING_COLLECTION_NAMES.contracts),
   };
 }

@@ -14,4 +14,13 @@ export const BILLING_INDEXES: Record<keyof typeof BILLING_COLLECTION_NAMES, Inde
     { key: { workspace_id: 1, version: -1 }, name: "workspace_version_unique", unique: true },
     { key: { customer_id: 1 }, name: "customer" },
   ],
+  offers: [
+    // A workspace's offers, newest first; and its purge.
+    { key: { workspace_id: 1, created_at: -1, _id: -1 }, name: "workspace_created" },
+    // Exception to the tenancy rule: the platform operator lists every workspace's offers.
+    { key: { created_at: -1, _id: -1 }, name: "created" },
+  ],
+  // `_id` (the offer's id) is the compare-and-set; this one serves the purge.
+  offerClosures: [{ key: { workspace_id: 1 }, name: "workspace" }],
+  contracts: [{ key: { workspace_id: 1 }, name: "workspace" }],
 };

@@ -138,6 +138,35 @@ export class MongoPlanUsageStore implements PlanUsageStore {
     return Object.fromEntries(counts) as Usage;
   }
 
+  async usageOf(workspaceIds: string[]): Promise<Map<string, Usage>> {
+    const ids = [...new Set(workspaceIds)];
+    const out = new Map<string, Usage>();
+    if (ids.length === 0) return out;
+    // Seed markers of the page in one read; only counters never touched are seeded one by one.
+    const keys = ids.flatMap((id) => CAPACITY_KINDS.map((k) => `${id}:${k}`)).filter((k) => !this.seeded.has(k));
+    if (keys.length > 0) {
+      const marked = await this.c.planSeeds.find({ _id: { $in: keys } }).project({ _id: 1 }).toArray();
+      for (const m of marked) this.seeded.add(m._id as string);
+      for (const key of keys) {
+        if (this.seeded.has(key)) continue;
+        const at = key.lastIndexOf(":");
+        await this.seed(key.slice(0, at), key.slice(at + 1) as CapacityKind);
+      }
+    }
+    for (const id of ids) out.set(id, { members: 0, topics: 0, collections: 0, records: 0 });
+    const groups = await this.c.planSlots
+      .aggregate<{ _id: { w: string; k: CapacityKind }; n: number }>([
+        { $match: { workspace_id: { $in: ids } } },
+        { $group: { _id: { w: "$workspace_id", k: "$kind" }, n: { $sum: 1 } } },
+      ])
+      .toArray();
+    for (const g of groups) {
+      const u = out.get(g._id.w);
+      if (u && (CAPACITY_KINDS as readonly string[]).includes(g._id.k)) u[g._id.k] = Number(g.n);
+    }
+    return out;
+  }
+
   async claim(workspaceId: string, kind: CapacityKind, n: number, limit: number | null): Promise<ClaimOutcome> {
     await this.seed(workspaceId, kind);
     for (let i = 0; i < n; i++) {

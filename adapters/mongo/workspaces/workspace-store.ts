@@ -26,7 +26,8 @@ import type { WorkspaceCollections } from "./collections.ts";
 import type { AccessCollections } from "../access/collections.ts";
 import type { Workspace } from "../../../core/workspaces/model.ts";
 import type { WorkspaceCounts } from "../../../core/workspaces/dto.ts";
-import type { BootstrapBundle, WorkspaceStore } from "../../../core/workspaces/ports.ts";
+import type { BootstrapBundle, Listed, WorkspaceFilter, WorkspaceStore } from "../../../core/workspaces/ports.ts";
+import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { apiKeyDoc } from "../access/documents.ts";
 import { identityDoc, memberDoc, toWorkspace, type WorkspaceDoc } from "./documents.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
@@ -233,6 +234,24 @@ export class MongoWorkspaceStore implements WorkspaceStore {
 
   async getById(workspaceId: string): Promise<Workspace | null> {
     return this.committed(await this.c.workspaces.findOne({ _id: workspaceId }));
+  }
+
+  /**
+   * Newest first (UUIDv7 `_id`s order by creation). Workspaces still marked pending are left
+   * out: a bootstrap in flight, or one whose tidy-up a crash cut short until its next `getBySlug`.
+   */
+  async list(filter: WorkspaceFilter, p: OffsetPage): Promise<Listed<Workspace>> {
+    const q: Record<string, unknown> = { pending_since: { $exists: false } };
+    if (filter.plan) q.plan = filter.plan;
+    if (filter.q) {
+      const pattern = filter.q.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      q.$or = [{ slug: { $regex: pattern, $options: "i" } }, { name: { $regex: pattern, $options: "i" } }];
+    }
+    const [docs, total] = await Promise.all([
+      this.c.workspaces.find(q as never).sort({ created_at: -1, _id: -1 }).skip(p.offset).limit(p.limit).toArray(),
+      this.c.workspaces.countDocuments(q as never),
+    ]);
+    return { items: docs.map(toWorkspace), total };
   }
 
   /** A workspace document, if its bootstrap committed (a pending one is not there yet). */

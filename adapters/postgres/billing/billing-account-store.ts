@@ -1,3 +1,4 @@
+import { isUuid } from "../../../core/kernel/ids.ts";
 import type { BillingAccount, BillingAccountStore } from "../../../core/billing/account.ts";
 import { FOREIGN_KEY_VIOLATION, type SqlDriver, sqlState } from "../driver.ts";
 import type { Row } from "../row-values.ts";
@@ -29,6 +30,13 @@ export class PostgresBillingAccountStore implements BillingAccountStore {
   async get(workspaceId: string): Promise<BillingAccount | null> {
     const rows = await this.db.query<Row>(`select ${COLUMNS} from billing_accounts where workspace_id = $1`, [workspaceId]);
     return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  async getMany(workspaceIds: readonly string[]): Promise<Map<string, BillingAccount>> {
+    const ids = [...new Set(workspaceIds)].filter(isUuid);
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.query<Row>(`select ${COLUMNS} from billing_accounts where workspace_id = any($1::uuid[])`, [ids]);
+    return new Map(rows.map((r) => [String(r.workspace_id), toAccount(r)]));
   }
 
   async getByCustomer(customerId: string): Promise<BillingAccount | null> {

@@ -51,6 +51,28 @@ export class PostgresPlanUsageStore implements PlanUsageStore {
     return usage;
   }
 
+  async usageOf(workspaceIds: string[]): Promise<Map<string, Usage>> {
+    const ids = [...new Set(workspaceIds)];
+    const out = new Map<string, Usage>();
+    if (ids.length === 0) return out;
+    const read = () =>
+      this.db.query<{ workspace_id: string; kind: CapacityKind; used: string | number }>(
+        "select workspace_id, kind, used from plan_usage where workspace_id = any($1::uuid[])",
+        [ids],
+      );
+    let rows = await read();
+    const have = new Set(rows.map((r) => `${r.workspace_id}:${r.kind}`));
+    const missing = ids.flatMap((id) => CAPACITY_KINDS.filter((k) => !have.has(`${id}:${k}`)).map((k) => [id, k] as const));
+    if (missing.length > 0) {
+      // Counters not touched yet are seeded once; after that a page costs one read.
+      for (const [id, kind] of missing) await this.seed(id, kind);
+      rows = await read();
+    }
+    for (const id of ids) out.set(id, { members: 0, topics: 0, collections: 0, records: 0 });
+    for (const r of rows) out.get(r.workspace_id)![r.kind] = Number(r.used);
+    return out;
+  }
+
   async claim(workspaceId: string, kind: CapacityKind, n: number, limit: number | null): Promise<ClaimOutcome> {
     await this.seed(workspaceId, kind);
     const taken = await this.db.query<{ used: string }>(

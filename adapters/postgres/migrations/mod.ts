@@ -14,6 +14,7 @@ import m013 from "./013-identity.ts";
 import m015 from "./015-plan-limits.ts";
 import m016 from "./016-mail.ts";
 import m017 from "./017-billing-accounts.ts";
+import m018 from "./018-billing-offers.ts";
 import m019 from "./019-support.ts";
 
 export interface Migration {
@@ -41,5 +42,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m015,
   m016,
   m017,
+  m018,
   m019,
 ];

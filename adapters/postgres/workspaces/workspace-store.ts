@@ -1,6 +1,7 @@
 import type { Workspace } from "../../../core/workspaces/model.ts";
 import type { WorkspaceCounts } from "../../../core/workspaces/dto.ts";
-import type { BootstrapBundle, WorkspaceStore } from "../../../core/workspaces/ports.ts";
+import type { BootstrapBundle, Listed, WorkspaceFilter, WorkspaceStore } from "../../../core/workspaces/ports.ts";
+import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
 import { insertApiKey } from "../access/api-key-store.ts";
@@ -63,6 +64,29 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
     if (!isUuid(workspaceId)) return null;
     const rows = await this.db.query<Row>(`select ${workspaceColumns("w")} from workspaces w where w.id = $1`, [workspaceId]);
     return rows[0] ? toWorkspace(rows[0]) : null;
+  }
+
+  async list(filter: WorkspaceFilter, p: OffsetPage): Promise<Listed<Workspace>> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.plan) {
+      params.push(filter.plan);
+      where.push(`w.plan = $${params.length}`);
+    }
+    if (filter.q) {
+      params.push(`%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      where.push(`(w.slug ilike $${params.length} or w.name ilike $${params.length})`);
+    }
+    const cond = where.length > 0 ? `where ${where.join(" and ")}` : "";
+    const [rows, total] = await Promise.all([
+      this.db.query<Row>(
+        `select ${workspaceColumns("w")} from workspaces w ${cond}
+         order by w.created_at desc, w.id desc limit $${params.length + 1} offset $${params.length + 2}`,
+        [...params, p.limit, p.offset],
+      ),
+      this.db.query<{ n: string | number }>(`select count(*) as n from workspaces w ${cond}`, params),
+    ]);
+    return { items: rows.map((r) => toWorkspace(r)), total: Number(total[0]?.n ?? 0) };
   }
 
   async update(w: Workspace): Promise<void> {

@@ -5,6 +5,7 @@ import { runCollectionStoresContract } from "../collection-stores.contract.ts";
 import { runCreditStoresContract } from "../credit-stores.contract.ts";
 import { runIdentityStoresContract } from "../identity-stores.contract.ts";
 import { runMailStoresContract } from "../mail-stores.contract.ts";
+import { runOfferStoresContract } from "../offer-stores.contract.ts";
 import { runRadarStoresContract } from "../radar-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
@@ -31,6 +32,7 @@ export const storeSuites = {
   mail: runMailStoresContract,
   billing: runBillingStoresContract,
   support: runSupportStoresContract,
+  offers: runOfferStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;

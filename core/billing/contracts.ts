@@ -1,0 +1,106 @@
+import { grantIncludedCredits } from "./included-credits.ts";
+import type { PlatformOperator } from "../credits/mod.ts";
+import { emit } from "../events/mod.ts";
+import { conflict } from "../kernel/errors.ts";
+import type { Plan, Workspace } from "../workspaces/mod.ts";
+import type { ContractView, EnterprisePlanDto, EnterprisePlanView } from "./offer-dto.ts";
+import { addMonths, type Contract, contractPeriod, renewalDue } from "./offer-model.ts";
+import { limitsOf, type PlanLimits } from "./plans.ts";
+import { assertPlatformOperator } from "./policy.ts";
+import type { BillingDeps } from "./ports.ts";
+import type { PlanSource } from "./included-credits.ts";
+
+export function contractView(c: Contract, now: Date): ContractView {
+  return {
+    plan: c.plan,
+    limits: c.limits,
+    price: c.price,
+    term_months: c.term_months,
+    note: c.note,
+    started_at: c.started_at,
+    term_ends_at: c.term_ends_at,
+    renewal_due: renewalDue(c, now),
+    source: c.source,
+    offer_id: c.offer_id,
+  };
+}
+
+/** The limits in force: the plan's, or for enterprise its contract's (unset ones unlimited, credits 0; no contract: unlimited). */
+export function limitsWithContract(plan: Plan, contract: Contract | null): PlanLimits {
+  return limitsOf(plan, plan === "enterprise" ? (contract?.limits ?? null) : null);
+}
+
+/** Reads the workspace's contract when its limits depend on one (enterprise), else none. */
+export async function workspaceLimitsOf(deps: BillingDeps, workspace: Workspace): Promise<PlanLimits> {
+  const contract = workspace.plan === "enterprise" ? await deps.stores.contracts.get(workspace.id) : null;
+  return limitsWithContract(workspace.plan, contract);
+}
+
+/**
+ * Moves the workspace to `plan` (publishing `workspace.plan_changed` with its source when it
+ * changes) and grants the plan's included credits for the contract's current period.
+ */
+export async function applyContract(
+  deps: BillingDeps,
+  workspace: Workspace,
+  contract: Contract,
+  source: Extract<PlanSource, "offer" | "operator">,
+): Promise<{ workspace: Workspace; included: number }> {
+  const now = deps.clock.now();
+  await deps.stores.contracts.put(contract);
+  let next = workspace;
+  if (workspace.plan !== contract.plan) {
+    next = { ...workspace, plan: contract.plan, updated_at: now.toISOString() };
+    await deps.stores.workspaces.update(next);
+    await emit(deps, workspace.id, "workspace.plan_changed", null, { from: workspace.plan, to: next.plan, source });
+  }
+  const grant = await grantIncludedCredits(deps, next, contract.plan, contractPeriod(contract, now), source, contract.limits);
+  return { workspace: next, included: grant.granted };
+}
+
+/**
+ * The operator sets an enterprise contract: plan `enterprise` with its limits at once, its
+ * included credits granted for the contract's first period. After the term the plan stays; the
+ * contract reads `renewal_due`. Setting it again replaces the contract (a new term from now).
+ */
+export async function setEnterprisePlan(
+  deps: BillingDeps,
+  actor: PlatformOperator,
+  workspace: Workspace,
+  dto: EnterprisePlanDto,
+): Promise<EnterprisePlanView> {
+  assertPlatformOperator(actor, "set an enterprise plan");
+  const now = deps.clock.now().toISOString();
+  const contract: Contract = {
+    workspace_id: workspace.id,
+    plan: "enterprise",
+    limits: { ...dto.limits },
+    price: dto.price,
+    term_months: dto.term_months,
+    note: dto.note ?? null,
+    started_at: now,
+    term_ends_at: addMonths(now, dto.term_months),
+    source: "operator",
+    offer_id: null,
+    updated_at: now,
+  };
+  const applied = await applyContract(deps, workspace, contract, "operator");
+  return {
+    workspace: { id: workspace.id, slug: workspace.slug, plan: applied.workspace.plan },
+    contract: contractView(contract, deps.clock.now()),
+    limits: limitsWithContract("enterprise", contract),
+  };
+}
+
+/** The operator ends an enterprise plan: the workspace returns to free, its contract is dropped. Not enterprise: 409. */
+export async function endEnterprisePlan(deps: BillingDeps, actor: PlatformOperator, workspace: Workspace): Promise<EnterprisePlanView> {
+  assertPlatformOperator(actor, "end an enterprise plan");
+  if (workspace.plan !== "enterprise") {
+    throw conflict(`Cannot end the enterprise plan: the workspace is on ${workspace.plan}`, { current_plan: workspace.plan });
+  }
+  await deps.stores.contracts.delete(workspace.id);
+  const next: Workspace = { ...workspace, plan: "free", updated_at: deps.clock.now().toISOString() };
+  await deps.stores.workspaces.update(next);
+  await emit(deps, workspace.id, "workspace.plan_changed", null, { from: workspace.plan, to: "free", source: "operator" });
+  return { workspace: { id: next.id, slug: next.slug, plan: next.plan }, contract: null, limits: limitsOf("free") };
+}

@@ -1,0 +1,237 @@
+import type { Principal } from "../access/mod.ts";
+import { grantCredits, PLATFORM_OPERATOR, type PlatformOperator } from "../credits/mod.ts";
+import type { CoreDeps } from "../deps.ts";
+import { emit } from "../events/mod.ts";
+import { uuidv7 } from "../kernel/ids.ts";
+import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
+import { type OffsetPage, toOffsetResult } from "../kernel/paging.ts";
+import type { Workspace } from "../workspaces/mod.ts";
+import { applyContract, contractView, limitsWithContract } from "./contracts.ts";
+import type { AcceptedOfferView, BillingOfferPage, BillingOfferView, CreateBillingOfferDto, ReissueBillingOfferDto } from "./offer-dto.ts";
+import {
+  addMonths,
+  type BillingOffer,
+  type Contract,
+  defaultOfferExpiry,
+  expiryInRange,
+  isReissuable,
+  type OfferStatus,
+  offerStatus,
+} from "./offer-model.ts";
+import { assertCanAcceptOffer, assertCanReadOffers, assertPlatformOperator } from "./policy.ts";
+import type { BillingDeps, OfferFilter } from "./ports.ts";
+
+export function offerView(offer: BillingOffer, now: Date): BillingOfferView {
+  return { ...offer, status: offerStatus(offer, now) };
+}
+
+type Terms = Pick<BillingOffer, "plan" | "limits" | "price" | "term_months" | "radar_credits" | "expires_at" | "note">;
+
+/** The terms' own rules beyond their schema: limits only for enterprise, an expiry within the next 365 days. */
+function checkTerms(terms: Terms, now: Date): void {
+  if (terms.limits !== null && terms.plan !== "enterprise") {
+    throw validationFailed("Invalid offer: limits are an enterprise contract's; team and business have the catalogue's", [
+      { path: "body.limits", message: "only with plan enterprise" },
+    ]);
+  }
+  if (!expiryInRange(terms.expires_at, now)) {
+    throw validationFailed("Invalid offer: expires_at must be within the next 365 days", [
+      { path: "body.expires_at", message: "must be after now and at most 365 days ahead" },
+    ]);
+  }
+}
+
+const notOpen = (offer: BillingOffer, now: Date, action: string) => {
+  const status = offerStatus(offer, now);
+  return conflict(`Cannot ${action}: the offer is ${status}`, { status });
+};
+
+/** Issuing (or reissuing) an offer tells the workspace's owners (the `onOfferIssued` hook: mail). Never fails the issue. */
+async function announce(deps: BillingDeps, workspace: Workspace, offer: BillingOffer): Promise<void> {
+  await emit(deps, workspace.id, "billing.offer_issued", null, { offer_id: offer.id, plan: offer.plan, revision: offer.revision });
+  const hook = deps.onOfferIssued;
+  if (hook) await hook(deps as unknown as CoreDeps, workspace, offer).catch(() => {});
+}
+
+/** The operator issues an offer: `open` at once (no draft), revision 1. Unknown workspace: 404. */
+export async function createOffer(deps: BillingDeps, actor: PlatformOperator, dto: CreateBillingOfferDto): Promise<BillingOfferView> {
+  assertPlatformOperator(actor, "issue an offer");
+  const workspace = await deps.stores.workspaces.getById(dto.workspace_id);
+  if (!workspace) throw notFound("Workspace");
+  const now = deps.clock.now();
+  const terms: Terms = {
+    plan: dto.plan,
+    limits: dto.limits ?? null,
+    price: dto.price,
+    term_months: dto.term_months,
+    radar_credits: dto.radar_credits ?? null,
+    expires_at: dto.expires_at ? new Date(dto.expires_at).toISOString() : defaultOfferExpiry(now),
+    note: dto.note ?? null,
+  };
+  checkTerms(terms, now);
+  const at = now.toISOString();
+  const offer: BillingOffer = {
+    id: uuidv7(now.getTime()),
+    workspace_id: workspace.id,
+    ...terms,
+    status: "open",
+    revision: 1,
+    supersedes: null,
+    superseded_by: null,
+    created_at: at,
+    updated_at: at,
+    accepted_at: null,
+    cancelled_at: null,
+    superseded_at: null,
+  };
+  await deps.stores.offers.insert(offer);
+  await announce(deps, workspace, offer);
+  return offerView(offer, now);
+}
+
+export interface OfferListQuery {
+  workspace_id?: string;
+  status?: OfferStatus;
+}
+
+async function listOffers(deps: BillingDeps, filter: OfferFilter, page: OffsetPage): Promise<BillingOfferPage> {
+  const now = deps.clock.now();
+  const listed = await deps.stores.offers.list(filter, now.toISOString(), page);
+  const r = toOffsetResult(listed.items.map((o) => offerView(o, now)), listed.total, page);
+  return { offers: r.items, total: r.total, has_more: r.has_more };
+}
+
+/** The operator's list of offers, newest first, by workspace and status. */
+export function platformOffers(deps: BillingDeps, actor: PlatformOperator, q: OfferListQuery, page: OffsetPage): Promise<BillingOfferPage> {
+  assertPlatformOperator(actor, "list offers");
+  return listOffers(deps, q, page);
+}
+
+async function findOffer(deps: BillingDeps, offerId: string, workspaceId?: string): Promise<BillingOffer> {
+  const offer = await deps.stores.offers.get(offerId);
+  if (!offer || (workspaceId !== undefined && offer.workspace_id !== workspaceId)) throw notFound("Offer");
+  return offer;
+}
+
+export async function platformOffer(deps: BillingDeps, actor: PlatformOperator, offerId: string): Promise<BillingOfferView> {
+  assertPlatformOperator(actor, "read an offer");
+  return offerView(await findOffer(deps, offerId), deps.clock.now());
+}
+
+/** The operator withdraws an open offer; any other state (expired included) is 409 CONFLICT. */
+export async function cancelOffer(deps: BillingDeps, actor: PlatformOperator, offerId: string): Promise<BillingOfferView> {
+  assertPlatformOperator(actor, "cancel an offer");
+  const offer = await findOffer(deps, offerId);
+  const now = deps.clock.now();
+  const closed = await deps.stores.offers.close(offer.id, "cancelled", now.toISOString());
+  if (!closed) throw notOpen((await deps.stores.offers.get(offer.id)) ?? offer, now, "cancel the offer");
+  await emit(deps, offer.workspace_id, "billing.offer_cancelled", null, { offer_id: offer.id });
+  return offerView(closed, now);
+}
+
+/**
+ * The operator reissues an open or expired offer with changed terms: a new open offer, revision
+ * + 1, `supersedes` the old one, which atomically becomes `superseded` (`superseded_by`). Fields
+ * left out carry over, but `expires_at` defaults anew; a plan other than enterprise drops carried
+ * limits. Of two concurrent reissues of one offer exactly one succeeds, the other is 409.
+ */
+export async function reissueOffer(
+  deps: BillingDeps,
+  actor: PlatformOperator,
+  offerId: string,
+  dto: ReissueBillingOfferDto,
+): Promise<BillingOfferView> {
+  assertPlatformOperator(actor, "reissue an offer");
+  const old = await findOffer(deps, offerId);
+  const now = deps.clock.now();
+  if (!isReissuable(old)) throw notOpen(old, now, "reissue the offer");
+  const workspace = await deps.stores.workspaces.getById(old.workspace_id);
+  if (!workspace) throw notFound("Workspace");
+  const plan = dto.plan ?? old.plan;
+  const terms: Terms = {
+    plan,
+    limits: dto.limits !== undefined ? dto.limits : (plan === "enterprise" ? old.limits : null),
+    price: dto.price ?? old.price,
+    term_months: dto.term_months ?? old.term_months,
+    radar_credits: dto.radar_credits !== undefined ? dto.radar_credits : old.radar_credits,
+    expires_at: dto.expires_at ? new Date(dto.expires_at).toISOString() : defaultOfferExpiry(now),
+    note: dto.note !== undefined ? dto.note : old.note,
+  };
+  checkTerms(terms, now);
+  const at = now.toISOString();
+  const next: BillingOffer = {
+    id: uuidv7(now.getTime()),
+    workspace_id: old.workspace_id,
+    ...terms,
+    status: "open",
+    revision: old.revision + 1,
+    supersedes: old.id,
+    superseded_by: null,
+    created_at: at,
+    updated_at: at,
+    accepted_at: null,
+    cancelled_at: null,
+    superseded_at: null,
+  };
+  const done = await deps.stores.offers.supersede(old.id, next, at);
+  if (!done) throw notOpen((await deps.stores.offers.get(old.id)) ?? old, now, "reissue the offer");
+  await announce(deps, workspace, done.next);
+  return offerView(done.next, now);
+}
+
+/** The workspace's offers (owner/admin), newest first. */
+export function workspaceOffers(
+  deps: BillingDeps,
+  p: Principal,
+  workspace: Workspace,
+  q: { status?: OfferStatus },
+  page: OffsetPage,
+): Promise<BillingOfferPage> {
+  assertCanReadOffers(p);
+  return listOffers(deps, { workspace_id: workspace.id, status: q.status }, page);
+}
+
+/**
+ * An owner accepts an open offer: it becomes `accepted` (compare-and-set: anything but an open
+ * offer is 409, and of concurrent accepts one wins), the contract is kept (invoiced outside the
+ * service), the plan and its limits apply at once, the offer's `radar_credits` are granted once
+ * (ledger key `offer:<id>`), and the plan's included credits for the contract's first period.
+ */
+export async function acceptOffer(deps: BillingDeps, p: Principal, workspace: Workspace, offerId: string): Promise<AcceptedOfferView> {
+  const offer = await findOffer(deps, offerId, workspace.id);
+  assertCanAcceptOffer(p);
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const accepted = await deps.stores.offers.close(offer.id, "accepted", at);
+  if (!accepted) throw notOpen((await deps.stores.offers.get(offer.id)) ?? offer, now, "accept the offer");
+  const contract: Contract = {
+    workspace_id: workspace.id,
+    plan: offer.plan,
+    limits: offer.plan === "enterprise" ? { ...(offer.limits ?? {}) } : null,
+    price: offer.price,
+    term_months: offer.term_months,
+    note: offer.note,
+    started_at: at,
+    term_ends_at: addMonths(at, offer.term_months),
+    source: "offer",
+    offer_id: offer.id,
+    updated_at: at,
+  };
+  const applied = await applyContract(deps, workspace, contract, "offer");
+  let granted = 0;
+  if (offer.radar_credits) {
+    const grant = await grantCredits(deps, PLATFORM_OPERATOR, applied.workspace, {
+      amount: offer.radar_credits,
+      reason: `Credits of accepted offer ${offer.id}`,
+    }, { idempotencyKey: `offer:${offer.id}` });
+    granted = grant.entry.amount;
+  }
+  await emit(deps, workspace.id, "billing.offer_accepted", p, { offer_id: offer.id, plan: offer.plan });
+  return {
+    offer: offerView(accepted, now),
+    workspace: { id: workspace.id, slug: workspace.slug, plan: applied.workspace.plan },
+    contract: contractView(contract, now),
+    limits: limitsWithContract(contract.plan, contract),
+    credits_granted: { offer: granted, included: applied.included },
+  };
+}
