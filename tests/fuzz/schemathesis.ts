@@ -97,6 +97,7 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
     operations: /^(GET|POST) \/api\/v1\/email\/unsubscribe$/,
     why: "`token` must be one this server signed (HMAC-SHA256 under SECRET_KEY)",
   },
+  { operations: /^POST \S*\/billing\/checkout-session$/, why: "exactly one of `plan` and `credits`" },
   { operations: /^GET \S*\/(topics|watchers)\/search$/, why: "`q` holds at most 8 distinct words, as the search folds and splits them" },
   {
     operations: /^(POST|PATCH) \S*\/(tags(\/\{name\})?|topics|watchers)$/,
@@ -165,6 +166,13 @@ function takesTwoVersions(operation: any): boolean {
   const inBody = Object.values(operation?.requestBody?.content ?? {}).some((c: any) => c?.schema?.properties?.expected_version);
   return ifMatch && (inQuery || inBody);
 }
+
+/**
+ * Operations whose documented 503 is this deployment's right answer: the fuzz server has no billing
+ * provider, so checkout and portal are 503 `BILLING_NOT_CONFIGURED` (after the 401/403/400
+ * checks), which `not_a_server_error` would otherwise report.
+ */
+const UNCONFIGURED_503: RegExp[] = [/^POST \S*\/billing\/(checkout|portal)-session$/];
 
 function acceptanceUncheckable(document: OpenApiDocument): string[] {
   const out: string[] = [];
@@ -283,6 +291,7 @@ function configToml(
   slug: string,
   unchecked: string[],
   stateless: string[],
+  unconfigured: string[],
   pinned: string[] = [],
   pinnedSlug = "",
 ): string {
@@ -302,10 +311,11 @@ function configToml(
     lines.push("", "[[operations]]", `include-name = ${JSON.stringify(label)}`, "[operations.parameters]");
     for (const name of parameters) lines.push(`${JSON.stringify(`path.${name}`)} = ${JSON.stringify(pinnedSlug)}`);
   }
-  for (const label of [...new Set([...unchecked, ...stateless])].filter((l) => !pinned.includes(l))) {
+  for (const label of [...new Set([...unchecked, ...stateless, ...unconfigured])].filter((l) => !pinned.includes(l))) {
     const settings = [
       ...(unchecked.includes(label) ? ["checks.positive_data_acceptance.enabled = false"] : []),
       ...(stateless.includes(label) ? ["phases.stateful.enabled = false"] : []),
+      ...(unconfigured.includes(label) ? ['checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]'] : []),
     ];
     if (settings.length) lines.push("", "[[operations]]", `include-name = ${JSON.stringify(label)}`, ...settings);
   }
@@ -320,6 +330,7 @@ async function planPasses(origin: string, document: OpenApiDocument): Promise<Pa
   const guarded = included.filter((label) => ACCESS_DESTROYING.some((re) => re.test(label)));
   const unchecked = acceptanceUncheckable(document);
   const stateless = labels.filter((label) => NOT_STATEFUL.some((re) => re.test(label)));
+  const unconfigured = labels.filter((label) => UNCONFIGURED_503.some((re) => re.test(label)));
   const main = await bootstrapWorkspace(origin, SLUG);
   const foreign = await bootstrapWorkspace(origin, FOREIGN_SLUG, "other-owner@example.com");
   const passes: Pass[] = [
@@ -328,7 +339,7 @@ async function planPasses(origin: string, document: OpenApiDocument): Promise<Pa
         `${settings.include ? `${included.length} operations matching ${settings.include}` : "all operations"} on workspace ${main.slug}` +
         (guarded.length ? ` (${guarded.length} access-destroying ones aimed at foreign workspace ${foreign.slug})` : ""),
       apiKey: main.apiKey,
-      toml: configToml(parameters, main.slug, unchecked, stateless, guarded, foreign.slug),
+      toml: configToml(parameters, main.slug, unchecked, stateless, unconfigured, guarded, foreign.slug),
       ...(settings.include ? { only: included } : {}),
     },
   ];
@@ -339,7 +350,7 @@ async function planPasses(origin: string, document: OpenApiDocument): Promise<Pa
       name: `${label} on its own workspace ${own.slug}` + (only.length > 1 ? `, after ${only.slice(0, -1).join(", ")}` : ""),
       apiKey: own.apiKey,
       // A pass whose producer is out of the stateful phase has no scenario to start from: that phase is off for it.
-      toml: configToml(parameters, own.slug, unchecked, stateless) +
+      toml: configToml(parameters, own.slug, unchecked, stateless, unconfigured) +
         (only.some((l) => stateless.includes(l)) ? "\n[phases.stateful]\nenabled = false\n" : ""),
       only,
     });
