@@ -25,7 +25,7 @@ export class MongoBillingAccountStore implements BillingAccountStore {
   async getMany(workspaceIds: readonly string[]): Promise<Map<string, BillingAccount>> {
     const ids = [...new Set(workspaceIds)];
     if (ids.length === 0) return new Map();
-    // Older versions are deleted after each write: a few documents per workspace at most; the newest wins.
+    // Every version of the page's workspaces (a few a month each); the newest wins.
     const docs = await this.c.billingAccounts.find({ workspace_id: { $in: ids } }).sort({ workspace_id: 1, version: -1 }).toArray();
     const out = new Map<string, BillingAccount>();
     for (const d of docs) if (!out.has(d.workspace_id)) out.set(d.workspace_id, toAccount(d));
@@ -39,23 +39,20 @@ export class MongoBillingAccountStore implements BillingAccountStore {
   }
 
   async put(a: BillingAccount, expected: number | null): Promise<boolean> {
+    // The insert of `<workspace>:<version>` is the compare-and-set, and version keys are never
+    // freed: a writer that read version v can only ever add v + 1 once, and nothing it wrote is
+    // visible before it holds. (Deleting older versions let a writer that read long ago insert a
+    // number freed meanwhile, so readers could see a version that was then taken back, and an
+    // event could be judged stale against a state that never held: found by the contract suite.)
     const version = (expected ?? 0) + 1;
-    const _id = `${a.workspace_id}:${version}`;
+    // The version it follows must have been written (a version named wrongly writes nothing).
+    if (expected !== null && (await this.c.billingAccounts.countDocuments({ _id: `${a.workspace_id}:${expected}` })) === 0) return false;
     try {
-      await this.c.billingAccounts.insertOne({ ...a, version, _id });
+      await this.c.billingAccounts.insertOne({ ...a, version, _id: `${a.workspace_id}:${version}` });
+      return true;
     } catch (e) {
       if (isDuplicateKey(e)) return false;
       throw e;
     }
-    // Kept only if it follows the version read (still there: nothing newer committed and deleted
-    // it) and nothing newer exists.
-    const newer = await this.c.billingAccounts.countDocuments({ workspace_id: a.workspace_id, version: { $gt: version } });
-    const read = expected === null ? 1 : await this.c.billingAccounts.countDocuments({ _id: `${a.workspace_id}:${expected}` });
-    if (newer > 0 || read === 0) {
-      await this.c.billingAccounts.deleteOne({ _id });
-      return false;
-    }
-    await this.c.billingAccounts.deleteMany({ workspace_id: a.workspace_id, version: { $lt: version } });
-    return true;
   }
 }

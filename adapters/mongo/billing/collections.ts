@@ -21,7 +21,8 @@ export interface PlanSeedDoc {
 /**
  * One version of a workspace's billing account: `_id` `<workspace_id>:<version>`. A write inserts
  * the next version (the insert into the unique `_id` is the compare-and-set, ADR 005); the
- * newest version is the account, older ones are deleted after a write.
+ * newest version is the account. Older versions stay (a few per workspace a month): a freed
+ * number could be taken again by a writer that read long ago.
  */
 export interface BillingAccountDoc {
   _id: string;
