@@ -26,9 +26,9 @@
  * `logs.maxDays = 0`, as our server runs at LOG_LEVEL=warn during the load: BENCH_POCKETBASE_LOGS=1
  * keeps PocketBase's default (5 days).
  */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { BenchContext, Resource } from "../scenario.ts";
 import { runCommand } from "../../tests/support/command.ts";
 import { type Child, spawnChild } from "../../tests/support/child-process.ts";
@@ -37,7 +37,7 @@ import { startWatchdog, stopPidShell } from "../../tests/support/service-lifetim
 import { dealAt, dealStats, deepOffset, FILTER, STAGES } from "../datasets/deals.ts";
 import { seedOverHttp } from "../datasets/seed-http.ts";
 import { countLabel } from "../datasets/topics.ts";
-import { findGo, goBinary, goCachePath } from "../../tests/support/go-binary.ts";
+import { findGo, goBinary, goCachePath, installExecutable } from "../../tests/support/go-binary.ts";
 import { positiveInt } from "./topics.ts";
 
 export const POCKETBASE_MODULE = "github.com/pocketbase/pocketbase";
@@ -100,11 +100,7 @@ async function buildPocketbase(target: string): Promise<string> {
       await runCommand([go, "build", ldflags, "-o", built, pkg], { cwd: mod, env: modEnv });
     }
     const version = (await runCommand([built, "--version"])).trim();
-    mkdirSync(dirname(target), { recursive: true });
-    const partial = `${target}.partial-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
-    copyFileSync(built, partial);
-    chmodSync(partial, 0o755);
-    renameSync(partial, target);
+    installExecutable(built, target);
     console.log(`  Built PocketBase (${version}) in ${Math.round((Date.now() - started) / 1000)} s`);
     return target;
   } finally {

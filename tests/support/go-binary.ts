@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * Tools we build from Go modules (FerretDB for the tests, PocketBase for the benchmark): where a
@@ -42,4 +42,16 @@ export function goBinary(what: string, envVar: string, cached: string, build: (t
     building.set(cached, pending);
   }
   return pending;
+}
+
+/**
+ * Puts a built executable at `target` atomically: copied next to it first (the same file system),
+ * then renamed, so a concurrent run sees either no binary or a whole one.
+ */
+export function installExecutable(built: string, target: string): void {
+  mkdirSync(dirname(target), { recursive: true });
+  const partial = `${target}.partial-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
+  copyFileSync(built, partial);
+  chmodSync(partial, 0o755);
+  renameSync(partial, target);
 }

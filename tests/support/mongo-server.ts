@@ -13,13 +13,13 @@
  * the result into place atomically. Without `go` it fails saying what to install.
  */
 import { runCommand as run } from "./command.ts";
-import { findGo, goBinary, goCachePath } from "./go-binary.ts";
+import { findGo, goBinary, goCachePath, installExecutable } from "./go-binary.ts";
 import { readLog, sharedService, startWatchdog, stopPidShell, uniqueDatabaseName } from "./service-lifetime.ts";
-import { chmodSync, copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { MongoClient } from "mongodb";
-import { freePort } from "./net.ts";
+import { onFreePort } from "./net.ts";
 
 export interface MongoServer {
   /** `mongodb://127.0.0.1:<port>/test` */
@@ -73,12 +73,7 @@ async function buildFerretdb(target: string): Promise<string> {
     const built = join(dir, "ferretdb");
     await run([go, "build", "-o", built, `${FERRETDB_MODULE}/cmd/ferretdb`], { cwd: dir, env });
     await run([built, "--version"]);
-    // Into place atomically: copied next to the target first (the same file system), then renamed.
-    mkdirSync(dirname(target), { recursive: true });
-    const partial = `${target}.partial-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
-    copyFileSync(built, partial);
-    chmodSync(partial, 0o755);
-    renameSync(partial, target);
+    installExecutable(built, target);
     process.stderr.write(`Built FerretDB ${FERRETDB_VERSION} in ${Math.round((Date.now() - started) / 1000)} s\n`);
     return target;
   } finally {
@@ -93,17 +88,12 @@ async function buildFerretdb(target: string): Promise<string> {
 export async function startMongo(): Promise<MongoServer> {
   const bin = await ferretdbBinary();
   const dir = mkdtempSync(join(tmpdir(), "wks-mongo-ferretdb-"));
-  // A port found free may be taken by the time the server binds it: try a few.
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      return await launch(bin, dir, freePort());
-    } catch (e) {
-      lastError = e;
-    }
+  try {
+    return await onFreePort((port) => launch(bin, dir, port));
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
-  rmSync(dir, { recursive: true, force: true });
-  throw lastError;
 }
 
 async function launch(bin: string, dir: string, port: number): Promise<MongoServer> {

@@ -8,6 +8,22 @@ export function freePort(): number {
   return port;
 }
 
+/**
+ * `launch` on a free port, again on another if it fails: a port found free may be taken by the
+ * time the server binds it. The last failure is thrown after `attempts`.
+ */
+export async function onFreePort<T>(launch: (port: number) => Promise<T>, attempts = 5): Promise<T> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    try {
+      return await launch(freePort());
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  throw lastError;
+}
+
 /** Polls `url` until it answers `expectedStatus`, or throws after `timeoutMs`. */
 export async function waitForHttp(url: string, timeoutMs: number, expectedStatus = 200): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -8,12 +8,12 @@
  * minute from a clean Go cache). The version is pinned (the latest when written) so the cache
  * names what it holds; raise it to follow Stripe's API. Without `go` it fails saying what to install.
  */
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { runCommand as run } from "./command.ts";
-import { findGo, goBinary, goCachePath } from "./go-binary.ts";
-import { freePort } from "./net.ts";
+import { findGo, goBinary, goCachePath, installExecutable } from "./go-binary.ts";
+import { onFreePort } from "./net.ts";
 import { readLog, startWatchdog, stopPidShell } from "./service-lifetime.ts";
 
 const STRIPE_MOCK_MODULE = "github.com/stripe/stripe-mock";
@@ -43,12 +43,7 @@ async function build(target: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), "wks-stripe-mock-build-"));
   try {
     await run([go, "install", `${STRIPE_MOCK_MODULE}@${STRIPE_MOCK_VERSION}`], { cwd: dir, env: { GOWORK: "off", GOBIN: dir } });
-    // Into place atomically: copied next to the target first (the same file system), then renamed.
-    mkdirSync(dirname(target), { recursive: true });
-    const partial = `${target}.partial-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
-    copyFileSync(join(dir, "stripe-mock"), partial);
-    chmodSync(partial, 0o755);
-    renameSync(partial, target);
+    installExecutable(join(dir, "stripe-mock"), target);
     process.stderr.write(`Built stripe-mock ${STRIPE_MOCK_VERSION} in ${Math.round((Date.now() - started) / 1000)} s\n`);
     return target;
   } finally {
@@ -60,17 +55,12 @@ async function build(target: string): Promise<string> {
 export async function startStripeMock(): Promise<StripeMock> {
   const bin = await stripeMockBinary();
   const dir = mkdtempSync(join(tmpdir(), "wks-stripe-mock-"));
-  let lastError: unknown;
-  // A port found free may be taken by the time the server binds it: try a few.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      return await launch(bin, dir, freePort());
-    } catch (e) {
-      lastError = e;
-    }
+  try {
+    return await onFreePort((port) => launch(bin, dir, port));
+  } catch (e) {
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
   }
-  rmSync(dir, { recursive: true, force: true });
-  throw lastError;
 }
 
 async function launch(bin: string, dir: string, port: number): Promise<StripeMock> {
