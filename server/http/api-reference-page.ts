@@ -9,7 +9,7 @@
  * mounts the API under another path.
  */
 import { createHash } from "node:crypto";
-import { escapeHtml } from "./share-page.ts";
+import { escapeHtml } from "./html-page.ts";
 
 /**
  * Scripts: this origin's only. Styles: Scalar writes its stylesheet and theme into `<style>`

@@ -4,7 +4,7 @@
  * reach the client (`form-action`), keep no copy (`no-store`) and send no referrer.
  */
 import type { AuthorizationRequest } from "../../core/identity/mod.ts";
-import { escapeHtml } from "./share-page.ts";
+import { escapeHtml, htmlPage } from "./html-page.ts";
 
 const SCOPE_WORDS: Record<string, string> = {
   "work:read": "Read the workspace: topics, collections, radar runs and their records",
@@ -46,11 +46,7 @@ const STYLE = `
   .error { background: #fde2e1; color: #8c1d18; padding: .6rem .8rem; border-radius: 6px; }
 `;
 
-const page = (title: string, body: string) =>
-  `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
-<body><main>${body}</main></body></html>`;
+const page = (title: string, body: string) => htmlPage(title, STYLE, body);
 
 /** A request that cannot go back to its client (unknown client, unregistered redirect URI): shown here, never redirected. */
 export function renderAuthorizationError(description: string): string {

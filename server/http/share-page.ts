@@ -9,6 +9,7 @@
  */
 import MarkdownIt from "markdown-it";
 import type { SharedTopic } from "../../core/sharing/dto.ts";
+import { escapeHtml, htmlPage } from "./html-page.ts";
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });
 // Links lead away from a page nobody vouched for the content of: no referrer, no opener, no SEO credit.
@@ -17,8 +18,6 @@ md.renderer.rules.link_open = (tokens, i, options, env, self) => {
   tokens[i]!.attrSet("rel", "nofollow ugc noopener noreferrer");
   return defaultLinkOpen(tokens, i, options, env, self);
 };
-
-export const escapeHtml = md.utils.escapeHtml;
 
 /** Headers of every answer of the public routes (pages, Markdown and their 404s). */
 export const SHARE_SECURITY_HEADERS: Record<string, string> = {
@@ -65,25 +64,7 @@ const STYLE = `
   a { color: #2747c7; }
 `;
 
-function page(title: string, content: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${content}
-</main>
-</body>
-</html>
-`;
-}
+const page = (title: string, content: string) => htmlPage(title, STYLE, content);
 
 /** The reader's page: title, trust verdict and flags, tags, the rendered body, when it was updated. */
 export function renderSharePage(t: SharedTopic, token: string): string {

@@ -3,7 +3,7 @@
  * posts back to this origin (`form-action 'self'`); nothing else may load or run.
  */
 import type { MailList } from "../../core/mail/model.ts";
-import { escapeHtml } from "./share-page.ts";
+import { escapeHtml, htmlPage } from "./html-page.ts";
 
 export const UNSUBSCRIBE_SECURITY_HEADERS: Record<string, string> = {
   "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -26,25 +26,7 @@ main { max-width: 32rem; margin: 3rem auto; padding: 2rem; background: #fff; bor
 h1 { font-size: 1.4rem; margin-top: 0; } button { font: inherit; padding: .5rem 1.1rem; border-radius: 6px; border: 0; background: #2747c7; color: #fff; cursor: pointer; }
 .muted { color: #5b6478; font-size: .9rem; }`;
 
-function page(title: string, content: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<main>
-${content}
-</main>
-</body>
-</html>
-`;
-}
+const page = (title: string, content: string) => htmlPage(title, STYLE, content);
 
 /** GET: what the link would do, and the button that does it (a POST: mail scanners only GET). */
 export function renderUnsubscribeConfirm(list: MailList, token: string): string {
