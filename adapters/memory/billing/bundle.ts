@@ -20,8 +20,13 @@ export function memoryBillingBundle(t: BillingTables & WorkspaceTables & TopicTa
     purgeWorkspace: (id) => {
       for (const kind of CAPACITY_KINDS) t.planUsage.delete(`${id}:${kind}`);
       t.billingAccounts.delete(id);
-      for (const [offerId, o] of t.offers) if (o.workspace_id === id) t.offers.delete(offerId);
+      for (const [offerId, o] of t.offers) {
+        if (o.workspace_id !== id) continue;
+        t.offers.delete(offerId);
+        t.offerEffectsPending.delete(offerId);
+      }
       t.contracts.delete(id);
+      t.grantDues.delete(id);
     },
   };
 }

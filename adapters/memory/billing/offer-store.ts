@@ -1,5 +1,5 @@
 import type { BillingOffer, Contract } from "../../../core/billing/offer-model.ts";
-import type { ContractStore, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
+import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { byCreated, copy, page } from "../rows.ts";
@@ -43,7 +43,25 @@ export class MemoryOfferStore implements OfferStore {
     if (!o || o.status !== "open" || o.expires_at <= at) return null;
     const next: BillingOffer = { ...o, status: to, updated_at: at, ...(to === "accepted" ? { accepted_at: at } : { cancelled_at: at }) };
     this.t.offers.set(offerId, next);
+    if (to === "accepted") this.t.offerEffectsPending.add(offerId);
     return copy(next);
+  }
+
+  async pendingEffects(acceptedBefore: string, limit: number): Promise<BillingOffer[]> {
+    return [...this.t.offerEffectsPending]
+      .map((id) => this.t.offers.get(id))
+      .filter((o): o is BillingOffer => o !== undefined && o.accepted_at !== null && o.accepted_at <= acceptedBefore)
+      .sort((a, b) => (a.accepted_at! < b.accepted_at! ? -1 : a.accepted_at! > b.accepted_at! ? 1 : 0))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async hasPendingEffects(offerId: string): Promise<boolean> {
+    return this.t.offerEffectsPending.has(offerId);
+  }
+
+  async settleEffects(offerId: string): Promise<void> {
+    this.t.offerEffectsPending.delete(offerId);
   }
 
   async supersede(offerId: string, next: BillingOffer, at: string): Promise<{ previous: BillingOffer; next: BillingOffer } | null> {
@@ -73,11 +91,37 @@ export class MemoryContractStore implements ContractStore {
     return out;
   }
 
-  async put(contract: Contract): Promise<void> {
+  async put(contract: Contract, firstDue: string): Promise<void> {
     this.t.contracts.set(contract.workspace_id, copy(contract));
+    this.t.grantDues.set(contract.workspace_id, {
+      workspace_id: contract.workspace_id,
+      contract_started_at: contract.started_at,
+      due_at: firstDue,
+    });
   }
 
   async delete(workspaceId: string): Promise<boolean> {
+    this.t.grantDues.delete(workspaceId);
     return this.t.contracts.delete(workspaceId);
+  }
+
+  async dueGrants(now: string, limit: number): Promise<GrantDue[]> {
+    return [...this.t.grantDues.values()]
+      .filter((d) => d.due_at <= now)
+      .sort((a, b) => (a.due_at < b.due_at ? -1 : a.due_at > b.due_at ? 1 : 0))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async grantsOf(workspaceId: string): Promise<GrantDue[]> {
+    const d = this.t.grantDues.get(workspaceId);
+    return d ? [copy(d)] : [];
+  }
+
+  async advanceGrant(due: GrantDue, next: string | null): Promise<void> {
+    const d = this.t.grantDues.get(due.workspace_id);
+    if (!d || d.contract_started_at !== due.contract_started_at || d.due_at !== due.due_at) return;
+    if (next === null) this.t.grantDues.delete(due.workspace_id);
+    else this.t.grantDues.set(due.workspace_id, { ...d, due_at: next });
   }
 }

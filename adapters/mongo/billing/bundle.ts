@@ -21,7 +21,7 @@ export function mongoBillingBundle(
     },
     purgeWorkspace: async (id) => {
       planUsage.forget(id);
-      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds, c.billingAccounts, c.offers, c.offerClosures, c.contracts);
+      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds, c.billingAccounts, c.offers, c.offerClosures, c.contracts, c.grantDues);
     },
   };
 }

@@ -54,6 +54,20 @@ export interface OfferClosureDoc {
   status: "accepted" | "cancelled" | "superseded";
   at: string;
   superseded_by: string | null;
+  /** Set on an acceptance (in its insert) until the offer's effects are applied, then unset. */
+  effects_pending?: true;
+}
+
+/**
+ * A contract's next included grant: `_id` `<workspace_id>|<contract_started_at>|<due_at>`.
+ * Written by insert (a repeat is a duplicate key, harmless) and removed by delete (atomic on
+ * FerretDB, ADR 005); never updated, so no write can resurrect a replaced contract.
+ */
+export interface GrantDueDoc {
+  _id: string;
+  workspace_id: string;
+  contract_started_at: string;
+  due_at: string;
 }
 
 /** A workspace's contract: `_id` = workspace id. */
@@ -67,6 +81,7 @@ export interface BillingCollections {
   offers: Collection<OfferDoc>;
   offerClosures: Collection<OfferClosureDoc>;
   contracts: Collection<ContractDoc>;
+  grantDues: Collection<GrantDueDoc>;
 }
 
 export const BILLING_COLLECTION_NAMES = {
@@ -76,6 +91,7 @@ export const BILLING_COLLECTION_NAMES = {
   offers: "billing_offers",
   offerClosures: "billing_offer_closures",
   contracts: "billing_contracts",
+  grantDues: "billing_grant_dues",
 } as const;
 
 export function billingCollections(db: Db): BillingCollections {
@@ -86,5 +102,6 @@ export function billingCollections(db: Db): BillingCollections {
     offers: db.collection<OfferDoc>(BILLING_COLLECTION_NAMES.offers),
     offerClosures: db.collection<OfferClosureDoc>(BILLING_COLLECTION_NAMES.offerClosures),
     contracts: db.collection<ContractDoc>(BILLING_COLLECTION_NAMES.contracts),
+    grantDues: db.collection<GrantDueDoc>(BILLING_COLLECTION_NAMES.grantDues),
   };
 }

@@ -1,9 +1,9 @@
 import type { BillingOffer, Contract } from "../../../core/billing/offer-model.ts";
-import type { ContractStore, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
+import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
-import type { BillingCollections, ContractDoc, OfferClosureDoc, OfferDoc } from "./collections.ts";
+import type { BillingCollections, ContractDoc, GrantDueDoc, OfferClosureDoc, OfferDoc } from "./collections.ts";
 
 function toOffer(d: OfferDoc): BillingOffer {
   const { _id, pending_of: _pending, ...rest } = d;
@@ -93,10 +93,30 @@ export class MongoOfferStore implements OfferStore {
   async close(offerId: string, to: "accepted" | "cancelled", at: string): Promise<BillingOffer | null> {
     const offer = await this.get(offerId);
     if (!offer || offer.status !== "open" || offer.expires_at <= at) return null;
-    if (!(await this.closeOnce({ _id: offerId, workspace_id: offer.workspace_id, status: to, at, superseded_by: null }))) return null;
+    const closure: OfferClosureDoc = { _id: offerId, workspace_id: offer.workspace_id, status: to, at, superseded_by: null };
+    // An acceptance records its effects pending in the closure itself: one insert decides both.
+    if (!(await this.closeOnce(to === "accepted" ? { ...closure, effects_pending: true } : closure))) return null;
     const stamp = to === "accepted" ? { accepted_at: at } : { cancelled_at: at };
     await this.c.offers.updateOne({ _id: offerId }, { $set: { status: to, updated_at: at, ...stamp } });
     return { ...offer, status: to, updated_at: at, ...stamp };
+  }
+
+  async pendingEffects(acceptedBefore: string, limit: number): Promise<BillingOffer[]> {
+    const closures = await this.c.offerClosures.find({ effects_pending: true, at: { $lte: acceptedBefore } }).sort({ at: 1 }).limit(limit)
+      .toArray();
+    if (closures.length === 0) return [];
+    const docs = await this.c.offers.find({ _id: { $in: closures.map((c) => c._id) } }).toArray();
+    const byId = new Map((await this.resolve(docs)).map((o) => [o.id, o] as const));
+    return closures.map((c) => byId.get(c._id)).filter((o): o is BillingOffer => o !== undefined);
+  }
+
+  async hasPendingEffects(offerId: string): Promise<boolean> {
+    return (await this.c.offerClosures.findOne({ _id: offerId }))?.effects_pending === true;
+  }
+
+  /** A plain update: the closure's only write after its insert, and every writer writes the same. */
+  async settleEffects(offerId: string): Promise<void> {
+    await this.c.offerClosures.updateOne({ _id: offerId, effects_pending: true }, { $unset: { effects_pending: "" } });
   }
 
   async supersede(offerId: string, next: BillingOffer, at: string): Promise<{ previous: BillingOffer; next: BillingOffer } | null> {
@@ -121,7 +141,20 @@ function toContract(d: ContractDoc): Contract {
   return rest;
 }
 
-/** One contract per workspace, `_id` = workspace id; a put replaces it (last writer wins, as intended). */
+const dueId = (d: GrantDue) => `${d.workspace_id}|${d.contract_started_at}|${d.due_at}`;
+const dueDoc = (d: GrantDue): GrantDueDoc => ({ _id: dueId(d), ...d });
+const toDue = (d: GrantDueDoc): GrantDue => ({
+  workspace_id: d.workspace_id,
+  contract_started_at: d.contract_started_at,
+  due_at: d.due_at,
+});
+
+/**
+ * One contract per workspace, `_id` = workspace id; a put replaces it (last writer wins, as
+ * intended). Its schedule is insert-and-delete documents (GrantDueDoc), never an update of the
+ * contract: FerretDB's update rewrites the whole document it read (ADR 005), so moving a schedule
+ * kept in the contract could bring back a contract replaced meanwhile.
+ */
 export class MongoContractStore implements ContractStore {
   constructor(private c: BillingCollections) {}
 
@@ -137,11 +170,42 @@ export class MongoContractStore implements ContractStore {
     return out;
   }
 
-  async put(contract: Contract): Promise<void> {
+  private async insertDue(d: GrantDue): Promise<void> {
+    try {
+      await this.c.grantDues.insertOne(dueDoc(d));
+    } catch (e) {
+      if (!isDuplicateKey(e)) throw e;
+    }
+  }
+
+  /** The due first: a crash before the contract leaves a due naming no contract, which the grant drops. */
+  async put(contract: Contract, firstDue: string): Promise<void> {
+    const started = contract.started_at;
+    await this.insertDue({ workspace_id: contract.workspace_id, contract_started_at: started, due_at: firstDue });
     await this.c.contracts.replaceOne({ _id: contract.workspace_id }, { ...contract }, { upsert: true });
+    await this.c.grantDues.deleteMany({ workspace_id: contract.workspace_id, contract_started_at: { $ne: started } });
   }
 
   async delete(workspaceId: string): Promise<boolean> {
-    return (await this.c.contracts.deleteOne({ _id: workspaceId })).deletedCount === 1;
+    const deleted = (await this.c.contracts.deleteOne({ _id: workspaceId })).deletedCount === 1;
+    await this.c.grantDues.deleteMany({ workspace_id: workspaceId });
+    return deleted;
+  }
+
+  async dueGrants(now: string, limit: number): Promise<GrantDue[]> {
+    return (await this.c.grantDues.find({ due_at: { $lte: now } }).sort({ due_at: 1 }).limit(limit).toArray()).map(toDue);
+  }
+
+  async grantsOf(workspaceId: string): Promise<GrantDue[]> {
+    return (await this.c.grantDues.find({ workspace_id: workspaceId }).sort({ workspace_id: 1, due_at: 1 }).limit(100).toArray()).map(
+      toDue,
+    );
+  }
+
+  /** The next due inserted before this one is deleted: a crash in between leaves both, and the older is granted again (a no-op) and dropped. */
+  async advanceGrant(due: GrantDue, next: string | null): Promise<void> {
+    if (!(await this.c.grantDues.findOne({ _id: dueId(due) }))) return;
+    if (next !== null) await this.insertDue({ ...due, due_at: next });
+    await this.c.grantDues.deleteOne({ _id: dueId(due) });
   }
 }

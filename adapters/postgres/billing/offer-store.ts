@@ -1,5 +1,5 @@
 import type { BillingOffer, Contract, OfferPlan, StoredOfferStatus } from "../../../core/billing/offer-model.ts";
-import type { ContractStore, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
+import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
@@ -111,12 +111,32 @@ export class PostgresOfferStore implements OfferStore {
     const rows = await this.db.query<Row>(
       `update billing_offers set status = $2, updated_at = $3,
          accepted_at = case when $2 = 'accepted' then $3::timestamptz else accepted_at end,
-         cancelled_at = case when $2 = 'cancelled' then $3::timestamptz else cancelled_at end
+         cancelled_at = case when $2 = 'cancelled' then $3::timestamptz else cancelled_at end,
+         effects_pending = ($2 = 'accepted')
        where id = $1 and status = 'open' and expires_at > $3::timestamptz
        returning ${OFFER_COLUMNS}`,
       [offerId, to, at],
     );
     return rows[0] ? toOffer(rows[0]) : null;
+  }
+
+  async pendingEffects(acceptedBefore: string, limit: number): Promise<BillingOffer[]> {
+    const rows = await this.db.query<Row>(
+      `select ${OFFER_COLUMNS} from billing_offers where effects_pending and accepted_at <= $1 order by accepted_at limit $2`,
+      [acceptedBefore, limit],
+    );
+    return rows.map(toOffer);
+  }
+
+  async hasPendingEffects(offerId: string): Promise<boolean> {
+    if (!isUuid(offerId)) return false;
+    const rows = await this.db.query<Row>("select effects_pending from billing_offers where id = $1", [offerId]);
+    return rows[0]?.effects_pending === true;
+  }
+
+  async settleEffects(offerId: string): Promise<void> {
+    if (!isUuid(offerId)) return;
+    await this.db.query("update billing_offers set effects_pending = false where id = $1 and effects_pending", [offerId]);
   }
 
   supersede(offerId: string, next: BillingOffer, at: string): Promise<{ previous: BillingOffer; next: BillingOffer } | null> {
@@ -153,7 +173,16 @@ function toContract(r: Row): Contract {
   };
 }
 
-/** One contract per workspace in `billing_contracts` (migration 018); a put replaces it. */
+const toDue = (r: Row): GrantDue => ({
+  workspace_id: str(r.workspace_id),
+  contract_started_at: iso(r.started_at),
+  due_at: iso(r.next_grant_at),
+});
+
+/**
+ * One contract per workspace in `billing_contracts` (migration 018); a put replaces it. Its
+ * schedule is the row's `next_grant_at` (migration 026): written with it, moved by a guarded update.
+ */
 export class PostgresContractStore implements ContractStore {
   constructor(private db: SqlDriver) {}
 
@@ -172,14 +201,14 @@ export class PostgresContractStore implements ContractStore {
     return out;
   }
 
-  async put(c: Contract): Promise<void> {
+  async put(c: Contract, firstDue: string): Promise<void> {
     await this.db.query(
-      `insert into billing_contracts (${CONTRACT_COLUMNS})
-       values ($1, $2, $3::text::jsonb, $4::text::jsonb, $5, $6, $7, $8, $9, $10, $11)
+      `insert into billing_contracts (${CONTRACT_COLUMNS}, next_grant_at)
+       values ($1, $2, $3::text::jsonb, $4::text::jsonb, $5, $6, $7, $8, $9, $10, $11, $12)
        on conflict (workspace_id) do update set plan = excluded.plan, limits = excluded.limits, price = excluded.price,
          term_months = excluded.term_months, note = excluded.note, started_at = excluded.started_at,
          term_ends_at = excluded.term_ends_at, source = excluded.source, offer_id = excluded.offer_id,
-         updated_at = excluded.updated_at`,
+         updated_at = excluded.updated_at, next_grant_at = excluded.next_grant_at`,
       [
         c.workspace_id,
         c.plan,
@@ -192,7 +221,35 @@ export class PostgresContractStore implements ContractStore {
         c.source,
         c.offer_id,
         c.updated_at,
+        firstDue,
       ],
+    );
+  }
+
+  async dueGrants(now: string, limit: number): Promise<GrantDue[]> {
+    const rows = await this.db.query<Row>(
+      `select workspace_id, started_at, next_grant_at from billing_contracts
+       where next_grant_at is not null and next_grant_at <= $1 order by next_grant_at limit $2`,
+      [now, limit],
+    );
+    return rows.map(toDue);
+  }
+
+  async grantsOf(workspaceId: string): Promise<GrantDue[]> {
+    if (!isUuid(workspaceId)) return [];
+    const rows = await this.db.query<Row>(
+      "select workspace_id, started_at, next_grant_at from billing_contracts where workspace_id = $1 and next_grant_at is not null",
+      [workspaceId],
+    );
+    return rows.map(toDue);
+  }
+
+  async advanceGrant(due: GrantDue, next: string | null): Promise<void> {
+    if (!isUuid(due.workspace_id)) return;
+    await this.db.query(
+      `update billing_contracts set next_grant_at = $4
+       where workspace_id = $1 and started_at = $2 and next_grant_at = $3`,
+      [due.workspace_id, due.contract_started_at, due.due_at, next],
     );
   }
 
