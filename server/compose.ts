@@ -23,6 +23,7 @@ import { mailHooks } from "../core/mail/hooks.ts";
 import type { Mailer } from "../core/mail/ports.ts";
 import { jobRunner } from "../workers/registry.ts";
 import { radarSweep } from "../core/radar/mod.ts";
+import { billingSweep } from "../core/billing/sweep.ts";
 import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";
@@ -34,8 +35,11 @@ import { resolvePlatformKey } from "./platform-key.ts";
 import { createProspects } from "./prospects.ts";
 import { resolveSecret } from "./secret.ts";
 
-/** How often a consuming process looks for radar runs and monitors whose job was lost. */
-const RADAR_SWEEP_MS = 60_000;
+/**
+ * How often a consuming process looks for radar runs and monitors whose job was lost, contracts
+ * whose next period started, and accepted offers whose effects a crash left pending.
+ */
+const SWEEP_MS = 60_000;
 
 export interface Composed {
   deps: ServerDeps;
@@ -119,10 +123,14 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   let sweeper: ReturnType<typeof setInterval> | undefined;
   if (config.workers) {
     jobs.consume(jobRunner(() => deps.core));
-    // Radar work whose job was lost (a worker gone with it) is found again: at start, then each minute.
-    const sweep = () => void radarSweep(deps.core).catch((e) => logger.log("warn", "radar sweep failed", { error: String(e) }));
+    // Radar and billing work whose job was lost (a worker gone with it) or never queued (a crash
+    // before the enqueue) is found again: at start, then each minute.
+    const sweep = () => {
+      void radarSweep(deps.core).catch((e) => logger.log("warn", "radar sweep failed", { error: String(e) }));
+      void billingSweep(deps.core).catch((e) => logger.log("warn", "billing sweep failed", { error: String(e) }));
+    };
     (setTimeout(sweep, 1_000) as { unref?: () => void }).unref?.();
-    sweeper = setInterval(sweep, RADAR_SWEEP_MS);
+    sweeper = setInterval(sweep, SWEEP_MS);
     (sweeper as { unref?: () => void }).unref?.();
   }
 

@@ -5,9 +5,17 @@ import type { JobHandler } from "./handler.ts";
 import { radarMonitorHandler, radarRunHandler } from "./radar.ts";
 import { repoIndexHandler } from "./repo-index.ts";
 import { mailSendHandler } from "./mail.ts";
+import { includedCreditsHandler, offerEffectsHandler } from "./billing.ts";
 
 /** Every job kind's handler. A new kind adds its handler file and one line here. */
-export const HANDLERS: readonly JobHandler[] = [repoIndexHandler, radarRunHandler, radarMonitorHandler, mailSendHandler];
+export const HANDLERS: readonly JobHandler[] = [
+  repoIndexHandler,
+  radarRunHandler,
+  radarMonitorHandler,
+  mailSendHandler,
+  includedCreditsHandler,
+  offerEffectsHandler,
+];
 
 /**
  * What a consumer (the server's own, or `npm run worker`) hands its queue: finds the job's

@@ -9,6 +9,7 @@ import { limitsOf, type PlanLimits } from "./plans.ts";
 import { assertPlatformOperator } from "./policy.ts";
 import type { BillingDeps } from "./ports.ts";
 import type { PlanSource } from "./included-credits.ts";
+import { scheduleIncludedCredits } from "./included-schedule.ts";
 
 export function contractView(c: Contract, now: Date): ContractView {
   return {
@@ -36,9 +37,17 @@ export async function workspaceLimitsOf(deps: BillingDeps, workspace: Workspace)
   return limitsWithContract(workspace.plan, contract);
 }
 
+/** Whether `current` is `contract` already (an accepted offer's effects applied again after a crash). */
+const sameContract = (current: Contract | null, contract: Contract): boolean =>
+  current !== null && current.started_at === contract.started_at && current.source === contract.source &&
+  current.offer_id === contract.offer_id;
+
 /**
- * Moves the workspace to `plan` (publishing `workspace.plan_changed` with its source when it
- * changes) and grants the plan's included credits for the contract's current period.
+ * Keeps the contract (with its included credits next due at its second period's start, queued
+ * as a job), moves the workspace to its plan (publishing `workspace.plan_changed` with its source
+ * when it changes) and grants the plan's included credits for the contract's current period.
+ * Applying one contract again writes nothing new: the stored one is kept with its schedule, the
+ * plan is already moved, the grant's key names the period.
  */
 export async function applyContract(
   deps: BillingDeps,
@@ -47,14 +56,18 @@ export async function applyContract(
   source: Extract<PlanSource, "offer" | "operator">,
 ): Promise<{ workspace: Workspace; included: number }> {
   const now = deps.clock.now();
-  await deps.stores.contracts.put(contract);
+  const period = contractPeriod(contract, now);
+  if (!sameContract(await deps.stores.contracts.get(workspace.id), contract)) {
+    await deps.stores.contracts.put(contract, period.end);
+    await scheduleIncludedCredits(deps, { workspace_id: workspace.id, contract_started_at: contract.started_at, due_at: period.end });
+  }
   let next = workspace;
   if (workspace.plan !== contract.plan) {
     next = { ...workspace, plan: contract.plan, updated_at: now.toISOString() };
     await deps.stores.workspaces.update(next);
     await emit(deps, workspace.id, "workspace.plan_changed", null, { from: workspace.plan, to: next.plan, source });
   }
-  const grant = await grantIncludedCredits(deps, next, contract.plan, contractPeriod(contract, now), source, contract.limits);
+  const grant = await grantIncludedCredits(deps, next, contract.plan, period, source, contract.limits);
   return { workspace: next, included: grant.granted };
 }
 

@@ -2,7 +2,9 @@
  * Billing (issue #15): the plan catalogue and limits (plans.ts), billing periods (period.ts),
  * exact usage and the plan-limits gate (usage.ts, gate.ts; docs/decisions/031-plan-limits.md),
  * and included credits (included-credits.ts); offers and contracts (offer-model.ts, offers.ts,
- * contracts.ts, platform.ts; docs/decisions/034-offers-and-enterprise.md). Public surface of the module.
+ * contracts.ts, platform.ts; docs/decisions/034-offers-and-enterprise.md); included credits at each
+ * later period start and the recovery of accepted offers' effects (jobs.ts, included-schedule.ts,
+ * sweep.ts; docs/decisions/043-billing-schedules-and-offer-effects.md). Public surface of the module.
  */
 export * from "./plans.ts";
 export * from "./period.ts";
@@ -21,3 +23,6 @@ export * from "./policy.ts";
 export * from "./offers.ts";
 export * from "./contracts.ts";
 export * from "./platform.ts";
+export * from "./jobs.ts";
+export * from "./included-schedule.ts";
+export * from "./sweep.ts";

@@ -192,20 +192,13 @@ export function workspaceOffers(
 }
 
 /**
- * An owner accepts an open offer: it becomes `accepted` (compare-and-set: anything but an open
- * offer is 409, and of concurrent accepts one wins), the contract is kept (invoiced outside the
- * service), the plan and its limits apply at once, the offer's `radar_credits` are granted once
- * (ledger key `offer:<id>`), and the plan's included credits for the contract's first period.
+ * The contract an accepted offer makes: a function of the offer alone (it starts when the offer
+ * was accepted), so applying it again after a crash writes the same contract.
  */
-export async function acceptOffer(deps: BillingDeps, p: Principal, workspace: Workspace, offerId: string): Promise<AcceptedOfferView> {
-  const offer = await findOffer(deps, offerId, workspace.id);
-  assertCanAcceptOffer(p);
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  const accepted = await deps.stores.offers.close(offer.id, "accepted", at);
-  if (!accepted) throw notOpen((await deps.stores.offers.get(offer.id)) ?? offer, now, "accept the offer");
-  const contract: Contract = {
-    workspace_id: workspace.id,
+export function offerContract(offer: BillingOffer): Contract {
+  const at = offer.accepted_at ?? offer.updated_at;
+  return {
+    workspace_id: offer.workspace_id,
     plan: offer.plan,
     limits: offer.plan === "enterprise" ? { ...(offer.limits ?? {}) } : null,
     price: offer.price,
@@ -217,21 +210,76 @@ export async function acceptOffer(deps: BillingDeps, p: Principal, workspace: Wo
     offer_id: offer.id,
     updated_at: at,
   };
-  const applied = await applyContract(deps, workspace, contract, "offer");
-  let granted = 0;
+}
+
+interface AppliedOffer {
+  workspace: Workspace;
+  contract: Contract;
+  included: number;
+  offerCredits: number;
+}
+
+/**
+ * An accepted offer's effects, each idempotent (docs/decisions/043-billing-schedules-and-offer-effects.md):
+ * its contract (kept unless already stored; not at all when a later contract replaced it
+ * meanwhile), the plan, the plan's included credits for the contract's current period (ledger key
+ * names the period) and the offer's `radar_credits` (ledger key `offer:<id>`); then
+ * `billing.offer_accepted`, and the effects are settled. Run by the acceptance, and again by the
+ * recovery when a crash left them pending: whatever ran before, each effect happens once.
+ */
+async function applyOfferEffects(deps: BillingDeps, workspace: Workspace, offer: BillingOffer, p: Principal | null): Promise<AppliedOffer> {
+  const contract = offerContract(offer);
+  const current = await deps.stores.contracts.get(workspace.id);
+  let applied = { workspace, included: 0 };
+  // A later contract (the operator's, another offer's) decided after this one: it stands.
+  if (!(current && current.started_at > contract.started_at)) applied = await applyContract(deps, workspace, contract, "offer");
+  let offerCredits = 0;
   if (offer.radar_credits) {
     const grant = await grantCredits(deps, PLATFORM_OPERATOR, applied.workspace, {
       amount: offer.radar_credits,
       reason: `Credits of accepted offer ${offer.id}`,
     }, { idempotencyKey: `offer:${offer.id}` });
-    granted = grant.entry.amount;
+    offerCredits = grant.entry.amount;
   }
   await emit(deps, workspace.id, "billing.offer_accepted", p, { offer_id: offer.id, plan: offer.plan });
+  await deps.stores.offers.settleEffects(offer.id);
+  return { workspace: applied.workspace, contract, included: applied.included, offerCredits };
+}
+
+/**
+ * An owner accepts an open offer: it becomes `accepted` (compare-and-set: anything but an open
+ * offer is 409, and of concurrent accepts one wins) with its effects recorded pending in the same
+ * write; then the effects apply (applyOfferEffects): the contract is kept (invoiced outside the
+ * service), the plan and its limits apply at once, the offer's `radar_credits` are granted once,
+ * and the plan's included credits for the contract's first period. A crash in between leaves
+ * them pending, and the billing sweep's job applies them (recoverOfferEffects).
+ */
+export async function acceptOffer(deps: BillingDeps, p: Principal, workspace: Workspace, offerId: string): Promise<AcceptedOfferView> {
+  const offer = await findOffer(deps, offerId, workspace.id);
+  assertCanAcceptOffer(p);
+  const now = deps.clock.now();
+  const accepted = await deps.stores.offers.close(offer.id, "accepted", now.toISOString());
+  if (!accepted) throw notOpen((await deps.stores.offers.get(offer.id)) ?? offer, now, "accept the offer");
+  const applied = await applyOfferEffects(deps, workspace, accepted, p);
   return {
     offer: offerView(accepted, now),
     workspace: { id: workspace.id, slug: workspace.slug, plan: applied.workspace.plan },
-    contract: contractView(contract, now),
-    limits: limitsWithContract(contract.plan, contract),
-    credits_granted: { offer: granted, included: applied.included },
+    contract: contractView(applied.contract, now),
+    limits: limitsWithContract(applied.contract.plan, applied.contract),
+    credits_granted: { offer: applied.offerCredits, included: applied.included },
   };
+}
+
+/**
+ * The `billing.offer_effects` job: applies an accepted offer's effects that are still pending (a
+ * crash after the acceptance). False when there was nothing to do (settled, not accepted, gone).
+ */
+export async function recoverOfferEffects(deps: BillingDeps, workspaceId: string, offerId: string): Promise<boolean> {
+  if (!(await deps.stores.offers.hasPendingEffects(offerId))) return false;
+  const offer = await deps.stores.offers.get(offerId);
+  if (!offer || offer.status !== "accepted" || offer.workspace_id !== workspaceId) return false;
+  const workspace = await deps.stores.workspaces.getById(workspaceId);
+  if (!workspace) return false;
+  await applyOfferEffects(deps, workspace, offer, null);
+  return true;
 }
