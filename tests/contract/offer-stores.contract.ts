@@ -8,7 +8,13 @@ import type { BillingOffer, Contract } from "../../core/billing/offer-model.ts";
 import { acceptOffer, createOffer, reissueOffer } from "../../core/billing/offers.ts";
 import { PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import type { CoreDeps } from "../../core/deps.ts";
-import { systemClock } from "../../core/kernel/clock.ts";
+import { fixedClock, systemClock } from "../../core/kernel/clock.ts";
+import { billingSweep } from "../../core/billing/sweep.ts";
+import { grantDueCredits } from "../../core/billing/included-schedule.ts";
+import { offerContract, recoverOfferEffects } from "../../core/billing/offers.ts";
+import { grantCredits } from "../../core/credits/mod.ts";
+import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
+import { jobRunner } from "../../workers/registry.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
@@ -208,16 +214,19 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
       const b1 = await bootstrapped(s);
       const b2 = await bootstrapped(s);
       const c1 = contractFixture(b1.workspace.id);
-      await s.contracts.put(c1);
+      await s.contracts.put(c1, iso(Date.now() + 30 * DAY));
       expect(await s.contracts.get(b1.workspace.id)).toEqual(c1);
       const replaced = contractFixture(b1.workspace.id, {
         limits: { members: 9, radar_credits_monthly: 10 },
         note: "renewed",
         plan: "enterprise",
       });
-      await s.contracts.put(replaced);
+      await s.contracts.put(replaced, iso(Date.now() + 30 * DAY));
       expect(await s.contracts.get(b1.workspace.id)).toEqual(replaced);
-      await s.contracts.put(contractFixture(b2.workspace.id, { plan: "team", limits: null, source: "offer", offer_id: uuidv7() }));
+      await s.contracts.put(
+        contractFixture(b2.workspace.id, { plan: "team", limits: null, source: "offer", offer_id: uuidv7() }),
+        iso(Date.now() + 30 * DAY),
+      );
       const many = await s.contracts.getMany([b1.workspace.id, b2.workspace.id, uuidv7()]);
       expect([...many.keys()].sort()).toEqual([b1.workspace.id, b2.workspace.id].sort());
       expect(many.get(b2.workspace.id)!.limits).toBeNull();
@@ -260,8 +269,12 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
       const b = await bootstrapped(s);
       const offer = offerFixture(b.workspace.id);
       await s.offers.insert(offer);
-      await s.contracts.put(contractFixture(b.workspace.id));
+      await s.contracts.put(contractFixture(b.workspace.id), iso(Date.now() - DAY));
+      await s.offers.close(offer.id, "accepted", iso(Date.now()));
       await s.workspaces.delete(b.workspace.id);
+      expect(await s.contracts.grantsOf(b.workspace.id)).toEqual([]);
+      expect((await s.contracts.dueGrants(iso(Date.now()), 1_000)).some((d) => d.workspace_id === b.workspace.id)).toBe(false);
+      expect((await s.offers.pendingEffects(iso(Date.now() + DAY), 1_000)).some((o) => o.id === offer.id)).toBe(false);
       expect(await s.offers.get(offer.id)).toBeNull();
       expect(await s.contracts.get(b.workspace.id)).toBeNull();
     });
@@ -320,6 +333,175 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
       expect(await codeOf(() => acceptOffer(d, owner(b), b.workspace, offer.id))).toBe("CONFLICT");
       expect((await s.creditLedger.totals(b.workspace.id)).balance).toBe(1_000);
       expect(await s.contracts.get(b.workspace.id)).toMatchObject({ plan: "enterprise", offer_id: offer.id, source: "offer" });
+    });
+
+    test("ContractStore schedules the next included grant: put sets it, dueGrants finds it when due, advanceGrant moves it once, a replaced contract's is gone", async () => {
+      const b = await bootstrapped(s);
+      const ws = b.workspace.id;
+      const c = contractFixture(ws, { started_at: iso(Date.now() - 40 * DAY) });
+      const due = { workspace_id: ws, contract_started_at: c.started_at, due_at: iso(Date.now() - 10 * DAY) };
+      await s.contracts.put(c, due.due_at);
+      expect(await s.contracts.grantsOf(ws)).toEqual([due]);
+      expect(await s.contracts.dueGrants(iso(Date.now()), 10_000)).toContainEqual(due);
+      expect(await s.contracts.dueGrants(iso(Date.now() - 11 * DAY), 10_000)).not.toContainEqual(due);
+      const next = iso(Date.now() + 20 * DAY);
+      await Promise.all([s.contracts.advanceGrant(due, next), s.contracts.advanceGrant(due, next)]);
+      expect(await s.contracts.grantsOf(ws)).toEqual([{ ...due, due_at: next }]);
+      await s.contracts.advanceGrant(due, iso(Date.now() + 99 * DAY)); // already moved: nothing
+      expect(await s.contracts.grantsOf(ws)).toEqual([{ ...due, due_at: next }]);
+      const replaced = contractFixture(ws, { started_at: iso(Date.now()) });
+      const firstDue = iso(Date.now() + 30 * DAY);
+      await s.contracts.put(replaced, firstDue);
+      // Only the replacing contract's schedule remains.
+      const [only, ...rest] = await s.contracts.grantsOf(ws);
+      expect(rest).toEqual([]);
+      expect(only).toEqual({ workspace_id: ws, contract_started_at: replaced.started_at, due_at: firstDue });
+      await s.contracts.advanceGrant(only!, null);
+      expect(await s.contracts.grantsOf(ws)).toEqual([]);
+    });
+
+    test("OfferStore: an acceptance records its effects pending in the same write; a cancel does not; settleEffects clears them once", async () => {
+      const b = await bootstrapped(s);
+      const accepted = offerFixture(b.workspace.id);
+      const cancelled = offerFixture(b.workspace.id);
+      await s.offers.insert(accepted);
+      await s.offers.insert(cancelled);
+      const at = iso(Date.now());
+      await s.offers.close(accepted.id, "accepted", at);
+      await s.offers.close(cancelled.id, "cancelled", at);
+      expect(await s.offers.hasPendingEffects(accepted.id)).toBe(true);
+      expect(await s.offers.hasPendingEffects(cancelled.id)).toBe(false);
+      expect(await s.offers.hasPendingEffects(uuidv7())).toBe(false);
+      const pending = (await s.offers.pendingEffects(at, 10_000)).filter((o) => o.workspace_id === b.workspace.id);
+      expect(pending.map((o) => [o.id, o.status, o.accepted_at])).toEqual([[accepted.id, "accepted", at]]);
+      expect((await s.offers.pendingEffects(iso(Date.parse(at) - 1), 10_000)).some((o) => o.id === accepted.id)).toBe(false);
+      await Promise.all([s.offers.settleEffects(accepted.id), s.offers.settleEffects(accepted.id)]);
+      expect(await s.offers.hasPendingEffects(accepted.id)).toBe(false);
+      expect((await s.offers.pendingEffects(iso(Date.now() + DAY), 10_000)).some((o) => o.id === accepted.id)).toBe(false);
+      expect((await s.offers.get(accepted.id))!.status).toBe("accepted");
+    });
+
+    const MONTH = 31 * DAY;
+    const enterpriseOffer = (workspaceId: string) => ({
+      workspace_id: workspaceId,
+      plan: "enterprise" as const,
+      limits: { members: 10, radar_credits_monthly: 300 },
+      price: { amount: 500_000, currency: "eur" as const, interval: "year" as const },
+      term_months: 24,
+      radar_credits: 700,
+    });
+
+    test("included credits at each later period start: granted once per contract period by the sweep's job, restart-safe, missed periods caught up", async () => {
+      const b = await bootstrapped(s);
+      const clock = fixedClock(new Date());
+      const d: CoreDeps = { ...deps(), clock };
+      await setEnterprisePlan(d, PLATFORM_OPERATOR, b.workspace, {
+        limits: { radar_credits_monthly: 500 },
+        price: { amount: 1_000_000, currency: "eur", interval: "year" },
+        term_months: 12,
+      });
+      const balance = async () => (await s.creditLedger.totals(b.workspace.id)).balance;
+      expect(await balance()).toBe(500);
+      const [first] = await s.contracts.grantsOf(b.workspace.id);
+      const to = (at: string) => clock.advance(Date.parse(at) - clock.now().getTime());
+      // Before the second period starts the sweep grants nothing.
+      to(iso(Date.parse(first!.due_at) - 1));
+      await billingSweep(d);
+      expect(await balance()).toBe(500);
+      // The second period starts: the sweep queues the job, the job (through the registry) grants it.
+      to(first!.due_at);
+      const log: string[] = [];
+      const jobs = createMemoryJobQueue((level, msg) => log.push(`${level} ${msg}`));
+      jobs.consume(jobRunner(() => ({ ...d, jobs })));
+      await billingSweep({ ...d, jobs });
+      await jobs.drain();
+      await jobs.close(0);
+      // No job failed; the one still waiting at shutdown is the next period's, queued by the job itself.
+      expect(log.filter((l) => !l.startsWith("info"))).toEqual(["warn jobs dropped at shutdown"]);
+      expect(await balance()).toBe(1_000);
+      const [second] = await s.contracts.grantsOf(b.workspace.id);
+      expect(Date.parse(second!.due_at)).toBeGreaterThan(Date.parse(first!.due_at));
+      // A retry of the period already granted (a crash after the grant, a redelivered job) grants nothing.
+      expect((await grantDueCredits(d, first!)).granted).toBe(0);
+      await billingSweep(d);
+      expect(await balance()).toBe(1_000);
+      // Down for three periods: each started period is granted once, the next is scheduled.
+      clock.advance(3 * MONTH);
+      await billingSweep(d);
+      await billingSweep(d);
+      const keys = (await s.creditLedger.history(b.workspace.id, {}, { limit: 50 }))
+        .filter((e) => e.type === "grant").map((e) => e.idempotency_key);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(await balance()).toBe(500 * keys.length);
+      expect(keys.length).toBeGreaterThanOrEqual(4);
+      const [later] = await s.contracts.grantsOf(b.workspace.id);
+      expect(Date.parse(later!.due_at)).toBeGreaterThan(clock.now().getTime());
+      // Ended: the schedule goes with the contract.
+      await endEnterprisePlan(d, PLATFORM_OPERATOR, (await s.workspaces.getById(b.workspace.id))!);
+      expect(await s.contracts.grantsOf(b.workspace.id)).toEqual([]);
+    });
+
+    test("acceptOffer() crash between the acceptance and its effects: the sweep applies them once, after the grace; again, nothing", async () => {
+      const b = await bootstrapped(s);
+      const clock = fixedClock(new Date());
+      const d: CoreDeps = { ...deps(), clock };
+      const offer = await createOffer(d, PLATFORM_OPERATOR, enterpriseOffer(b.workspace.id));
+      // The acceptance's write, then the crash: nothing applied.
+      await s.offers.close(offer.id, "accepted", clock.now().toISOString());
+      expect((await s.workspaces.getById(b.workspace.id))!.plan).toBe("free");
+      expect(await s.contracts.get(b.workspace.id)).toBeNull();
+      // A recent acceptance is left to its own request.
+      expect((await billingSweep(d)).offers).toBe(0);
+      clock.advance(2 * 60_000);
+      expect((await billingSweep(d)).offers).toBeGreaterThanOrEqual(1);
+      expect((await s.workspaces.getById(b.workspace.id))!.plan).toBe("enterprise");
+      expect(await s.contracts.get(b.workspace.id)).toMatchObject({ plan: "enterprise", offer_id: offer.id, source: "offer" });
+      expect((await s.creditLedger.totals(b.workspace.id)).balance).toBe(1_000);
+      expect(await s.offers.hasPendingEffects(offer.id)).toBe(false);
+      expect(await recoverOfferEffects(d, b.workspace.id, offer.id)).toBe(false);
+      await billingSweep(d);
+      expect((await s.creditLedger.totals(b.workspace.id)).balance).toBe(1_000);
+      // The accept itself is still answered 409: the offer is accepted.
+      expect(await codeOf(() => acceptOffer(d, owner(b), b.workspace, offer.id))).toBe("CONFLICT");
+    });
+
+    test("acceptOffer() crash midway through its effects: the recovery completes them without doubling any; a later contract stands", async () => {
+      const b = await bootstrapped(s);
+      const clock = fixedClock(new Date());
+      const d: CoreDeps = { ...deps(), clock };
+      const offer = await createOffer(d, PLATFORM_OPERATOR, enterpriseOffer(b.workspace.id));
+      const accepted = (await s.offers.close(offer.id, "accepted", clock.now().toISOString()))!;
+      // The first attempt kept the contract and granted the offer's credits, then crashed.
+      await grantCredits(d, PLATFORM_OPERATOR, b.workspace, { amount: 700, reason: "first attempt" }, {
+        idempotencyKey: `offer:${offer.id}`,
+      });
+      const contract = offerContract(accepted);
+      await s.contracts.put(contract, iso(Date.parse(contract.started_at) + MONTH));
+      expect(await recoverOfferEffects(d, b.workspace.id, offer.id)).toBe(true);
+      expect((await s.creditLedger.totals(b.workspace.id)).balance).toBe(1_000); // 700 once, 300 included
+      expect((await s.workspaces.getById(b.workspace.id))!.plan).toBe("enterprise");
+      expect(await recoverOfferEffects(d, b.workspace.id, offer.id)).toBe(false);
+
+      // Another workspace: accepted, crashed, then the operator set its own contract before the recovery.
+      const b2 = await bootstrapped(s);
+      const other = await createOffer(d, PLATFORM_OPERATOR, enterpriseOffer(b2.workspace.id));
+      await s.offers.close(other.id, "accepted", clock.now().toISOString());
+      clock.advance(1_000);
+      await setEnterprisePlan(d, PLATFORM_OPERATOR, b2.workspace, {
+        limits: { members: 3 },
+        price: { amount: 1, currency: "eur", interval: "year" },
+        term_months: 1,
+      });
+      expect(await recoverOfferEffects(d, b2.workspace.id, other.id)).toBe(true);
+      expect(await s.contracts.get(b2.workspace.id)).toMatchObject({ source: "operator", limits: { members: 3 } });
+      expect((await s.creditLedger.totals(b2.workspace.id)).balance).toBe(700); // the offer's credits, bought
+    });
+
+    test("acceptOffer() leaves no effects pending", async () => {
+      const b = await bootstrapped(s);
+      const offer = await createOffer(deps(), PLATFORM_OPERATOR, enterpriseOffer(b.workspace.id));
+      await acceptOffer(deps(), owner(b), b.workspace, offer.id);
+      expect(await s.offers.hasPendingEffects(offer.id)).toBe(false);
     });
   });
 }
