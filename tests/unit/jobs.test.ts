@@ -72,8 +72,15 @@ describe("jobRunner()", () => {
     );
   });
 
-  test("the registry has a handler per kind (repo.index, radar.run, radar.monitor, mail.send); repo.index skips a repo deleted since it was queued", async () => {
-    expect(HANDLERS.map((h) => h.kind.name)).toEqual(["repo.index", "radar.run", "radar.monitor", "mail.send"]);
+  test("the registry has a handler per kind (repo.index, radar.run, radar.monitor, mail.send, billing.included_credits, billing.offer_effects); repo.index skips a repo deleted since it was queued", async () => {
+    expect(HANDLERS.map((h) => h.kind.name)).toEqual([
+      "repo.index",
+      "radar.run",
+      "radar.monitor",
+      "mail.send",
+      "billing.included_credits",
+      "billing.offer_effects",
+    ]);
     const d = await deps();
     await jobRunner(() => d)(jobOf(repoIndexJob, "w1", { repo_id: "01939a3e-0000-7000-8000-000000000000" }));
     expect(await d.stores.repoIndex.head("w1", "01939a3e-0000-7000-8000-000000000000")).toBeNull();
