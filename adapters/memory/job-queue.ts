@@ -1,6 +1,9 @@
 import { type Job, type JobKind, jobOf, type JobPayload } from "../../core/jobs/kind.ts";
 import type { ConsumableJobQueue, JobJournal, JobLog, JournalEntry, RunJob } from "../../core/jobs/ports.ts";
 
+/** The longest delay a timer holds (2^31 − 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * The job queue of a single process (the embedded default; MongoDB without Redis): jobs run in
  * the background, one at a time, in the order queued; a job equal to one still waiting (same key)
@@ -66,17 +69,28 @@ export function createMemoryJobQueue(log: JobLog, journal: JobJournal | null = n
       schedule();
       return true;
     }
+    arm(entry, delayMs);
+    return true;
+  }
+
+  /**
+   * Waits out an entry's delay, in steps of at most MAX_TIMER_MS: a longer timeout fires at once
+   * (timers hold a signed 32-bit delay), which would run a job due in a month now.
+   */
+  function arm(entry: JournalEntry, delayMs: number): void {
+    const key = entry.job.key;
     const timer = setTimeout(() => {
+      const left = Date.parse(entry.run_at) - Date.now();
+      if (left > 0 && !closed) return arm(entry, left);
       delayed.delete(key);
       if (closed) return;
       if (waiting.has(key)) void forget(entry);
       else waiting.set(key, entry);
       schedule();
-    }, delayMs);
+    }, Math.min(delayMs, MAX_TIMER_MS));
     // A delayed job does not keep the process alive (a monitor's next run, hours away).
     (timer as { unref?: () => void }).unref?.();
     delayed.set(key, { entry, timer });
-    return true;
   }
 
   /** What a previous process left in the journal, placed again (equal jobs once). */

@@ -40,6 +40,18 @@ describe("createMemoryJobQueue()", () => {
     expect(logs).toEqual(["warn jobs dropped at shutdown 2", "warn job dropped: the queue is closed test.tick:w:3"]);
   });
 
+  test("a delay beyond a timer's 24.8-day limit waits, instead of running at once", async () => {
+    const q = createMemoryJobQueue(() => {});
+    const ran: number[] = [];
+    q.consume(async (job) => void ran.push((job.payload as { n: number }).n));
+    await q.enqueue(tick, "w", { n: 1 }, { delayMs: 30 * 24 * 3_600_000 });
+    await q.enqueue(tick, "w", { n: 2 });
+    await q.drain();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(ran).toEqual([2]);
+    await q.close();
+  });
+
   test("consume() takes one consumer", () => {
     const q = createMemoryJobQueue(() => {});
     q.consume(async () => {});
