@@ -22,6 +22,7 @@ import { createOutboxMailer, createSmtpMailer } from "../adapters/mail/nodemaile
 import { mailHooks } from "../core/mail/hooks.ts";
 import type { Mailer } from "../core/mail/ports.ts";
 import { jobRunner } from "../workers/registry.ts";
+import { webhookSweep } from "../workers/webhooks.ts";
 import { radarSweep } from "../core/radar/mod.ts";
 import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
@@ -34,7 +35,7 @@ import { resolvePlatformKey } from "./platform-key.ts";
 import { createProspects } from "./prospects.ts";
 import { resolveSecret } from "./secret.ts";
 
-/** How often a consuming process looks for radar runs and monitors whose job was lost. */
+/** How often a consuming process looks for radar runs and monitors whose job was lost, and webhook deliveries left unfinished. */
 const RADAR_SWEEP_MS = 60_000;
 
 export interface Composed {
@@ -119,8 +120,13 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   let sweeper: ReturnType<typeof setInterval> | undefined;
   if (config.workers) {
     jobs.consume(jobRunner(() => deps.core));
-    // Radar work whose job was lost (a worker gone with it) is found again: at start, then each minute.
-    const sweep = () => void radarSweep(deps.core).catch((e) => logger.log("warn", "radar sweep failed", { error: String(e) }));
+    // Radar work whose job was lost (a worker gone with it), and webhook deliveries a crash or a
+    // failure left unfinished (docs/decisions/042-webhook-inbox.md), are found again: at start, then each minute.
+    const sweep = () => {
+      void radarSweep(deps.core).catch((e) => logger.log("warn", "radar sweep failed", { error: String(e) }));
+      void webhookSweep(deps.core, (msg, fields) => logger.log("warn", msg, fields))
+        .catch((e) => logger.log("warn", "webhook sweep failed", { error: String(e) }));
+    };
     (setTimeout(sweep, 1_000) as { unref?: () => void }).unref?.();
     sweeper = setInterval(sweep, RADAR_SWEEP_MS);
     (sweeper as { unref?: () => void }).unref?.();
