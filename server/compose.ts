@@ -22,6 +22,7 @@ import { createOutboxMailer, createSmtpMailer } from "../adapters/mail/nodemaile
 import { mailHooks } from "../core/mail/hooks.ts";
 import type { Mailer } from "../core/mail/ports.ts";
 import { jobRunner } from "../workers/registry.ts";
+import { webhookSweep } from "../workers/webhooks.ts";
 import { radarSweep } from "../core/radar/mod.ts";
 import { billingSweep } from "../core/billing/sweep.ts";
 import { openJobQueue } from "./job-queue.ts";
@@ -37,7 +38,8 @@ import { resolveSecret } from "./secret.ts";
 
 /**
  * How often a consuming process looks for radar runs and monitors whose job was lost, contracts
- * whose next period started, and accepted offers whose effects a crash left pending.
+ * whose next period started, accepted offers whose effects a crash left pending, and webhook
+ * deliveries left unfinished.
  */
 const SWEEP_MS = 60_000;
 
@@ -124,10 +126,13 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   if (config.workers) {
     jobs.consume(jobRunner(() => deps.core));
     // Radar and billing work whose job was lost (a worker gone with it) or never queued (a crash
-    // before the enqueue) is found again: at start, then each minute.
+    // before the enqueue), and webhook deliveries a crash or a failure left unfinished
+    // (docs/decisions/042-webhook-inbox.md), are found again: at start, then each minute.
     const sweep = () => {
       void radarSweep(deps.core).catch((e) => logger.log("warn", "radar sweep failed", { error: String(e) }));
       void billingSweep(deps.core).catch((e) => logger.log("warn", "billing sweep failed", { error: String(e) }));
+      void webhookSweep(deps.core, (msg, fields) => logger.log("warn", msg, fields))
+        .catch((e) => logger.log("warn", "webhook sweep failed", { error: String(e) }));
     };
     (setTimeout(sweep, 1_000) as { unref?: () => void }).unref?.();
     sweeper = setInterval(sweep, SWEEP_MS);

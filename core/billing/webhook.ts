@@ -6,7 +6,7 @@ import { emit } from "../events/mod.ts";
 import { AppError, validationFailed } from "../kernel/errors.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { queueMail } from "../mail/mod.ts";
-import { verifyStripeSignature } from "../webhooks/mod.ts";
+import { deliverOnce, verifyStripeSignature, type WebhookHandler } from "../webhooks/mod.ts";
 import type { Plan, Workspace } from "../workspaces/mod.ts";
 import { applyAccountChange, type BillingAccount, type BillingAccountChange, updateAccount } from "./account.ts";
 import { grantIncludedCredits } from "./included-credits.ts";
@@ -14,10 +14,13 @@ import { periodAt } from "./period.ts";
 
 /**
  * `POST /webhooks/billing` (issue #15, docs/decisions/033-billing-provider-and-webhook.md): Stripe
- * events signed in `billing-signature` (`t=…,v1=…`). The event id is claimed before the effect
- * and released when the effect fails, as every receiver here does: a redelivery is `duplicate`.
- * Subscription-state events carry their `created`; one older than the last applied to the
- * workspace is `stale`, nothing changed. No event changes an enterprise workspace's plan.
+ * events signed in `billing-signature` (`t=…,v1=…`). The event goes through the webhook inbox
+ * (ADR 042): recorded with its body under its id, applied, marked; a redelivery of an applied one
+ * is `duplicate`, one left unfinished is applied again (every effect is idempotent: the account's
+ * compare-and-set re-applies an event of the same `created`, credit grants and mails are keyed by
+ * the event or the period). Subscription-state events carry their `created`; one older than the
+ * last applied to the workspace is `stale`, nothing changed. No event changes an enterprise
+ * workspace's plan.
  */
 export const BILLING_WEBHOOK_SOURCE = "billing";
 
@@ -124,39 +127,75 @@ export async function receiveBillingWebhook(
     outcome,
   });
   if (!(BILLING_EVENT_TYPES as readonly string[]).includes(event.type)) return answer("ignored");
-  const object = event.data.object as Record<string, unknown>;
-
-  const store = deps.stores.webhookDeliveries;
-  if (!(await store.claim(BILLING_WEBHOOK_SOURCE, event.id, now.toISOString()))) return answer("duplicate");
-  try {
-    return answer(await apply(deps, event, object));
-  } catch (e) {
-    // Nothing kept of an event that failed: the provider's retry applies it.
-    await store.release(BILLING_WEBHOOK_SOURCE, event.id).catch(() => {});
-    throw e;
-  }
+  // The object is checked now (a malformed one is 400, nothing recorded), and again when applied.
+  objectOf(event);
+  const outcome = await deliverOnce(deps, BILLING_WEBHOOK_SOURCE, event.id, JSON.stringify(event), (p) => applyRecorded(deps, p), (o) => o);
+  return answer(outcome);
 }
 
-async function apply(deps: Deps, event: Event, object: Record<string, unknown>): Promise<BillingWebhookOutcome> {
+type Parsed = Static<typeof Envelope>;
+
+function objectOf(event: Parsed) {
+  const object = event.data.object as Record<string, unknown>;
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded":
-      return checkoutPaid(deps, event, parse(CheckoutObject, object, `${event.type} object`));
+      return { kind: "checkout" as const, object: parse(CheckoutObject, object, `${event.type} object`) };
     case "customer.subscription.updated":
     case "customer.subscription.deleted":
-      return subscriptionChanged(deps, event, parse(SubscriptionObject, object, `${event.type} object`));
+      return { kind: "subscription" as const, object: parse(SubscriptionObject, object, `${event.type} object`) };
     default:
-      return invoiceEvent(deps, event, parse(InvoiceObject, object, `${event.type} object`));
+      return { kind: "invoice" as const, object: parse(InvoiceObject, object, `${event.type} object`) };
   }
 }
 
-/** Sets the workspace's plan (billing's doing) and publishes `workspace.plan_changed`; nothing when it is already that plan. */
-async function setPlanByBilling(deps: Deps, ws: Workspace, plan: Plan): Promise<Workspace> {
-  if (ws.plan === plan) return ws;
-  const next: Workspace = { ...ws, plan, updated_at: deps.clock.now().toISOString() };
-  await deps.stores.workspaces.update(next);
-  await emit(deps, ws.id, "workspace.plan_changed", null, { from: ws.plan, to: plan, source: "billing" });
-  return next;
+/** Applies a recorded event (checked when it was received). */
+async function applyRecorded(deps: Deps, payload: string): Promise<BillingWebhookOutcome> {
+  const event = JSON.parse(payload) as Parsed;
+  const o = objectOf(event);
+  if (o.kind === "checkout") return checkoutPaid(deps, event, o.object);
+  if (o.kind === "subscription") return subscriptionChanged(deps, event, o.object);
+  return invoiceEvent(deps, event, o.object);
+}
+
+/** The recovery sweep's way in (ADR 042). */
+export const billingWebhookHandler: WebhookHandler<Deps> = {
+  source: BILLING_WEBHOOK_SOURCE,
+  apply: (deps, payload) => applyRecorded(deps, payload),
+};
+
+/** The plan an account pays for: its plan; free once canceled; null when it names none (a credits-only customer). */
+const planOfAccount = (a: BillingAccount): Plan | null => (a.status === "canceled" ? "free" : a.plan);
+
+/** Rounds of `settlePlan` before giving up (each one means a newer event's account came in meanwhile). */
+const SETTLE_ROUNDS = 10;
+
+/**
+ * Brings the workspace's plan to the one its billing account names (the newest applied event's),
+ * publishing `workspace.plan_changed`. Both are read afresh and the account is read again after
+ * the write: when a newer event's account came in meanwhile, it settles again. Every event settles
+ * after its own account write, so of concurrent events the newest one's plan is the one left,
+ * whatever order their writes land in (an older event's plan never overwrites a newer one's).
+ */
+async function settlePlan(deps: Deps, workspaceId: string): Promise<{ ws: Workspace; account: BillingAccount } | null> {
+  for (let round = 0; round < SETTLE_ROUNDS; round++) {
+    const account = await deps.stores.billingAccounts.get(workspaceId);
+    const ws = await deps.stores.workspaces.getById(workspaceId);
+    if (!account || !ws) return null;
+    const plan = planOfAccount(account);
+    if (!plan || ws.plan === plan || ws.plan === "enterprise") return { ws, account };
+    const next: Workspace = { ...ws, plan, updated_at: deps.clock.now().toISOString() };
+    await deps.stores.workspaces.update(next);
+    await emit(deps, ws.id, "workspace.plan_changed", null, { from: ws.plan, to: plan, source: "billing" });
+    if ((await deps.stores.billingAccounts.get(workspaceId))?.version === account.version) return { ws: next, account };
+  }
+  throw new Error(`Cannot settle the plan of workspace ${workspaceId}: too many concurrent billing events`);
+}
+
+/** The included credits of the settled plan's period (keyed by the period: granting again grants nothing). */
+async function grantSettled(deps: Deps, settled: { ws: Workspace; account: BillingAccount } | null): Promise<void> {
+  if (!settled || !paidPlan(settled.ws.plan)) return;
+  await grantIncluded(deps, settled.ws, settled.ws.plan, settled.account);
 }
 
 /** Applies `change` unless the event is older than the last applied; null: stale. */
@@ -216,8 +255,7 @@ async function checkoutPaid(deps: Deps, event: Event, s: Static<typeof CheckoutO
       : {}),
   });
   if (!account) return "stale";
-  const next = await setPlanByBilling(deps, ws, plan);
-  await grantIncluded(deps, next, plan, account);
+  await grantSettled(deps, await settlePlan(deps, ws.id));
   return "processed";
 }
 
@@ -254,9 +292,10 @@ async function subscriptionChanged(deps: Deps, event: Event, s: Static<typeof Su
   }
   const account = await applyEvent(deps, ws, event, change);
   if (!account) return "stale";
-  const next = plan ? await setPlanByBilling(deps, ws, plan) : ws;
+  if (!plan) return "processed";
+  const settled = await settlePlan(deps, ws.id);
   // A new period (a renewal) or a plan with more included credits (an upgrade): the period's grant.
-  if (plan && plan !== "free") await grantIncluded(deps, next, plan, account);
+  if (plan !== "free") await grantSettled(deps, settled);
   return "processed";
 }
 

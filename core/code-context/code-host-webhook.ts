@@ -4,7 +4,7 @@ import { unauthenticated, validationFailed } from "../kernel/errors.ts";
 import { assertValid } from "../kernel/validation.ts";
 import { markDriftIn } from "./mark-drift.ts";
 import { requestRepoIndex } from "./repo-index.ts";
-import { verifyHubSignature } from "../webhooks/mod.ts";
+import { deliverOnce, verifyHubSignature, type WebhookHandler } from "../webhooks/mod.ts";
 import { CodeHostWebhookResult } from "./dto.ts";
 
 /**
@@ -17,8 +17,6 @@ export const CODE_HOST_SOURCE = "code-host";
 export const MAX_REPOS_PER_PUSH = 100;
 /** Changed paths taken from one push. */
 export const MAX_PUSH_PATHS = 10_000;
-/** Delivery ids are remembered this long (providers redeliver for a few days at most). */
-export const DELIVERY_RETENTION_DAYS = 30;
 
 export interface CodeHostDelivery {
   /** `X-GitHub-Event`: `push`, `ping`, ... */
@@ -60,8 +58,10 @@ function parsePayload(d: CodeHostDelivery): PushPayload {
  * Verifies and applies one delivery. A bad or missing signature is UNAUTHENTICATED and nothing
  * happens. A push to a linked repo's default branch refreshes that repo's file index (a queued
  * job) and marks the topics anchored to the changed files drifted, with the pushed commit, in
- * every workspace that links the repository. A delivery whose processing fails is released, so
- * the provider's redelivery can try again.
+ * every workspace that links the repository. The delivery goes through the webhook inbox (ADR
+ * 042): recorded with the push, applied, marked; one left unfinished is applied again by its
+ * redelivery or the recovery sweep (both effects are idempotent: the index job collapses, a topic
+ * drifted at this commit stays so). A delivery without an id is applied as it comes.
  */
 export async function receiveCodeHostWebhook(deps: CodeContextDeps, secret: string, d: CodeHostDelivery): Promise<CodeHostWebhookResult> {
   if (!(await verifyHubSignature(secret, d.body, d.signature))) {
@@ -84,18 +84,27 @@ export async function receiveCodeHostWebhook(deps: CodeContextDeps, secret: stri
   }
   const payload = parsePayload(d);
 
-  const now = deps.clock.now();
-  const store = deps.stores.webhookDeliveries;
-  if (d.deliveryId && !(await store.claim(CODE_HOST_SOURCE, d.deliveryId, now.toISOString()))) return answer("duplicate");
-  try {
-    const { repos, drifted } = await applyPush(deps, payload);
-    void store.prune(new Date(now.getTime() - DELIVERY_RETENTION_DAYS * 86_400_000).toISOString()).catch(() => {});
-    return answer("processed", repos, drifted);
-  } catch (e) {
-    if (d.deliveryId) await store.release(CODE_HOST_SOURCE, d.deliveryId).catch(() => {});
-    throw e;
-  }
+  const result = d.deliveryId
+    ? await deliverOnce(
+      deps,
+      CODE_HOST_SOURCE,
+      d.deliveryId,
+      JSON.stringify(payload),
+      (p) => applyPush(deps, JSON.parse(p)),
+      () => "processed",
+    )
+    : await applyPush(deps, payload);
+  return result === "duplicate" ? answer("duplicate") : answer("processed", result.repos, result.drifted);
 }
+
+/** The recovery sweep's way in (ADR 042). */
+export const codeHostWebhookHandler: WebhookHandler<CodeContextDeps> = {
+  source: CODE_HOST_SOURCE,
+  apply: async (deps, payload) => {
+    await applyPush(deps, JSON.parse(payload) as PushPayload);
+    return "processed";
+  },
+};
 
 async function applyPush(deps: CodeContextDeps, payload: PushPayload): Promise<{ repos: number; drifted: number }> {
   if (payload.deleted) return { repos: 0, drifted: 0 };

@@ -68,6 +68,10 @@ async function driftOne(
     if (topic.status === "archived") return null;
     const now = deps.clock.now();
     const evidence = files.slice(0, MAX_DRIFT_FILES);
+    // Marked at this commit with this evidence already (a webhook delivery applied again): nothing to write.
+    if (commit !== null && topic.drift?.commit === commit && evidence.every((f) => topic!.drift!.files.includes(f))) {
+      return { id: topic.id, slug: topic.slug };
+    }
     const drift: Drift = {
       commit,
       files: [...new Set([...evidence, ...(topic.drift?.files ?? [])])].slice(0, MAX_DRIFT_FILES),

@@ -2,7 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { CoreDeps } from "../deps.ts";
 import { AppError, conflict, validationFailed } from "../kernel/errors.ts";
-import { verifyStandardWebhook } from "../webhooks/mod.ts";
+import { deliverOnce, verifyStandardWebhook, type WebhookHandler } from "../webhooks/mod.ts";
 import { deactivateIdentity } from "./identity-links.ts";
 import type { IdentityLink } from "./model.ts";
 import { invalidateSessionsOf } from "./sessions.ts";
@@ -13,8 +13,11 @@ import { invalidateSessionsOf } from "./sessions.ts";
  * grants and personal API keys stop at once; memberships stay), `session.revoked` (the person's
  * sessions end). The person is the one linked to the provider's subject (`data.id`, or
  * `data.user_id`); not linked yet, the one with `data.previous_email` or `data.email`, who is linked
- * then. The delivery id is claimed before the effect and released if the effect fails, as every
- * receiver here does (a redelivery: `duplicate`, nothing done).
+ * then. The delivery goes through the webhook inbox (ADR 042): recorded with its body under its
+ * webhook id, applied, marked; a redelivery of an applied one is `duplicate`, nothing done; one
+ * left unfinished is applied again (every effect is idempotent). Ordering: a user event older
+ * (`timestamp`) than the last one applied to the person changes nothing (`stale`); `user.deleted`
+ * is final and always applies.
  */
 export const IDENTITY_WEBHOOK_SOURCE = "identity";
 export const IDENTITY_EVENT_TYPES = ["user.updated", "user.deleted", "session.revoked"] as const;
@@ -27,8 +30,9 @@ export interface IdentityDelivery {
 }
 
 export const IdentityWebhookResult = Type.Object({
-  status: Type.Union([Type.Literal("applied"), Type.Literal("duplicate"), Type.Literal("ignored")], {
-    description: "`applied`; `duplicate` (this webhook id was seen: nothing done); `ignored` (another type, or a person unknown here).",
+  status: Type.Union([Type.Literal("applied"), Type.Literal("duplicate"), Type.Literal("ignored"), Type.Literal("stale")], {
+    description:
+      "`applied`; `duplicate` (this webhook id was received before and is applied, or being applied: nothing done); `ignored` (another type, or a person unknown here); `stale` (a `user.updated` whose `timestamp` is older than the last event applied to the person: nothing changed).",
   }),
   type: Type.String({ description: "The event's type." }),
 });
@@ -78,17 +82,45 @@ export async function receiveIdentityWebhook(
   if (!(IDENTITY_EVENT_TYPES as readonly string[]).includes(type)) return { status: "ignored", type };
   const data = type === "session.revoked" ? parse(SessionData, event.data, `${type} event`) : parse(UserData, event.data, `${type} event`);
 
-  const store = deps.stores.webhookDeliveries;
-  if (!(await store.claim(IDENTITY_WEBHOOK_SOURCE, d.id!, now.toISOString()))) return { status: "duplicate", type };
-  try {
-    const applied = "user_id" in data ? await revokeSessions(deps, issuer, data.user_id) : await applyUserEvent(deps, issuer, type, data);
-    return { status: applied ? "applied" : "ignored", type };
-  } catch (e) {
-    // Nothing kept of a delivery that failed: the provider's retry applies it.
-    await store.release(IDENTITY_WEBHOOK_SOURCE, d.id!).catch(() => {});
-    throw e;
-  }
+  const eventAt = eventTime(event.timestamp);
+  const recorded: Recorded = { issuer, type, event_at: eventAt, data };
+  const result = await deliverOnce(deps, IDENTITY_WEBHOOK_SOURCE, d.id!, JSON.stringify(recorded), (p) => applyRecorded(deps, p), (s) => s);
+  return { status: result, type };
 }
+
+/** What the inbox keeps of a delivery: enough to apply it again (the issuer as configured when it came). */
+interface Recorded {
+  issuer: string;
+  type: string;
+  /** The event's `timestamp` (ISO 8601 UTC); null: it has none, it is not ordered. */
+  event_at: string | null;
+  data: Static<typeof UserData> | Static<typeof SessionData>;
+}
+
+/** The event's `timestamp` as an instant; absent: null; not a date-time: 400. */
+function eventTime(timestamp: string | undefined): string | null {
+  if (timestamp === undefined) return null;
+  const t = Date.parse(timestamp);
+  if (Number.isNaN(t)) {
+    throw validationFailed("Invalid identity event: timestamp is not an ISO 8601 date-time", [{
+      path: "/timestamp",
+      message: "expected a date-time",
+    }]);
+  }
+  return new Date(t).toISOString();
+}
+
+async function applyRecorded(deps: WebhookDeps, payload: string): Promise<"applied" | "ignored" | "stale"> {
+  const r = JSON.parse(payload) as Recorded;
+  if ("user_id" in r.data) return (await revokeSessions(deps, r.issuer, r.data.user_id)) ? "applied" : "ignored";
+  return applyUserEvent(deps, r.issuer, r.type, r.data, r.event_at);
+}
+
+/** The recovery sweep's way in (ADR 042). */
+export const identityWebhookHandler: WebhookHandler<WebhookDeps> = {
+  source: IDENTITY_WEBHOOK_SOURCE,
+  apply: (deps, payload) => applyRecorded(deps, payload),
+};
 
 /** The link of the provider's subject; not linked yet, the person of `previous_email` or `email`, linked now. Null: nobody here. */
 async function linkOf(deps: WebhookDeps, issuer: string, data: Static<typeof UserData>): Promise<IdentityLink | null> {
@@ -110,22 +142,33 @@ async function linkOf(deps: WebhookDeps, issuer: string, data: Static<typeof Use
   return deps.stores.identityLinks.get(issuer, data.id);
 }
 
-async function applyUserEvent(deps: WebhookDeps, issuer: string, type: string, data: Static<typeof UserData>): Promise<boolean> {
+async function applyUserEvent(
+  deps: WebhookDeps,
+  issuer: string,
+  type: string,
+  data: Static<typeof UserData>,
+  eventAt: string | null,
+): Promise<"applied" | "ignored" | "stale"> {
   const link = await linkOf(deps, issuer, data);
-  if (!link) return false;
+  if (!link) return "ignored";
+  const ordered = eventAt === null ? {} : { eventAt };
   if (type === "user.updated") {
     const changes: { email?: string; name?: string | null } = {};
     if (data.email !== undefined) changes.email = data.email;
     if (data.name !== undefined) changes.name = data.name;
-    const updated = await deps.stores.identities.update(link.identity_id, changes);
+    // The change and the event's time in one write: a later event applied first makes this one stale.
+    const updated = await deps.stores.identities.update(link.identity_id, changes, ordered);
     if (updated === "email_taken") throw conflict("Cannot apply user.updated: another person here has this e-mail address");
-    return updated !== null;
+    if (updated === "stale") return "stale";
+    return updated !== null ? "applied" : "ignored";
   }
-  // user.deleted: the link signs in no more, sessions and grants end (identity-links.ts), and the
-  // person's own API keys in every workspace are revoked (each revocation bites at once).
+  // user.deleted is final, whatever came before it: the link signs in no more, sessions and grants
+  // end (identity-links.ts), and the person's own API keys in every workspace are revoked (each
+  // revocation bites at once). Its time is kept, so an older user.updated arriving later is stale.
+  if (eventAt !== null) await deps.stores.identities.update(link.identity_id, {}, ordered);
   await deactivateIdentity(deps, issuer, link.subject);
   await revokePersonalKeys(deps, link.identity_id);
-  return true;
+  return "applied";
 }
 
 async function revokePersonalKeys(deps: WebhookDeps, identityId: string): Promise<void> {

@@ -1,17 +1,19 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { type CollectionRecord, normalizeDedupKey } from "../collections/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, validationFailed } from "../kernel/errors.ts";
-import { type StandardWebhookHeaders, verifyStandardWebhook } from "../webhooks/mod.ts";
+import { deliverOnce, type StandardWebhookHeaders, verifyStandardWebhook, type WebhookHandler } from "../webhooks/mod.ts";
 import { CRITERION_KINDS } from "./criterion-filter.ts";
 import { agentChange } from "./record-change.ts";
 
 /**
  * The radar monitor webhook (issue 13, "Webhook"): a data provider says entities it watches for a
  * monitor changed; the monitor's records of those entities are marked drifted. Standard Webhooks
- * signature over the raw body; the delivery id is claimed so a redelivery does nothing.
+ * signature over the raw body; the delivery goes through the webhook inbox (ADR 042): recorded
+ * with its body, applied (marking is idempotent: a record drifted stays so), a redelivery does
+ * nothing once applied.
  */
 
 export const MONITOR_WEBHOOK_SOURCE = "radar-monitor";
@@ -87,26 +89,38 @@ export async function receiveMonitorWebhook(
     const e = Value.Errors(EntitiesChanged, event).First();
     throw validationFailed("Invalid monitor.entities_changed event", e ? [{ path: e.path || "/", message: e.message }] : []);
   }
-  const store = deps.stores.webhookDeliveries;
-  if (!(await store.claim(MONITOR_WEBHOOK_SOURCE, d.id!, now.toISOString()))) return { status: "duplicate", drifted: 0 };
-  try {
-    const monitor = await deps.stores.radar.monitorById(event.data.monitor_id);
-    const search = monitor ? await deps.stores.radar.getSearch(monitor.workspace_id, monitor.search_id) : null;
-    if (!monitor || !search) return { status: "ignored", drifted: 0 };
-    let drifted = 0;
-    for (const kind of CRITERION_KINDS) {
-      const keys = event.data.entities.filter((e) => e.kind === kind).map((e) => normalizeDedupKey(e.dedup_key));
-      if (keys.length === 0) continue;
-      const entities = await deps.stores.entities.byDedupKeys(monitor.workspace_id, kind, keys);
-      if (entities.length === 0) continue;
-      const records = await deps.stores.records.byEntities(monitor.workspace_id, search.collection_id, entities.map((e) => e.id));
-      drifted += await markDrifted(deps, records);
-    }
-    await emit(deps, monitor.workspace_id, "radar.entities_changed", null, { monitor_id: monitor.id, drifted });
-    return { status: "applied", drifted };
-  } catch (e) {
-    // Nothing kept of a delivery that failed: the provider's retry applies it.
-    await store.release(MONITOR_WEBHOOK_SOURCE, d.id!).catch(() => {});
-    throw e;
-  }
+  const result = await deliverOnce(
+    deps,
+    MONITOR_WEBHOOK_SOURCE,
+    d.id!,
+    new TextDecoder().decode(d.body),
+    (p) => applyEntitiesChanged(deps, p),
+    (r) => r.status,
+  );
+  return result === "duplicate" ? { status: "duplicate", drifted: 0 } : result;
 }
+
+/** Applies a recorded `monitor.entities_changed` body (checked when it was received). */
+async function applyEntitiesChanged(deps: CoreDeps, payload: string): Promise<{ status: "applied" | "ignored"; drifted: number }> {
+  const event = JSON.parse(payload) as Static<typeof EntitiesChanged>;
+  const monitor = await deps.stores.radar.monitorById(event.data.monitor_id);
+  const search = monitor ? await deps.stores.radar.getSearch(monitor.workspace_id, monitor.search_id) : null;
+  if (!monitor || !search) return { status: "ignored", drifted: 0 };
+  let drifted = 0;
+  for (const kind of CRITERION_KINDS) {
+    const keys = event.data.entities.filter((e) => e.kind === kind).map((e) => normalizeDedupKey(e.dedup_key));
+    if (keys.length === 0) continue;
+    const entities = await deps.stores.entities.byDedupKeys(monitor.workspace_id, kind, keys);
+    if (entities.length === 0) continue;
+    const records = await deps.stores.records.byEntities(monitor.workspace_id, search.collection_id, entities.map((e) => e.id));
+    drifted += await markDrifted(deps, records);
+  }
+  await emit(deps, monitor.workspace_id, "radar.entities_changed", null, { monitor_id: monitor.id, drifted });
+  return { status: "applied", drifted };
+}
+
+/** The recovery sweep's way in (ADR 042). */
+export const monitorWebhookHandler: WebhookHandler<CoreDeps> = {
+  source: MONITOR_WEBHOOK_SOURCE,
+  apply: async (deps, payload) => (await applyEntitiesChanged(deps, payload)).status,
+};

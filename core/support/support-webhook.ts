@@ -1,7 +1,8 @@
 import { emit } from "../events/mod.ts";
 import { AppError } from "../kernel/errors.ts";
-import { verifyHubSignatureSha1 } from "../webhooks/mod.ts";
+import { deliverOnce, verifyHubSignatureSha1, type WebhookHandler } from "../webhooks/mod.ts";
 import type { SupportWebhookResult } from "./dto.ts";
+import type { SupportNotification } from "./model.ts";
 import { conversationNotification, isConversationTopic, parseIntercomNotification } from "./intercom-notification.ts";
 import type { SupportDeps } from "./ports.ts";
 
@@ -19,9 +20,10 @@ export interface SupportDelivery {
  * is checked over the raw body first (401 `INVALID_SIGNATURE`, nothing changed); `ping` answers;
  * a `conversation.*` notification whose conversation names a workspace of this service
  * (`custom_attributes.workspace_id`) is applied to that workspace's support log and emits
- * `support.conversation_updated`; anything else is ignored. The notification id is claimed in the
- * delivery store first (a redelivery: `duplicate`, nothing done; released if the effect fails),
- * and the support log records it with the effect, so it counts once even after the claim is pruned.
+ * `support.conversation_updated`; anything else is ignored. The notification goes through the
+ * webhook inbox (ADR 042: recorded with what it says, applied, marked; a redelivery of an applied
+ * one is `duplicate`), and the support log records its id with the effect, so it counts once even
+ * when applied again (a crash, a redelivery after the inbox forgot it).
  */
 export async function receiveSupportWebhook(deps: SupportDeps, secret: string, d: SupportDelivery): Promise<SupportWebhookResult> {
   if (!(await verifyHubSignatureSha1(secret, d.body, d.signature))) {
@@ -45,25 +47,42 @@ export async function receiveSupportWebhook(deps: SupportDeps, secret: string, d
   const workspace = await deps.stores.workspaces.getById(target.workspaceId);
   if (!workspace) return answer("ignored");
 
-  const deliveries = deps.stores.webhookDeliveries;
-  if (!(await deliveries.claim(SUPPORT_WEBHOOK_SOURCE, n.id, now.toISOString()))) return answer("duplicate");
-  let recorded;
-  try {
-    recorded = await deps.stores.supportLog.record(workspace.id, target.notification, now.toISOString());
-  } catch (e) {
-    // Nothing kept of a delivery that failed: Intercom's retry applies it.
-    await deliveries.release(SUPPORT_WEBHOOK_SOURCE, n.id).catch(() => {});
-    throw e;
-  }
-  if (recorded.outcome === "duplicate") return answer("duplicate");
-  if (recorded.outcome === "no_workspace") return answer("ignored");
+  const recorded: Target = { workspaceId: workspace.id, notification: target.notification };
+  const outcome = await deliverOnce(
+    deps,
+    SUPPORT_WEBHOOK_SOURCE,
+    n.id,
+    JSON.stringify(recorded),
+    (p) => applyRecordedNotification(deps, p),
+    (o) => o,
+  );
+  return answer(outcome);
+}
+
+interface Target {
+  workspaceId: string;
+  notification: SupportNotification;
+}
+
+/** Applies a recorded notification to its workspace's support log (once: the log keeps its id). */
+async function applyRecordedNotification(deps: SupportDeps, payload: string): Promise<"processed" | "duplicate" | "ignored"> {
+  const { workspaceId, notification } = JSON.parse(payload) as Target;
+  const recorded = await deps.stores.supportLog.record(workspaceId, notification, deps.clock.now().toISOString());
+  if (recorded.outcome === "duplicate") return "duplicate";
+  if (recorded.outcome === "no_workspace") return "ignored";
   const c = recorded.conversation;
-  await emit(deps, workspace.id, "support.conversation_updated", null, {
+  await emit(deps, workspaceId, "support.conversation_updated", null, {
     conversation_id: c.id,
-    topic: n.topic,
+    topic: notification.topic,
     state: c.state,
     title: c.title,
     events: c.events,
   });
-  return answer("processed");
+  return "processed";
 }
+
+/** The recovery sweep's way in (ADR 042). */
+export const supportWebhookHandler: WebhookHandler<SupportDeps> = {
+  source: SUPPORT_WEBHOOK_SOURCE,
+  apply: (deps, payload) => applyRecordedNotification(deps, payload),
+};

@@ -7,3 +7,4 @@ export * from "./ports.ts";
 export * from "./signature.ts";
 export * from "./standard-webhooks.ts";
 export * from "./stripe-signature.ts";
+export * from "./inbox.ts";

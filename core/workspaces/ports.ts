@@ -52,9 +52,15 @@ export interface IdentityStore {
   /**
    * Sets the person's e-mail and/or name (the identity provider changed them). Another person's
    * e-mail is refused ("email_taken", nothing changed, also under concurrent calls: the e-mail is
-   * a unique key); null when unknown.
+   * a unique key); null when unknown. With `eventAt` (the provider event's time, ISO 8601 UTC) the
+   * change is refused as "stale" (nothing changed) when an event later than it was applied to the
+   * person; otherwise `eventAt` is kept with the person as the last applied (in the same write).
    */
-  update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null>;
+  update(
+    identityId: string,
+    changes: { email?: string; name?: string | null },
+    opts?: { eventAt?: string },
+  ): Promise<Identity | "email_taken" | "stale" | null>;
   /** The identity's memberships, oldest first, at most `limit`. */
   memberships(identityId: string, limit: number): Promise<Array<{ workspace: Workspace; member: Member }>>;
 }

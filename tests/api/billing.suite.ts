@@ -200,6 +200,33 @@ export function runBillingSuite(name: string, open: () => Promise<Stores>) {
       expect((await deliver(plain, { type: "charge.refunded", object: { id: "ch_1" } })).body.outcome).toBe("ignored");
     });
 
+    test("webhook: concurrent subscription updates leave the newest event's plan, whatever order they land in (ADR 042)", async () => {
+      const { slug: s, key } = await plain.bootstrap(slug("race"));
+      const id = await wsId(plain, s, key);
+      const t0 = Math.floor(Date.now() / 1000) - 1_000;
+      const sub = (plan: string, created: number) => ({
+        type: "customer.subscription.updated",
+        created,
+        object: {
+          id: `sub_${id}`,
+          object: "subscription",
+          customer: `cus_${id}`,
+          status: "active",
+          metadata: { workspace_id: id, kind: "subscription", plan },
+        },
+      });
+      for (let round = 0; round < 4; round++) {
+        // Six events of distinct times; the newest names `last`, the others alternate.
+        const last = round % 2 === 0 ? "team" : "business";
+        const base = t0 + round * 100;
+        const events = Array.from({ length: 6 }, (_, i) => sub(i === 5 ? last : i % 2 === 0 ? "business" : "team", base + i));
+        const answers = await Promise.all((round < 2 ? events : events.reverse()).map((e) => deliver(plain, e)));
+        expect(answers.every((a) => a.status === 200)).toBe(true);
+        expect((await usage(plain, s, key)).plan).toBe(last);
+        expect((await plain.core.stores.billingAccounts.get(id))?.last_event_created).toBe(base + 5);
+      }
+    });
+
     test("webhook: subscription updates (upgrade grants the difference; past_due keeps the plan; stale ignored), invoices, deletion to free; enterprise untouched", async () => {
       const { slug: s, key } = await plain.bootstrap(slug("upd"));
       const id = await wsId(plain, s, key);

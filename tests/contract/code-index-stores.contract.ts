@@ -7,7 +7,8 @@ import { bundle, stamp, unique } from "./fixtures.ts";
 
 /**
  * The contract of the code-context store ports (docs/decisions/010-code-context.md): repo file
- * indexes, repos by full name across workspaces, and webhook deliveries. Every adapter runs it.
+ * indexes and repos by full name across workspaces (webhook deliveries: webhook-stores.contract.ts).
+ * Every adapter runs it.
  */
 export function runCodeIndexStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
   const { afterAll, beforeAll, describe, expect, test } = api;
@@ -119,32 +120,6 @@ export function runCodeIndexStoresContract(name: string, open: () => Promise<Sto
       expect((await s.repos.findByFullName(fullName, 10)).map((r) => r.id)).toEqual([first.repo.id, second.repo.id]);
       expect(await s.repos.findByFullName(fullName, 1)).toEqual([first.repo]);
       expect(await s.repos.findByFullName(unique("org/none"), 10)).toEqual([]);
-    });
-
-    test("WebhookDeliveryStore.claim() is true the first time only; release() lets it be claimed again", async () => {
-      const id = crypto.randomUUID();
-      expect(await s.webhookDeliveries.claim("code-host", id, stamp())).toBe(true);
-      expect(await s.webhookDeliveries.claim("code-host", id, stamp())).toBe(false);
-      expect(await s.webhookDeliveries.claim("billing", id, stamp())).toBe(true);
-      await s.webhookDeliveries.release("code-host", id);
-      expect(await s.webhookDeliveries.claim("code-host", id, stamp())).toBe(true);
-    });
-
-    test("WebhookDeliveryStore.claim() lets exactly one of concurrent claims win", async () => {
-      const id = crypto.randomUUID();
-      const at = stamp();
-      const results = await Promise.all(Array.from({ length: 8 }, () => s.webhookDeliveries.claim("code-host", id, at)));
-      expect(results.filter(Boolean)).toHaveLength(1);
-    });
-
-    test("WebhookDeliveryStore.prune() forgets deliveries received before an instant", async () => {
-      const old = crypto.randomUUID();
-      const recent = crypto.randomUUID();
-      await s.webhookDeliveries.claim("prune-test", old, "2020-01-01T00:00:00.000Z");
-      await s.webhookDeliveries.claim("prune-test", recent, "2020-01-03T00:00:00.000Z");
-      expect(await s.webhookDeliveries.prune("2020-01-02T00:00:00.000Z")).toBeGreaterThanOrEqual(1);
-      expect(await s.webhookDeliveries.claim("prune-test", old, stamp())).toBe(true);
-      expect(await s.webhookDeliveries.claim("prune-test", recent, stamp())).toBe(false);
     });
   });
 }

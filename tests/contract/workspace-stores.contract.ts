@@ -56,6 +56,25 @@ export function runWorkspaceStoresContract(name: string, open: () => Promise<Sto
       expect(results.filter((r) => r === "email_taken")).toHaveLength(1);
     });
 
+    test("IdentityStore.update() with an event time: an older event than the last applied is stale, nothing changed (ADR 042)", async () => {
+      const a = bundle();
+      expect(await s.workspaces.bootstrap(a)).toBe("ok");
+      const id = a.owner.identity.id;
+      const t = (s: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, s)).toISOString();
+      expect(await s.identities.update(id, { name: "Second" }, { eventAt: t(20) })).toMatchObject({ name: "Second" });
+      // Older: stale, the name stays; a change without an event time still applies and keeps the event time.
+      expect(await s.identities.update(id, { name: "First" }, { eventAt: t(10) })).toBe("stale");
+      expect((await s.identities.getById(id))?.name).toBe("Second");
+      expect(await s.identities.update(id, { name: "By hand" })).toMatchObject({ name: "By hand" });
+      expect(await s.identities.update(id, { name: "First" }, { eventAt: t(10) })).toBe("stale");
+      // The same time again (an event applied again) and a later one apply; an empty change records the time.
+      expect(await s.identities.update(id, { name: "Second" }, { eventAt: t(20) })).toMatchObject({ name: "Second" });
+      expect(await s.identities.update(id, {}, { eventAt: t(30) })).toMatchObject({ name: "Second" });
+      expect(await s.identities.update(id, { name: "Between" }, { eventAt: t(25) })).toBe("stale");
+      expect(await s.identities.update(id, { name: "Third" }, { eventAt: t(40) })).toMatchObject({ name: "Third" });
+      expect(await s.identities.update(crypto.randomUUID(), { name: "x" }, { eventAt: t(50) })).toBeNull();
+    });
+
     test("WorkspaceStore.bootstrap() refuses a taken slug or e-mail and writes nothing", async () => {
       const first = bundle();
       await s.workspaces.bootstrap(first);

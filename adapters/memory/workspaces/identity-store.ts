@@ -16,9 +16,15 @@ export class MemoryIdentityStore implements IdentityStore {
     return id ? this.getById(id) : null;
   }
 
-  async update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null> {
+  async update(
+    identityId: string,
+    changes: { email?: string; name?: string | null },
+    opts: { eventAt?: string } = {},
+  ): Promise<Identity | "email_taken" | "stale" | null> {
     const current = this.t.identities.get(identityId);
     if (!current) return null;
+    const last = this.t.identityEventAt.get(identityId);
+    if (opts.eventAt !== undefined && last !== undefined && Date.parse(last) > Date.parse(opts.eventAt)) return "stale";
     if (changes.email !== undefined && changes.email !== current.email) {
       if (this.t.identityIdByEmail.has(changes.email)) return "email_taken";
       this.t.identityIdByEmail.delete(current.email);
@@ -26,6 +32,7 @@ export class MemoryIdentityStore implements IdentityStore {
     }
     const next = { ...current, ...changes };
     this.t.identities.set(identityId, next);
+    if (opts.eventAt !== undefined) this.t.identityEventAt.set(identityId, opts.eventAt);
     return copy(next);
   }
 

@@ -6,6 +6,8 @@ export class WorkspaceTables {
   workspaceIdBySlug = new Map<string, string>();
   identities = new Map<string, Identity>();
   identityIdByEmail = new Map<string, string>();
+  /** identity id → the time of the last identity-provider event applied to it (IdentityStore.update). */
+  identityEventAt = new Map<string, string>();
   members = new Map<string, Member>();
   areas = new Map<string, Area>();
   repos = new Map<string, Repo>();

@@ -66,6 +66,8 @@ export interface IdentityDoc {
    * workspace claims the identity. While that workspace is pending, the identity is not visible.
    */
   pending_ws?: string;
+  /** The time of the last identity-provider event applied (IdentityStore.update's `eventAt`). */
+  provider_event_at?: string | null;
 }
 
 export interface MemberDoc {

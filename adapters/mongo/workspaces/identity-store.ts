@@ -36,16 +36,29 @@ export class MongoIdentityStore implements IdentityStore {
     return this.visible(await this.c.identities.findOne({ email }));
   }
 
-  async update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null> {
+  async update(
+    identityId: string,
+    changes: { email?: string; name?: string | null },
+    opts: { eventAt?: string } = {},
+  ): Promise<Identity | "email_taken" | "stale" | null> {
     const current = await this.getById(identityId);
     if (!current) return null;
     const $set: Record<string, unknown> = {};
     if (changes.email !== undefined) $set.email = changes.email;
     if (changes.name !== undefined) $set.name = changes.name;
+    const filter: Record<string, unknown> = { _id: identityId };
+    if (opts.eventAt !== undefined) {
+      // Compare-and-set on the event time (ISO strings order as the instants they name). FerretDB
+      // v1 runs it as a read then a write (ADR 005), so two events of one person racing each other
+      // may land in either order there; an older event arriving after a newer one is always stale.
+      $set.provider_event_at = opts.eventAt;
+      filter.$or = [{ provider_event_at: { $exists: false } }, { provider_event_at: null }, { provider_event_at: { $lte: opts.eventAt } }];
+    }
     if (Object.keys($set).length === 0) return current;
     try {
       // One document, one `$set`: the unique e-mail index refuses a taken address atomically.
-      await this.c.identities.updateOne({ _id: identityId }, { $set });
+      const r = await this.c.identities.updateOne(filter, { $set });
+      if (r.matchedCount === 0) return (await this.getById(identityId)) ? "stale" : null;
     } catch (e) {
       if (isDuplicateKey(e)) return "email_taken";
       throw e;

@@ -19,15 +19,25 @@ export class PostgresIdentityStore implements IdentityStore {
     return rows[0] ? toIdentity(rows[0]) : null;
   }
 
-  async update(identityId: string, changes: { email?: string; name?: string | null }): Promise<Identity | "email_taken" | null> {
+  async update(
+    identityId: string,
+    changes: { email?: string; name?: string | null },
+    opts: { eventAt?: string } = {},
+  ): Promise<Identity | "email_taken" | "stale" | null> {
     if (!isUuid(identityId)) return null;
+    const eventAt = opts.eventAt ?? null;
     try {
+      // One statement: the change and the event's time, unless a later event was applied (stale).
       const rows = await this.db.query<Row>(
-        `update identities set email = coalesce($2, email), name = case when $3 then $4 else name end
-         where id = $1 returning ${IDENTITY_COLUMNS}`,
-        [identityId, changes.email ?? null, changes.name !== undefined, changes.name ?? null],
+        `update identities set email = coalesce($2, email), name = case when $3 then $4 else name end,
+           provider_event_at = coalesce($5::timestamptz, provider_event_at)
+         where id = $1 and ($5::timestamptz is null or provider_event_at is null or provider_event_at <= $5::timestamptz)
+         returning ${IDENTITY_COLUMNS}`,
+        [identityId, changes.email ?? null, changes.name !== undefined, changes.name ?? null, eventAt],
       );
-      return rows[0] ? toIdentity(rows[0]) : null;
+      if (rows[0]) return toIdentity(rows[0]);
+      if (eventAt === null) return null;
+      return (await this.getById(identityId)) ? "stale" : null;
     } catch (e) {
       if (sqlState(e) === UNIQUE_VIOLATION) return "email_taken";
       throw e;

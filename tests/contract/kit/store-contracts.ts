@@ -11,6 +11,7 @@ import { runProposalRelationStoresContract } from "../proposal-relation-stores.c
 import { runShareStoresContract } from "../share-stores.contract.ts";
 import { runSupportStoresContract } from "../support-stores.contract.ts";
 import { runTopicStoresContract } from "../topic-stores.contract.ts";
+import { runWebhookStoresContract } from "../webhook-stores.contract.ts";
 import { runWorkspaceStoresContract } from "../workspace-stores.contract.ts";
 import { SkipList, type Skips } from "./skips.ts";
 import type { TestApi } from "./test-api.ts";
@@ -33,6 +34,7 @@ export const storeSuites = {
   billing: runBillingStoresContract,
   support: runSupportStoresContract,
   offers: runOfferStoresContract,
+  webhooks: runWebhookStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;
