@@ -1,14 +1,22 @@
-import type { ReadOptions, Topic } from "../topics/mod.ts";
+import { compareListed, type ReadOptions, type Topic } from "../topics/mod.ts";
 import type { CodeContextDeps } from "./ports.ts";
 import { AppError } from "../kernel/errors.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
 import type { PathMatcher } from "./ports.ts";
+import { anchorIndex, testOf } from "./anchor-index.ts";
 
 /**
- * Which topics' anchors match which files: the lookup behind match-files and drift. The store
- * finds candidates by the literal bases of their anchors (`TopicStore.anchoredAt`, one query for
- * all the paths), and each candidate anchor is compiled once and tested only against the paths
- * below its base.
+ * Which topics' anchors match which files: the lookup behind match-files, drift and retrieve.
+ *
+ * The fast path (ADR 038): the workspace's anchors are kept in memory by literal base under the
+ * store's anchor version (anchor-index.ts); the paths are matched there, and one query reads the
+ * matched topics together with the current anchor version. When the version moved, the index is
+ * loaded again and the paths matched again, so an answer never comes from stale anchors.
+ *
+ * The reference path, when the store keeps no version, the workspace is too large to cache, or
+ * more than `MAX_MATCH_CANDIDATES` topics are candidates: the store finds candidates by the
+ * literal bases of their anchors (`TopicStore.anchoredAt`, one query for all the paths), and each
+ * candidate anchor is compiled once and tested only against the paths below its base.
  */
 
 /** The most candidate topics one lookup considers; beyond it the answer says `truncated`. */
@@ -51,7 +59,7 @@ export function normalizePath(path: string): string {
 }
 
 export interface AnchorMatches {
-  /** Candidate topics, in `compareListed` order (only those with a hit matter). */
+  /** Candidate topics, in `compareListed` order (only those with a hit matter; the fast path returns only those). */
   topics: Topic[];
   /** topic id → path → the topic's anchors that match it, in the topic's order. */
   hits: Map<string, Map<string, string[]>>;
@@ -68,6 +76,74 @@ export async function matchAnchors(
   paths: readonly string[],
   /** `{ bodyChars: 0 }` when the caller never reads the bodies (never for a caller that writes topics back). */
   read: ReadOptions = {},
+): Promise<AnchorMatches> {
+  return (await matchIndexed(deps, matcher, workspaceId, repoId, paths, read)) ??
+    matchCandidates(deps, matcher, workspaceId, repoId, paths, read);
+}
+
+/** How often a request matches again after the anchors changed under it, before it takes the reference path. */
+const INDEX_ATTEMPTS = 3;
+
+/** `matchAnchors` on the cached index; null when it cannot answer (see the top of the file). */
+async function matchIndexed(
+  deps: CodeContextDeps,
+  matcher: PathMatcher,
+  workspaceId: string,
+  repoId: string | null,
+  paths: readonly string[],
+  read: ReadOptions,
+): Promise<AnchorMatches | null> {
+  const store = deps.stores.anchorIndex;
+  let stale: string | undefined;
+  for (let attempt = 0; attempt < INDEX_ATTEMPTS; attempt++) {
+    const index = await anchorIndex(store, matcher, workspaceId, stale);
+    if (!index) return null;
+    const candidates = new Set<string>();
+    const matched = new Map<string, Map<string, Set<string>>>();
+    for (const path of paths) {
+      for (const base of baseCandidates(path)) {
+        for (const a of index.byBase.get(base) ?? []) {
+          if (repoId !== null && index.topics.get(a.topicId)!.repo_id !== repoId) continue;
+          candidates.add(a.topicId);
+          if (!testOf(index, a)?.(path)) continue;
+          let mine = matched.get(a.topicId);
+          if (!mine) matched.set(a.topicId, mine = new Map());
+          const anchors = mine.get(path);
+          if (anchors) anchors.add(a.pattern);
+          else mine.set(path, new Set([a.pattern]));
+        }
+      }
+    }
+    // Which candidates the reference path would consider depends on their list order, which only
+    // the store knows: beyond the cap, it answers.
+    if (candidates.size > MAX_MATCH_CANDIDATES) return null;
+    const { version, topics } = await store.read(workspaceId, [...matched.keys()], read);
+    if (version !== index.version) {
+      stale = index.version;
+      continue;
+    }
+    topics.sort(compareListed);
+    const hits = new Map<string, Map<string, string[]>>();
+    for (const t of topics) {
+      const own = index.topics.get(t.id)!.anchors;
+      const mine = new Map<string, string[]>();
+      // Anchors in the topic's own order, whatever order the bases were visited in.
+      for (const [path, anchors] of matched.get(t.id)!) mine.set(path, own.filter((x) => anchors.has(x)));
+      hits.set(t.id, mine);
+    }
+    return { topics, hits, truncated: false };
+  }
+  return null;
+}
+
+/** `matchAnchors` on the candidates the store finds by base: the reference path. */
+async function matchCandidates(
+  deps: CodeContextDeps,
+  matcher: PathMatcher,
+  workspaceId: string,
+  repoId: string | null,
+  paths: readonly string[],
+  read: ReadOptions,
 ): Promise<AnchorMatches> {
   const bases = new Set<string>();
   for (const p of paths) for (const b of baseCandidates(p)) bases.add(b);

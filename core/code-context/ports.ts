@@ -1,4 +1,4 @@
-import type { TopicStores } from "../topics/mod.ts";
+import type { ReadOptions, Topic, TopicStores } from "../topics/mod.ts";
 import type { WebhookStores } from "../webhooks/mod.ts";
 import type { Repo, WorkspaceStores } from "../workspaces/mod.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -90,10 +90,40 @@ export interface RetrievalLedger {
   record(workspaceId: string, sessionId: string, deliveries: readonly Delivery[], at: string, forgetBefore: string): Promise<void>;
 }
 
+/** A topic's anchors as the anchor index keeps them. */
+export interface TopicAnchors {
+  id: string;
+  repo_id: string | null;
+  anchors: string[];
+}
+
+/**
+ * The anchors of a workspace's topics under a version, so that a server may keep them compiled
+ * between requests (anchor-index.ts, ADR 038). A store's **anchor version** of a workspace changes
+ * in the same transaction as every write that inserts a topic with anchors or changes a topic's
+ * anchors or repo; any other write (status, body, drift, deletion) may leave it as it is, since
+ * the topics matched are read again on every request. Versions are opaque: only equality counts.
+ */
+export interface AnchorIndexStore {
+  /**
+   * Every topic of the workspace with at least one anchor (archived ones too), with the anchor
+   * version they are at, in one consistent read. Null when the store keeps no anchor version
+   * (the caller then asks `TopicStore.anchoredAt` on every request).
+   */
+  load(workspaceId: string): Promise<{ version: string; topics: TopicAnchors[] } | null>;
+  /**
+   * The non-archived topics of `topicIds` (any order, at most 5,000 ids) and the workspace's
+   * current anchor version, in one consistent read: the caller knows whether the anchors it
+   * matched with are still those of the store.
+   */
+  read(workspaceId: string, topicIds: readonly string[], options?: ReadOptions): Promise<{ version: string; topics: Topic[] }>;
+}
+
 /** Code context's stores, one bundle per adapter (adapters/<adapter>/code-context/). */
 export interface CodeContextStores {
   repoIndex: RepoIndexStore;
   retrievals: RetrievalLedger;
+  anchorIndex: AnchorIndexStore;
 }
 
 /** What code context's use cases are given: its own stores and those of other modules it reads (ADR 019). */

@@ -52,20 +52,23 @@ export async function retrieve(deps: CodeContextDeps, ws: Workspace, session: st
     found.set(topic.id, c);
   };
 
-  if (paths.length > 0) {
-    const { topics, hits } = await matchAnchors(deps, requireMatcher(deps, "retrieve by file"), ws.id, dto.repo_id ?? null, paths);
-    for (const t of topics) {
-      const files = hits.get(t.id);
+  // The files and each word on its own, all at once: none of these reads depends on another.
+  // A question is rarely matched word for word by one topic; no totals are needed (counting
+  // every holder of a common word would cost more than the search).
+  const [byFile, results] = await Promise.all([
+    paths.length > 0
+      ? matchAnchors(deps, requireMatcher(deps, "retrieve by file"), ws.id, dto.repo_id ?? null, paths)
+      : Promise.resolve(null),
+    Promise.all(words.map((w) => deps.stores.topics.search(ws.id, { terms: [w], statuses, limit: PER_TERM_RESULTS, countCap: 0 }))),
+  ]);
+  if (byFile) {
+    for (const t of byFile.topics) {
+      const files = byFile.hits.get(t.id);
       if (!files || !allowed(t)) continue;
       add(t, SCORE.file + SCORE.perFile * files.size, ...[...files.keys()].map((path) => `file:${path}`));
     }
   }
 
-  // Each word on its own: a question is rarely matched word for word by one topic.
-  // No totals needed: counting every holder of a common word would cost more than the search.
-  const results = await Promise.all(
-    words.map((w) => deps.stores.topics.search(ws.id, { terms: [w], statuses, limit: PER_TERM_RESULTS, countCap: 0 })),
-  );
   const textTopics = new Map<string, Topic>();
   for (const r of results) for (const t of r.items) textTopics.set(t.id, t);
   for (const t of textTopics.values()) {

@@ -295,6 +295,37 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       expect(noRepo.status).toBe(400);
     });
 
+    test("match-files answers from the anchors as last written: a new topic, a moved anchor, a relinked repo, an archived topic", async () => {
+      const session = { "x-service-session": "agent-run-fresh" };
+      const match = async (path: string) => {
+        const res = await t.call("POST", `${ws}/topics/match-files`, {
+          key: p.service,
+          body: { paths: [path], repo_id: apiRepoId },
+          headers: session,
+        });
+        expect(res.status).toBe(201);
+        return res.body.files[0].topics.map((x: any) => [x.slug, x.matched_anchors]);
+      };
+      const path = "src/fresh/cache.ts";
+      expect(await match(path)).toEqual([]); // the workspace's anchors are now held between requests
+      const topic = await create({ title: "Fresh cache", repo_id: apiRepoId, anchors: ["src/fresh/*.ts"] });
+      expect(await match(path)).toEqual([[topic.slug, ["src/fresh/*.ts"]]]);
+      const moved = await t.call("PATCH", `${ws}/topics/${topic.slug}`, {
+        key: p.member,
+        body: { anchors: ["lib/**", "src/fresh/cache.ts"] },
+      });
+      expect(moved.status).toBe(200);
+      expect(await match(path)).toEqual([[topic.slug, ["src/fresh/cache.ts"]]]);
+      expect(await match("lib/x.ts")).toEqual([[topic.slug, ["lib/**"]]]);
+      const unlinked = await t.call("PATCH", `${ws}/topics/${topic.slug}`, { key: p.member, body: { repo_id: null } });
+      expect(unlinked.status).toBe(200);
+      expect(await match(path)).toEqual([]);
+      await t.call("PATCH", `${ws}/topics/${topic.slug}`, { key: p.member, body: { repo_id: apiRepoId } });
+      expect(await match(path)).toEqual([[topic.slug, ["src/fresh/cache.ts"]]]);
+      expect((await act(topic.slug, "archive", p.member)).status).toBe(201);
+      expect(await match(path)).toEqual([]);
+    });
+
     test("mark-drift marks the anchored topics with the evidence; drifted list first; vouch-ack clears it", async () => {
       const dir = makeRepo(`${slug}-drift`, { "pay/charge.go": "", "pay/refund.go": "", "web/app.tsx": "" });
       const repo = await t.call("POST", `${ws}/repos`, {

@@ -70,6 +70,28 @@ describe("two server instances on one PostgreSQL and one Redis", () => {
     expect((await call(a, "GET", "/workspaces/multi-a", extra.body.key)).status).toBe(401);
   });
 
+  test("an anchor written through one instance is matched by the other on the next request", async () => {
+    const boot = await call(a, "POST", "/workspaces", undefined, { slug: "multi-anchors", owner_email: "multi-anchors@example.com" });
+    const key = boot.body.api_key.key;
+    const match = async (s: AppServer) => {
+      const res = await fetch(`${s.origin}/api/v1/workspaces/multi-anchors/topics/match-files`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json", "x-service-session": "multi" },
+        body: JSON.stringify({ paths: ["src/billing/invoice.ts"] }),
+      });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { files: { topics: { title: string }[] }[] }).files[0]!.topics.map((t) => t.title);
+    };
+    await call(a, "POST", "/workspaces/multi-anchors/topics", key, { title: "Billing A", anchors: ["src/billing/**"] });
+    expect(await match(b)).toEqual(["Billing A"]); // b now holds the workspace's anchors
+    const second = await call(a, "POST", "/workspaces/multi-anchors/topics", key, { title: "Invoices", anchors: ["src/billing/*.ts"] });
+    expect(second.status).toBe(201);
+    expect((await match(b)).sort()).toEqual(["Billing A", "Invoices"]);
+    const moved = await call(a, "PATCH", `/workspaces/multi-anchors/topics/${second.body.slug}`, key, { anchors: ["lib/**"] });
+    expect(moved.status).toBe(200);
+    expect(await match(b)).toEqual(["Billing A"]);
+  });
+
   test("an event published through one instance reaches a subscriber of the other", async () => {
     const boot = await call(a, "POST", "/workspaces", undefined, { slug: "multi-events", owner_email: "multi-events@example.com" });
     const key = boot.body.api_key.key;

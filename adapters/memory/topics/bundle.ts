@@ -19,6 +19,7 @@ export function memoryTopicBundle(t: TopicTables & SharingTables): MemoryBundle<
       dropWorkspaceRows(id, t.proposals, t.relations, t.topicEvents, t.topics);
       dropWorkspaceKeys(id, t.topicRedirects, t.tags);
       t.relationMarkers.delete(id);
+      t.anchorVersions.delete(id);
     },
   };
 }

@@ -12,4 +12,6 @@ export class TopicTables {
   relations = new Map<string, Relation>();
   /** workspace id → its relation change counter. */
   relationMarkers = new Map<string, number>();
+  /** workspace id → its anchor version (core/code-context/ports.ts `AnchorIndexStore`). */
+  anchorVersions = new Map<string, number>();
 }

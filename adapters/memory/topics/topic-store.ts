@@ -135,6 +135,11 @@ export class MemoryTopicStore implements TopicStore {
     if (before && before.slug !== w.topic.slug) this.t.topicRedirects.set(`${ws}:${before.slug}`, w.topic.id);
     this.t.topics.set(w.topic.id, copy(w.topic));
     this.t.topicEvents.set(w.event.id, copy(w.event));
+    // The anchor version moves with the anchors and the repo (core/code-context/ports.ts).
+    const anchored = before
+      ? before.repo_id !== w.topic.repo_id || before.anchors.join("\n") !== w.topic.anchors.join("\n")
+      : w.topic.anchors.length > 0;
+    if (anchored) this.t.anchorVersions.set(ws, (this.t.anchorVersions.get(ws) ?? 0) + 1);
     registerTags(this.t, ws, w.topic.tags, w.topic.updated_at);
   }
 

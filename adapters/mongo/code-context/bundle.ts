@@ -1,15 +1,20 @@
 import type { CodeContextStores } from "../../../core/code-context/ports.ts";
 import type { WorkspaceCollections } from "../workspaces/collections.ts";
 import type { CodeContextCollections } from "./collections.ts";
+import type { TopicCollections } from "../topics/collections.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
+import { MongoAnchorIndexStore } from "./anchor-index-store.ts";
 import { MongoRepoIndexStore } from "./repo-index-store.ts";
 import { MongoRetrievalLedger } from "./retrieval-ledger.ts";
 
-export function mongoCodeContextBundle(c: WorkspaceCollections & CodeContextCollections): MongoBundle<CodeContextStores> {
+export function mongoCodeContextBundle(
+  c: WorkspaceCollections & CodeContextCollections & TopicCollections,
+): MongoBundle<CodeContextStores> {
   return {
     stores: {
       repoIndex: new MongoRepoIndexStore(c),
       retrievals: new MongoRetrievalLedger(c),
+      anchorIndex: new MongoAnchorIndexStore(c),
     },
     purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.repoIndexes, c.retrievalDeliveries),
   };

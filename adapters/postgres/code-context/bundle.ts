@@ -1,6 +1,7 @@
 import type { CodeContextStores } from "../../../core/code-context/ports.ts";
 import type { SqlBundle } from "../bundle.ts";
 import type { SqlDriver } from "../driver.ts";
+import { PostgresAnchorIndexStore } from "./anchor-index-store.ts";
 import { PostgresRepoIndexStore } from "./repo-index-store.ts";
 import { PostgresRetrievalLedger } from "./retrieval-ledger.ts";
 
@@ -9,6 +10,7 @@ export function sqlCodeContextBundle(driver: SqlDriver): SqlBundle<CodeContextSt
     stores: {
       repoIndex: new PostgresRepoIndexStore(driver),
       retrievals: new PostgresRetrievalLedger(driver),
+      anchorIndex: new PostgresAnchorIndexStore(driver),
     },
   };
 }

@@ -16,6 +16,7 @@ import m016 from "./016-mail.ts";
 import m017 from "./017-billing-accounts.ts";
 import m018 from "./018-billing-offers.ts";
 import m019 from "./019-support.ts";
+import m022 from "./022-anchor-versions.ts";
 import m025 from "./025-webhook-inbox.ts";
 import m026 from "./026-billing-schedules.ts";
 
@@ -46,6 +47,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m017,
   m018,
   m019,
+  m022,
   m025,
   m026,
 ];

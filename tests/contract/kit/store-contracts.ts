@@ -1,4 +1,5 @@
 import type { Stores } from "../../../core/stores.ts";
+import { runAnchorIndexStoresContract } from "../anchor-index-stores.contract.ts";
 import { runBillingStoresContract } from "../billing-stores.contract.ts";
 import { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 import { runCollectionStoresContract } from "../collection-stores.contract.ts";
@@ -24,6 +25,7 @@ export const storeSuites = {
   workspaces: runWorkspaceStoresContract,
   topics: runTopicStoresContract,
   codeIndex: runCodeIndexStoresContract,
+  anchorIndex: runAnchorIndexStoresContract,
   proposalsRelations: runProposalRelationStoresContract,
   sharing: runShareStoresContract,
   collections: runCollectionStoresContract,

@@ -1,0 +1,28 @@
+import type { AnchorIndexStore } from "../../../core/code-context/ports.ts";
+import type { ReadOptions } from "../../../core/topics/ports.ts";
+import type { Topic } from "../../../core/topics/model.ts";
+import type { TopicCollections } from "../topics/collections.ts";
+import { TOPIC_FIELDS_ONLY, toTopic } from "../topics/documents.ts";
+
+/**
+ * No anchor version on MongoDB (ADR 038): a version that moves "in the same transaction" as a
+ * topic write needs a transaction or an atomic counter, and FerretDB has neither (ADR 005). So
+ * `load` says so, and match-files, drift and retrieve ask `TopicStore.anchoredAt` on every
+ * request here, as before. `read` answers all the same, for the contract.
+ */
+export class MongoAnchorIndexStore implements AnchorIndexStore {
+  constructor(private readonly c: TopicCollections) {}
+
+  load(): Promise<null> {
+    return Promise.resolve(null);
+  }
+
+  async read(workspaceId: string, topicIds: readonly string[], _options?: ReadOptions): Promise<{ version: string; topics: Topic[] }> {
+    const ids = [...new Set(topicIds)];
+    if (ids.length === 0) return { version: "", topics: [] };
+    const docs = await this.c.topics.find({ workspace_id: workspaceId, _id: { $in: ids }, status: { $ne: "archived" } }, {
+      projection: TOPIC_FIELDS_ONLY,
+    }).toArray();
+    return { version: "", topics: docs.map(toTopic) };
+  }
+}

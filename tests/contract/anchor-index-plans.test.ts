@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createSqlStores, migrate, postgresJsDriver, type SqlDriver } from "../../adapters/postgres/mod.ts";
+import { readTopics } from "../../adapters/postgres/code-context/anchor-index-store.ts";
+import { topicColumns } from "../../adapters/postgres/topics/topic-rows.ts";
+import type { Stores } from "../../core/stores.ts";
+import { topicEvent } from "../../core/topics/topic-change.ts";
+import { freshDatabase, sharedPostgres } from "../support/postgres-server.ts";
+import { bootstrapped, topicFixture } from "./fixtures.ts";
+
+/**
+ * The plan of the one query a match-files or retrieve request makes on PostgreSQL once the
+ * workspace's anchors are held (ADR 038): the matched topics by primary key and the anchor
+ * version by primary key. A change that loses either index shows here.
+ */
+describe("postgres: the anchor index's per-request query", () => {
+  let driver: SqlDriver;
+  let s: Stores;
+  const ids: string[] = [];
+  let ws = "";
+  beforeAll(async () => {
+    driver = postgresJsDriver(await freshDatabase(await sharedPostgres()));
+    await migrate(driver);
+    s = createSqlStores(driver);
+    for (let w = 0; w < 2; w++) {
+      const id = (await bootstrapped(s)).workspace.id;
+      if (w === 0) ws = id;
+      for (let i = 0; i < 300; i++) {
+        const t = topicFixture(id, { anchors: [`src/m${i % 40}/**`, `docs/d${i}.md`] });
+        await s.topics.insert({ topic: t, event: topicEvent(null, t, "topic.created", new Date(t.updated_at)) });
+        if (w === 0 && i % 100 === 0) ids.push(t.id);
+      }
+    }
+    // Other workspaces with an anchor version each: the version is one row of many, as in production.
+    for (let w = 0; w < 200; w++) {
+      const t = topicFixture((await bootstrapped(s)).workspace.id, { anchors: ["src/**"] });
+      await s.topics.insert({ topic: t, event: topicEvent(null, t, "topic.created", new Date(t.updated_at)) });
+    }
+    await driver.exec("analyze topics; analyze anchor_versions");
+  });
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  test("reads the matched topics by topics_pkey and the version by anchor_versions_pkey", async () => {
+    const explain = async (tx: SqlDriver) =>
+      (await tx.query<Record<string, string>>(`explain ${readTopics(topicColumns("t"))}`, [ws, ids])).map((r) => r["QUERY PLAN"]).join(
+        "\n",
+      );
+    expect(await explain(driver)).toContain("Index Scan using topics_pkey on topics t");
+    // A few hundred versions fit in 3 pages, which the planner rightly reads whole; with
+    // sequential scans priced out (as a table of many workspaces does), the primary key serves.
+    const large = await driver.transaction(async (tx) => {
+      await tx.query("set local enable_seqscan = off");
+      return explain(tx);
+    });
+    expect(large).toContain("anchor_versions_pkey on anchor_versions");
+    expect(large).not.toContain("Seq Scan");
+    const read = await s.anchorIndex.read(ws, ids);
+    expect(read.topics.map((t) => t.id).sort()).toEqual([...ids].sort());
+    expect(read.version).toBe((await s.anchorIndex.load(ws))!.version);
+  });
+});
