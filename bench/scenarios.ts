@@ -39,15 +39,7 @@ import {
   recordsLabel,
 } from "./targets/collections.ts";
 import { POCKETBASE_FILTER, pocketbaseDeals, pocketbaseLabel, pocketbaseRecordCount } from "./targets/pocketbase.ts";
-import {
-  topicCount,
-  topicDataset,
-  topicLoads,
-  type TopicsApp,
-  topicsApp,
-  type TopicsBackend,
-  topicsLabel,
-} from "./targets/topics.ts";
+import { topicCount, topicDataset, topicLoads, type TopicsApp, topicsApp, type TopicsBackend, topicsLabel } from "./targets/topics.ts";
 
 /**
  * The topic scenarios of one backend (their names contain "topics": `BENCH_ONLY=topics`): search
