@@ -33,6 +33,7 @@ export function markdownTable(rows: Row[]): string {
 
 /** One line per scenario with a goal: the target, the measurement, and whether it was met. */
 export function goalsReport(rows: Row[]): string | null {
+  const baseline = rows.find((row) => row.baseline && row.result && !row.failure)?.result;
   const lines: string[] = [];
   for (const row of rows) {
     const goal = row.goal;
@@ -53,6 +54,17 @@ export function goalsReport(rows: Row[]): string | null {
       const ok = rps >= goal.minRequestsPerSecond;
       met &&= ok;
       parts.push(`${Math.round(rps).toLocaleString("en-US")} req/s ${ok ? "≥" : "<"} ${goal.minRequestsPerSecond.toLocaleString("en-US")}`);
+    }
+    if (goal.minRatio !== undefined) {
+      if (!baseline) {
+        met = false;
+        parts.push("no baseline measured, no ratio");
+      } else {
+        const ratio = row.result.requestsPerSecond / baseline.requestsPerSecond;
+        const ok = ratio >= goal.minRatio;
+        met &&= ok;
+        parts.push(`${ratio.toFixed(2)}× the baseline ${ok ? "≥" : "<"} ${goal.minRatio}×`);
+      }
     }
     lines.push(`- ${met ? "MET" : "MISSED"}: ${goal.text}: ${row.name}: ${parts.join(", ")}`);
   }

@@ -9,7 +9,8 @@
  *   BENCH_CONNECTIONS  open connections (default 32)
  *   BENCH_TIMEOUT      seconds after which wrk counts a request as timed out (default 5)
  *   BENCH_ONLY         only scenarios whose name contains this text (case-insensitive), or one
- *                      of several separated by commas; the baseline always runs
+ *                      of several separated by commas, or that a scenario lists in `selectedBy`;
+ *                      the baseline always runs
  *   BENCH_JSON         also write the results as JSON to this file
  *   BENCH_LOG_LEVEL    LOG_LEVEL of the real server during the load (default warn)
  *   BENCH_TOPICS, BENCH_TOPICS_MONGO, BENCH_TOPICS_MONGO_CONNECTIONS, BENCH_SEED_CONCURRENCY:
@@ -104,7 +105,9 @@ async function main(): Promise<number> {
     .map((text) => text.trim().toLowerCase())
     .filter((text) => text !== "");
   const selected = scenarios.filter(
-    (scenario) => scenario.baseline || wanted.length === 0 || wanted.some((text) => scenario.name.toLowerCase().includes(text)),
+    (scenario) =>
+      scenario.baseline || wanted.length === 0 ||
+      wanted.some((text) => scenario.name.toLowerCase().includes(text) || (scenario.selectedBy ?? []).includes(text)),
   );
   console.log(
     `Benchmark: ${selected.length} scenarios, wrk -t${settings.threads} -c${settings.connections} ` +

@@ -6,12 +6,17 @@
  * means adding one object to the list in `scenarios.ts`.
  */
 
-/** A performance target, e.g. from an issue: p99 at most `maxP99Ms`, at least `minRequestsPerSecond`. */
+/**
+ * A performance target, e.g. from an issue: p99 at most `maxP99Ms`, at least `minRequestsPerSecond`,
+ * at least `minRatio` times the baseline's requests/s of the same run.
+ */
 export interface Goal {
   /** The target as stated, e.g. "search p99 ≤ 25 ms at 100k topics (issue #5)". */
   text: string;
   maxP99Ms?: number;
   minRequestsPerSecond?: number;
+  /** Requests/s at least this fraction of the baseline's (the bare `Bun.serve`) in the same run. */
+  minRatio?: number;
 }
 
 /** One HTTP request that wrk repeats. */
@@ -49,6 +54,11 @@ export interface Scenario {
    * target so slow that the usual number would only measure timeouts; the name should say so.
    */
   connections?: number;
+  /**
+   * BENCH_ONLY words that select this scenario although its name does not contain them, e.g. a
+   * target of an issue whose benchmark command filters by other words.
+   */
+  selectedBy?: readonly string[];
   /** Starts (or reuses) what the target needs and returns the request to load. */
   prepare(ctx: BenchContext): Promise<Target>;
 }

@@ -163,29 +163,11 @@ export function buildApp(deps: ServerDeps) {
     );
   }
   root
+    // Synchronous, and written so that Elysia sees it so (it reads a hook's source: `return f(` or
+    // the words async/await make it await the hook and every route's handler an async function).
     .onRequest(({ request, set }) => {
-      const facts = beginRequest(request, set);
-      // No store takes a NUL character in text (PostgreSQL refuses it), and no URL needs 8 KB.
-      if (request.url.length > MAX_URL_LENGTH) {
-        return errorResponse(
-          validationFailed(`Invalid request: the URL is longer than ${MAX_URL_LENGTH} characters`, [{ path: "url", message: "too long" }]),
-          facts.id,
-        );
-      }
-      if (/%00/.test(request.url)) {
-        return errorResponse(
-          validationFailed("Invalid request: the URL holds a NUL character (%00)", [{ path: "url", message: "holds %00" }]),
-          facts.id,
-        );
-      }
-      if (request.method === "GET" || request.method === "HEAD") return;
-      const length = Number(request.headers.get("content-length") ?? 0);
-      if (length > config.bodyLimitBytes) {
-        return errorResponse(
-          new AppError("PAYLOAD_TOO_LARGE", `Request body too large: the limit is ${config.bodyLimitBytes} bytes`),
-          facts.id,
-        );
-      }
+      const refusal = refusedBeforeRouting(request, beginRequest(request, set).id, config.bodyLimitBytes);
+      if (refusal) return refusal;
     })
     // One strict JSON parser for every route but those declaring `rawBody` (signed webhooks).
     .onParse({ as: "global" }, jsonBodyParser(root, config.bodyLimitBytes))
@@ -247,3 +229,28 @@ export function buildApp(deps: ServerDeps) {
 }
 
 export type App = ReturnType<typeof buildApp>;
+
+/** The answer to a request refused before any route sees it, else undefined. */
+function refusedBeforeRouting(request: Request, requestId: string, bodyLimitBytes: number): Response | undefined {
+  const url = request.url;
+  // No store takes a NUL character in text (PostgreSQL refuses it), and no URL needs 8 KB.
+  if (url.length > MAX_URL_LENGTH) {
+    return errorResponse(
+      validationFailed(`Invalid request: the URL is longer than ${MAX_URL_LENGTH} characters`, [{ path: "url", message: "too long" }]),
+      requestId,
+    );
+  }
+  if (url.includes("%00")) {
+    return errorResponse(
+      validationFailed("Invalid request: the URL holds a NUL character (%00)", [{ path: "url", message: "holds %00" }]),
+      requestId,
+    );
+  }
+  const method = request.method;
+  if (method === "GET" || method === "HEAD") return undefined;
+  const length = Number(request.headers.get("content-length") ?? 0);
+  if (length > bodyLimitBytes) {
+    return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `Request body too large: the limit is ${bodyLimitBytes} bytes`), requestId);
+  }
+  return undefined;
+}

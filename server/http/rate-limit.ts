@@ -1,5 +1,5 @@
 import { decide } from "../../core/access/rate-limit.ts";
-import { type RateCounter, type RateRule } from "../../core/access/ports.ts";
+import { type RateCounter, type RateRule, type WindowCount } from "../../core/access/ports.ts";
 import { AppError } from "../../core/kernel/errors.ts";
 import type { Logger } from "./logger.ts";
 
@@ -21,21 +21,39 @@ let lastWarning = 0;
  * headers on every limited response. If the counter is unavailable (Redis down), the request is
  * let through and a warning logged at most every 10 s: an outage of the limiter must not become an
  * outage of the API.
+ *
+ * An in-process counter answers at once, and so does this (it returns nothing, or throws the 429):
+ * a caller on the hot path awaits only a returned promise (a shared counter's round trip).
  */
-export async function enforceRateLimit(limits: RateLimits, logger: Logger, key: string, rule: RateRule | null, headers: Headers) {
-  if (!rule) return;
-  let count;
+export function enforceRateLimit(
+  limits: RateLimits,
+  logger: Logger,
+  key: string,
+  rule: RateRule | null,
+  headers: Headers,
+): Promise<void> | undefined {
+  if (!rule) return undefined;
+  let hit;
   try {
-    const hit = limits.counter.hit(key, rule.windowMs);
-    count = hit instanceof Promise ? await hit : hit;
+    hit = limits.counter.hit(key, rule.windowMs);
   } catch (error) {
-    const now = Date.now();
-    if (now - lastWarning > 10_000) {
-      lastWarning = now;
-      logger.log("warn", "rate limiter unavailable: failing open", { error: (error as Error).message });
-    }
-    return;
+    failOpen(logger, error);
+    return undefined;
   }
+  if (hit instanceof Promise) return hit.then((count) => applyRule(rule, count, headers), (error) => failOpen(logger, error));
+  applyRule(rule, hit, headers);
+  return undefined;
+}
+
+function failOpen(logger: Logger, error: unknown): void {
+  const now = Date.now();
+  if (now - lastWarning > 10_000) {
+    lastWarning = now;
+    logger.log("warn", "rate limiter unavailable: failing open", { error: (error as Error).message });
+  }
+}
+
+function applyRule(rule: RateRule, count: WindowCount, headers: Headers): void {
   const d = decide(rule, count);
   headers["ratelimit-limit"] = String(d.limit);
   headers["ratelimit-remaining"] = String(d.remaining);

@@ -19,7 +19,8 @@ export function workspaceScope(deps: ServerDeps, name: string, opts: { headers?:
         set,
       });
       const limits = deps.rateLimits;
-      await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, set.headers);
+      const counting = enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, set.headers);
+      if (counting) await counting;
       return { principal, workspace };
     },
   );

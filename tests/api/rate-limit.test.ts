@@ -48,4 +48,41 @@ describe("rate limiting", () => {
     for (let i = 0; i < 3; i++) expect((await t.call("GET", "/workspaces/open-fail", { key })).status).toBe(200);
     expect(t.logs.some((l) => l.includes("rate limiter unavailable"))).toBe(true);
   });
+
+  // The warning is logged at most every 10 s per process, and the test above has just logged it.
+  test("a counter that fails at once (not through a promise) also lets requests through", async () => {
+    const broken: RateCounter = {
+      hit: () => {
+        throw new Error("counter gone");
+      },
+      close: async () => {},
+    };
+    const t = await makeTestApp(fresh(), { rateLimits: { counter: broken, perKey: { limit: 1, windowMs: 60_000 } } });
+    const { key } = await t.bootstrap("open-fail-sync");
+    for (let i = 0; i < 3; i++) expect((await t.call("GET", "/workspaces/open-fail-sync", { key })).status).toBe(200);
+  });
+
+  test("a counter answering through a promise (a shared one, as Redis) limits the same: headers, then 429", async () => {
+    const windows = new Map<string, number>();
+    const shared: RateCounter = {
+      hit: async (key, windowMs) => {
+        windows.set(key, (windows.get(key) ?? 0) + 1);
+        return { count: windows.get(key)!, resetMs: windowMs };
+      },
+      close: async () => {},
+    };
+    const t = await makeTestApp(fresh(), { rateLimits: { counter: shared, perKey: { limit: 1, windowMs: 60_000 } } });
+    const { key } = await t.bootstrap("shared-counter");
+    const first = await t.call("GET", "/workspaces/shared-counter", { key });
+    expect(first.status).toBe(200);
+    expect([first.headers.get("ratelimit-limit"), first.headers.get("ratelimit-remaining"), first.headers.get("ratelimit-reset")]).toEqual([
+      "1",
+      "0",
+      "60",
+    ]);
+    const second = await t.call("GET", "/workspaces/shared-counter", { key });
+    expect(second.status).toBe(429);
+    expect(second.body.error.code).toBe("RATE_LIMITED");
+    expect(second.headers.get("ratelimit-remaining")).toBe("0");
+  });
 });
