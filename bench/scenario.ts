@@ -6,10 +6,11 @@
  * means adding one object to the list in `scenarios.ts`.
  */
 
-/** A performance target, e.g. from an issue: p99 at most `maxP99Ms`, at least `minRequestsPerSecond`. */
+/** A performance target, e.g. from an issue: p50 at most `maxP50Ms`, p99 at most `maxP99Ms`, at least `minRequestsPerSecond`. */
 export interface Goal {
   /** The target as stated, e.g. "search p99 ≤ 25 ms at 100k topics (issue #5)". */
   text: string;
+  maxP50Ms?: number;
   maxP99Ms?: number;
   minRequestsPerSecond?: number;
 }

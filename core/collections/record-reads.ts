@@ -8,7 +8,7 @@ import type { QueryRecordsDto } from "./dto.ts";
 import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
 import type { Collection } from "./model.ts";
 import { type AggregateRecordsDto, compareGroups, compileAggregate, GROUPS_LIMIT } from "./record-aggregate.ts";
-import { declaredRollups, type DeclaredRollup, rollupServing } from "./record-rollup.ts";
+import { type DeclaredRollup, declaredRollups, rollupServing } from "./record-rollup.ts";
 import { boundRecordView, parseFieldNames, projectFields } from "./record-projection.ts";
 import { listFilter, parseLimit, parseRecordView, planQuery, type RecordListQuery } from "./record-query.ts";
 import { findRecord } from "./records.ts";

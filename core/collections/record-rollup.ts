@@ -4,10 +4,10 @@ import type { Collection } from "./model.ts";
 import {
   type AggregateGroup,
   AggregateRecordsDto,
-  type CompiledAggregate,
   compileAggregate,
-  GROUPS_LIMIT,
+  type CompiledAggregate,
   type GroupKeyValue,
+  GROUPS_LIMIT,
   MAX_METRICS,
 } from "./record-aggregate.ts";
 import type { Operand } from "./record-filter.ts";
@@ -26,15 +26,21 @@ const { group_by: GroupBy, metrics: Metrics } = AggregateRecordsDto.properties;
 
 export const DeclaredAggregateDef = Type.Object(
   {
-    name: Type.String({ pattern: "^[a-z][a-z0-9_]{0,63}$", description: "Unique within the view; names it in `POST …/records/aggregate`." }),
-    group_by: GroupBy,
-    metrics: Type.Array(Type.Object({ ...Metrics.items.properties, fn: Type.Union(DECLARABLE_FNS.map((f) => Type.Literal(f))) }, {
-      additionalProperties: false,
-    }), {
-      minItems: 1,
-      maxItems: MAX_METRICS,
-      description: "count, sum and avg (min and max only ad hoc: a delete of the minimum would need the group rescanned).",
+    name: Type.String({
+      pattern: "^[a-z][a-z0-9_]{0,63}$",
+      description: "Unique within the view; names it in `POST …/records/aggregate`.",
     }),
+    group_by: GroupBy,
+    metrics: Type.Array(
+      Type.Object({ ...Metrics.items.properties, fn: Type.Union(DECLARABLE_FNS.map((f) => Type.Literal(f))) }, {
+        additionalProperties: false,
+      }),
+      {
+        minItems: 1,
+        maxItems: MAX_METRICS,
+        description: "count, sum and avg (min and max only ad hoc: a delete of the minimum would need the group rescanned).",
+      },
+    ),
   },
   {
     additionalProperties: false,
@@ -132,7 +138,8 @@ export function declaredRollups(c: Pick<Collection, "record_schema" | "views">):
   return out;
 }
 
-const samePaths = (a: Operand[], b: Operand[]) => a.length === b.length && a.every((o, i) => o.path === b[i]!.path && o.type === b[i]!.type);
+const samePaths = (a: Operand[], b: Operand[]) =>
+  a.length === b.length && a.every((o, i) => o.path === b[i]!.path && o.type === b[i]!.type);
 
 /**
  * The declared rollup that answers an ad-hoc aggregate, if any: no filter, the same group keys in

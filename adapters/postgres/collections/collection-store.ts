@@ -108,7 +108,10 @@ export class PostgresCollectionStore implements CollectionStore {
   async update(c: Collection): Promise<"ok" | "version_conflict" | "not_found"> {
     if (!isUuid(c.workspace_id) || !isUuid(c.id)) return "not_found";
     return inTransaction<"ok" | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
-      const cur = await tx.query<Row>(`select version from collections where workspace_id = $1 and id = $2 for update`, [c.workspace_id, c.id]);
+      const cur = await tx.query<Row>(`select version from collections where workspace_id = $1 and id = $2 for update`, [
+        c.workspace_id,
+        c.id,
+      ]);
       if (!cur[0]) return abort("not_found");
       if (Number(cur[0].version) !== c.version - 1) return abort("version_conflict");
       const result = await this.#update(tx, c);
