@@ -8,12 +8,15 @@
  *
  * Statement triggers on `collection_records` keep the groups in step with every write, in the
  * write's own transaction, whatever statement made it (the record store's insert, update, delete,
- * a workspace's cascade). Each first takes the collection row `for key share`, then reads the
- * shapes with a fresh snapshot: a collection update that changes the declarations holds that row
- * `for update` while it rebuilds, so a write lands either before the rebuild (which then counts it)
- * or after (and finds the new shape). Record writes take that lock before they lock a record row
- * (record-store.ts), so a purge, which holds the collection and then deletes records, never waits
- * in a cycle with them. A write that changes no group's figures touches no group row.
+ * a workspace's cascade). Each reads the shapes with a fresh snapshot, and every writer holds the
+ * collection row `for key share` by then: an insert through its foreign key check (a row trigger,
+ * fired before statement triggers), the store's update and delete by taking it first
+ * (record-store.ts), before the record row, so that a purge (which holds the collection and then
+ * deletes records) never waits in a cycle with them. A collection update that changes the
+ * declarations holds that row `for update` while it rebuilds, so a write lands either before the
+ * rebuild (which waits for it and counts it) or after (and finds the new shape and its groups).
+ * A write that changes no group's figures touches no group row; a collection that declares
+ * nothing costs each write statement one index probe of `record_rollups`.
  */
 const changedFrom = {
   insert: `select workspace_id, collection_id, fields, status, entity_id, drifted, 1 as sign from new_rows`,
@@ -24,11 +27,9 @@ const changedFrom = {
 
 function applyFunction(op: keyof typeof changedFrom): string {
   return /* sql */ `
-create function record_rollups_on_${op}() returns trigger language plpgsql as $$
+create or replace function record_rollups_on_${op}() returns trigger language plpgsql as $$
+declare emptied boolean;
 begin
-  perform 1 from collections c
-    where (c.workspace_id, c.id) in (select distinct workspace_id, collection_id from (${changedFrom[op]}) s)
-    for key share;
   if not exists (select 1 from record_rollups d
                  where (d.workspace_id, d.collection_id) in (select distinct workspace_id, collection_id from (${changedFrom[op]}) s)) then
     return null;
@@ -57,17 +58,22 @@ begin
            coalesce((select array_agg(m.cnt order by m.i) from m
                      where (m.workspace_id, m.collection_id, m.rollup, m.key) = (g.workspace_id, g.collection_id, g.rollup, g.key)), '{}') as counts
     from g
-  )
+  ),
+  up as (
   insert into record_rollup_groups as t (workspace_id, collection_id, rollup, key, n, sums, counts)
   select workspace_id, collection_id, rollup, key, n, sums, counts from d
   where n <> 0 or exists (select 1 from unnest(sums, counts) u(s, k) where s <> 0 or k <> 0)
   on conflict (workspace_id, collection_id, rollup, key) do update set
     n = t.n + excluded.n,
     sums = (select coalesce(array_agg(coalesce(a, 0) + coalesce(b, 0) order by i), '{}') from unnest(t.sums, excluded.sums) with ordinality u(a, b, i)),
-    counts = (select coalesce(array_agg(coalesce(a, 0) + coalesce(b, 0) order by i), '{}') from unnest(t.counts, excluded.counts) with ordinality u(a, b, i));
+    counts = (select coalesce(array_agg(coalesce(a, 0) + coalesce(b, 0) order by i), '{}') from unnest(t.counts, excluded.counts) with ordinality u(a, b, i))
+  returning t.n)
+  select exists (select 1 from up where n = 0) into emptied;
   -- A group left without records is no group.
-  delete from record_rollup_groups
-    where n = 0 and (workspace_id, collection_id) in (select distinct workspace_id, collection_id from (${changedFrom[op]}) s);
+  if emptied then
+    delete from record_rollup_groups
+      where n = 0 and (workspace_id, collection_id) in (select distinct workspace_id, collection_id from (${changedFrom[op]}) s);
+  end if;
   return null;
 end
 $$;`;
