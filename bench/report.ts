@@ -44,6 +44,11 @@ export function goalsReport(rows: Row[]): string | null {
     }
     const parts: string[] = [];
     let met = true;
+    if (goal.maxP50Ms !== undefined) {
+      const ok = row.result.p50Ms <= goal.maxP50Ms;
+      met &&= ok;
+      parts.push(`p50 ${row.result.p50Ms.toFixed(2)} ms ${ok ? "≤" : ">"} ${goal.maxP50Ms} ms`);
+    }
     if (goal.maxP99Ms !== undefined) {
       const ok = row.result.p99Ms <= goal.maxP99Ms;
       met &&= ok;

@@ -7,12 +7,13 @@
  */
 
 /**
- * A performance target, e.g. from an issue: p99 at most `maxP99Ms`, at least `minRequestsPerSecond`,
- * at least `minRatio` times the baseline's requests/s of the same run.
+ * A performance target, e.g. from an issue: p50 at most `maxP50Ms`, p99 at most `maxP99Ms`, at
+ * least `minRequestsPerSecond`, at least `minRatio` times the baseline's requests/s of the same run.
  */
 export interface Goal {
   /** The target as stated, e.g. "search p99 ≤ 25 ms at 100k topics (issue #5)". */
   text: string;
+  maxP50Ms?: number;
   maxP99Ms?: number;
   minRequestsPerSecond?: number;
   /** Requests/s at least this fraction of the baseline's (the bare `Bun.serve`) in the same run. */

@@ -1,5 +1,6 @@
 import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
 import { compileFilter, operandOf } from "./record-filter.ts";
+import { declaredAggregateProblems } from "./record-rollup.ts";
 import { compileSort } from "./record-sort.ts";
 import { admitsField, type RecordSchema, schemaProblems } from "./record-schema.ts";
 import type { Collection } from "./model.ts";
@@ -21,6 +22,7 @@ export function collectionProblems(c: Pick<Collection, "record_schema" | "views"
   };
   (c.views as { name: string; columns?: string[]; group_by?: string; sort?: unknown; filter?: unknown }[]).forEach((v, i) => {
     const at = `/views/${i}`;
+    out.push(...declaredAggregateProblems(schema, v, at));
     v.columns?.forEach((col, j) => operand(`${at}/columns/${j}`, col));
     if (v.group_by) operand(`${at}/group_by`, v.group_by);
     for (const [key, compile] of [["sort", compileSort], ["filter", compileFilter]] as const) {

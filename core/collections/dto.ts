@@ -4,6 +4,7 @@ import { literalUnion } from "../kernel/literal-union.ts";
 import { ARCHETYPES, COLLECTION_STATUSES } from "./archetype.ts";
 import { FilterNode } from "./record-filter.ts";
 import { FIELD_NAME_PATTERN, FieldDef, type RecordSchema, RecordSchemaInput, STAGE_PATTERN } from "./record-schema.ts";
+import { DeclaredAggregateDef, MAX_VIEW_AGGREGATES } from "./record-rollup.ts";
 import { RecordSort } from "./record-sort.ts";
 
 /** The request bodies of the collection routes (named as the API reference names them) and the views they answer with. */
@@ -29,6 +30,7 @@ export const CollectionViewDef = Type.Object(
     group_by: Type.Optional(Type.String({ maxLength: 80, description: "A board's lanes: `status` or a scalar `fields.<name>`." })),
     sort: Type.Optional(RecordSort),
     filter: Type.Optional(FilterNode),
+    aggregates: Type.Optional(Type.Array(DeclaredAggregateDef, { maxItems: MAX_VIEW_AGGREGATES })),
   },
   { ...strict, description: "A saved way of looking at the records; its fields must exist in the record_schema." },
 );

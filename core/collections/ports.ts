@@ -5,6 +5,7 @@ import type { CollectionStatus } from "./archetype.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "./model.ts";
 import type { AggregateGroup, CompiledAggregate } from "./record-aggregate.ts";
 import type { CompiledFilter } from "./record-filter.ts";
+import type { DeclaredRollup } from "./record-rollup.ts";
 import type { CompiledSort, KeysetPosition } from "./record-sort.ts";
 
 /**
@@ -98,6 +99,19 @@ export interface RecordStore {
   query(workspaceId: string, collectionId: string, q: RecordQuery): Promise<Slice<CollectionRecord>>;
   /** At most `spec.maxGroups + 1` groups (so the caller can tell more exist), largest count first. */
   aggregate(workspaceId: string, collectionId: string, spec: CompiledAggregate): Promise<AggregateGroup[]>;
+  /**
+   * A declared aggregate answered from the rollup the store keeps of it (ADR 039), at most
+   * `spec.maxGroups + 1` groups in `compareGroups` order; null when the store keeps no rollup of
+   * `rollup.shape` under `rollup.id` (the caller then scans with `aggregate`). A store that keeps
+   * rollups maintains them with every record write, in the write's transaction, and builds one
+   * when `CollectionStore.insert`/`update` stores a collection declaring it.
+   */
+  aggregateRollup(
+    workspaceId: string,
+    collectionId: string,
+    rollup: Pick<DeclaredRollup, "id" | "shape">,
+    spec: CompiledAggregate,
+  ): Promise<AggregateGroup[] | null>;
   /** Inserts a record (version 1) and its history entry. "collection_not_found" when the collection is gone. */
   insert(w: RecordWrite): Promise<"ok" | "collection_not_found">;
   /** Replaces the record stored at `w.record.version - 1` and appends `w.change`. */

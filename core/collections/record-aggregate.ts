@@ -34,7 +34,7 @@ export const AggregateRecordsDto = Type.Object(
           "Scalar `fields.<name>` (an undeclared field groups by its scalar values, arrays and objects with the missing ones) or columns `status`, `entity_id`, `drifted`. None: one group of everything.",
       }),
     ),
-    metrics: Type.Array(
+    metrics: Type.Optional(Type.Array(
       Type.Object(
         {
           fn: Type.Union(AGGREGATE_FNS.map((f) => Type.Literal(f))),
@@ -51,8 +51,18 @@ export const AggregateRecordsDto = Type.Object(
         },
         { additionalProperties: false },
       ),
-      { minItems: 1, maxItems: MAX_METRICS },
+      { minItems: 1, maxItems: MAX_METRICS, description: "Required unless `view` is given." },
+    )),
+    view: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          "The name of a view whose declared aggregate to answer (with `aggregate`, required when the view declares several), instead of `group_by`, `metrics` and `filter`. " +
+          "A declared aggregate is served from its rollup; so is an ad-hoc request without a filter whose keys and count, sum and avg metrics a declared one holds.",
+      }),
     ),
+    aggregate: Type.Optional(Type.String({ maxLength: 64, description: "The name of one of the view's `aggregates`; only with `view`." })),
     max_groups: Type.Optional(Type.Integer({ minimum: 1, maximum: GROUPS_LIMIT.max, description: `Default ${GROUPS_LIMIT.default}.` })),
   },
   { additionalProperties: false },
@@ -95,7 +105,8 @@ export function compileAggregate(schema: RecordSchema, dto: AggregateRecordsDto)
   });
   const metrics: CompiledMetric[] = [];
   const names: string[] = [];
-  dto.metrics.forEach((m, i) => {
+  if (!dto.metrics) errors.push({ path: "/metrics", message: "is required (or name a `view` with declared aggregates)" });
+  (dto.metrics ?? []).forEach((m, i) => {
     const at = `/metrics/${i}`;
     if (m.fn === "count") {
       if (m.field !== undefined) errors.push({ path: `${at}/field`, message: "count takes no field" });

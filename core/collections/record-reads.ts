@@ -5,7 +5,10 @@ import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
 import { resolveCriterion } from "./context.ts";
 import type { QueryRecordsDto } from "./dto.ts";
-import { type AggregateRecordsDto, compareGroups, compileAggregate } from "./record-aggregate.ts";
+import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
+import type { Collection } from "./model.ts";
+import { type AggregateRecordsDto, compareGroups, compileAggregate, GROUPS_LIMIT } from "./record-aggregate.ts";
+import { type DeclaredRollup, declaredRollups, rollupServing } from "./record-rollup.ts";
 import { boundRecordView, parseFieldNames, projectFields } from "./record-projection.ts";
 import { listFilter, parseLimit, parseRecordView, planQuery, type RecordListQuery } from "./record-query.ts";
 import { findRecord } from "./records.ts";
@@ -81,22 +84,57 @@ export async function queryRecords(deps: CollectionDeps, ws: Workspace, cid: str
   return { records: page.items.map((r) => toRecordView(r, dto.view ?? "full")), nextCursor: plan.next(page.items, page.has_more) };
 }
 
+/**
+ * An ad-hoc aggregate, or one a view declares (`view`, `aggregate`). Served from the store's rollup
+ * when one holds the answer (a declared aggregate, or an ad-hoc one without a filter whose keys
+ * and metrics a declared one covers), else by a scan; `source` says which.
+ */
 export async function aggregateRecords(deps: CollectionDeps, ws: Workspace, cid: string, dto: AggregateRecordsDto) {
   const c = await findCollection(deps, ws, cid);
-  const { spec, names } = compileAggregate(c.record_schema, dto);
-  const groups = (await deps.stores.records.aggregate(ws.id, c.id, spec)).sort(compareGroups);
+  const rollups = declaredRollups(c);
+  const { spec, names, metrics, rollup } = dto.view === undefined ? adHoc(c.record_schema, dto, rollups) : declared(dto, rollups);
+  const fromRollup = rollup ? await deps.stores.records.aggregateRollup(ws.id, c.id, rollup, spec) : null;
+  const groups = (fromRollup ?? (await deps.stores.records.aggregate(ws.id, c.id, spec))).sort(compareGroups);
   const truncated = groups.length > spec.maxGroups;
   return {
     groups: groups.slice(0, spec.maxGroups).map((g) => {
       const values: Record<string, unknown> = {};
       let m = 0;
-      dto.metrics.forEach((metric, i) => {
+      metrics.forEach((metric, i) => {
         values[names[i]!] = metric.fn === "count" ? g.count : g.values[m++] ?? null;
       });
       return { key: Object.fromEntries(spec.groupBy.map((o, i) => [o.path, g.key[i] ?? null])), count: g.count, values };
     }),
     truncated,
+    source: fromRollup ? "rollup" as const : "records" as const,
   };
+}
+
+function adHoc(schema: Collection["record_schema"], dto: AggregateRecordsDto, rollups: DeclaredRollup[]) {
+  if (dto.aggregate !== undefined) throw validationFailed("Invalid aggregate", [{ path: "/aggregate", message: "only with `view`" }]);
+  const { spec, names } = compileAggregate(schema, dto);
+  return { spec, names, metrics: dto.metrics ?? [], rollup: rollupServing(rollups, spec) };
+}
+
+function declared(dto: AggregateRecordsDto, rollups: DeclaredRollup[]) {
+  const errors: ErrorDetail[] = [];
+  for (const key of ["group_by", "metrics", "filter"] as const) {
+    if (dto[key] !== undefined) errors.push({ path: `/${key}`, message: "not with `view`: the view's aggregate declares it" });
+  }
+  const ofView = rollups.filter((r) => r.view === dto.view);
+  if (!ofView.length) errors.push({ path: "/view", message: `${dto.view}: not a view of this collection that declares aggregates` });
+  const rollup = dto.aggregate === undefined ? (ofView.length === 1 ? ofView[0] : undefined) : ofView.find((r) => r.name === dto.aggregate);
+  if (ofView.length && !rollup) {
+    errors.push({
+      path: "/aggregate",
+      message: dto.aggregate === undefined
+        ? `the view declares several aggregates: name one of ${ofView.map((r) => r.name).join(", ")}`
+        : `${dto.aggregate}: not an aggregate of the view (${ofView.map((r) => r.name).join(", ")})`,
+    });
+  }
+  if (errors.length || !rollup) throw validationFailed("Invalid aggregate", errors);
+  const spec = { ...rollup.spec, maxGroups: dto.max_groups ?? GROUPS_LIMIT.default };
+  return { spec, names: rollup.names, metrics: rollup.dto.metrics, rollup };
 }
 
 export interface RecordHistoryQuery {

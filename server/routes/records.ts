@@ -117,12 +117,19 @@ export function recordRoutes(deps: ServerDeps) {
               }),
             ),
             truncated: Type.Boolean({ description: "More groups exist than `max_groups`: the largest ones are shown." }),
+            source: Type.Union([Type.Literal("rollup"), Type.Literal("records")], {
+              description:
+                "`rollup`: answered from the rollup the store keeps of a declared aggregate (a read of its groups); `records`: by a scan of the records.",
+            }),
           }),
           ...errors(400, 401, 404, 413),
         },
         detail: doc(
           "Aggregate records",
-          "Groups (up to three keys; records without a value group under null), largest first, at most `max_groups` (default 100, max 1,000). sum of no values is 0; avg, min, max of none are null.",
+          "Groups (up to three keys; records without a value group under null), largest first, at most `max_groups` (default 100, max 1,000). sum of no values is 0; avg, min, max of none are null. " +
+            "Ad hoc (`group_by`, `metrics`, `filter`), or an aggregate a view declares (`view`, `aggregate`; see the collection's `views[].aggregates`): " +
+            "on PostgreSQL and the embedded store a declared aggregate, and an ad-hoc one without a filter whose keys and count, sum and avg metrics a declared one holds, " +
+            "are read from a rollup the store updates with every record write; the answer is the same either way (`source` says which served it).",
         ),
       },
     )

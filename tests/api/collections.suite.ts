@@ -6,7 +6,7 @@ import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 /** Collections, records and entities over HTTP (issue #6), run on each store by collections.test.ts. */
-export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>) {
+export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>, opts: { rollups?: boolean } = {}) {
   describe(name, () => {
     let t: TestApp;
     let p: Personas;
@@ -486,12 +486,96 @@ export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>
             { key: { status: "lost" }, count: 2, values: { count: 2, sum_amount: 10, mean: 5 } },
           ],
           truncated: true,
+          source: "records",
         });
         const bad = await t.call("POST", `${ws}/collections/${c.id}/records/aggregate`, {
           key: p.member,
           body: { metrics: [{ fn: "sum", field: "fields.company" }] },
         });
         expect(bad.status).toBe(400);
+      });
+
+      test("an aggregate a view declares: named by view, answered as the ad-hoc scan answers, kept up to date by writes", async () => {
+        const byStage = {
+          name: "by_stage",
+          group_by: ["status"],
+          metrics: [{ fn: "count" }, { fn: "sum", field: "fields.amount" }, { fn: "avg", field: "fields.amount", as: "mean" }],
+        };
+        const c = await collection({ views: [{ name: "Board", kind: "board", group_by: "status", aggregates: [byStage] }] });
+        const amounts = [["lead", 1], ["lead", 2], ["won", 10], ["lost", 5]] as const;
+        const made = [];
+        for (const [status, amount] of amounts) made.push(await record(c.id, { fields: { company: "x", amount }, status }));
+        await t.call("PATCH", `${ws}/collections/${c.id}/records/${made[0].id}`, { key: p.member, body: { status: "won" } });
+        await t.call("DELETE", `${ws}/collections/${c.id}/records/${made[3].id}`, { key: p.member });
+        const agg = (body: Record<string, unknown>) =>
+          t.call("POST", `${ws}/collections/${c.id}/records/aggregate`, { key: p.member, body });
+        const declared = await agg({ view: "Board" });
+        expect(declared.status).toBe(201);
+        const groups = [
+          { key: { status: "won" }, count: 2, values: { count: 2, sum_amount: 11, mean: 5.5 } },
+          { key: { status: "lead" }, count: 1, values: { count: 1, sum_amount: 2, mean: 2 } },
+        ];
+        const served = opts.rollups ? "rollup" : "records";
+        expect(declared.body).toEqual({ groups, truncated: false, source: served });
+        expect((await agg({ view: "Board", aggregate: "by_stage", max_groups: 1 })).body).toEqual({
+          groups: groups.slice(0, 1),
+          truncated: true,
+          source: served,
+        });
+        // Ad hoc with the declared keys and metrics (another name, a subset): the rollup answers; with a filter, the scan.
+        const adHoc = { group_by: ["status"], metrics: [{ fn: "sum", field: "fields.amount", as: "total" }] };
+        const values = groups.map((g) => ({ ...g, values: { total: g.values.sum_amount } }));
+        expect((await agg(adHoc)).body).toEqual({ groups: values, truncated: false, source: served });
+        expect((await agg({ ...adHoc, filter: { field: "status", op: "exists", value: true } })).body).toEqual({
+          groups: values,
+          truncated: false,
+          source: "records",
+        });
+        // Declared on a collection with records: built from them at once.
+        const updated = await t.call("PATCH", `${ws}/collections/${c.id}`, {
+          key: p.member,
+          body: { views: [{ name: "Owners", kind: "table", aggregates: [{ name: "all", metrics: [{ fn: "count" }] }] }] },
+        });
+        expect(updated.status).toBe(200);
+        expect((await agg({ view: "Owners" })).body).toEqual({
+          groups: [{ key: {}, count: 3, values: { count: 3 } }],
+          truncated: false,
+          source: served,
+        });
+        const refused = async (body: Record<string, unknown>, paths: string[]) => {
+          const res = await agg(body);
+          expect(res.status).toBe(400);
+          expect(res.body.error.details.map((d: { path: string }) => d.path)).toEqual(paths);
+        };
+        await refused({ view: "Board" }, ["/view"]);
+        await refused({ view: "Owners", aggregate: "nope" }, ["/aggregate"]);
+        await refused({ view: "Owners", metrics: [{ fn: "count" }], group_by: ["status"] }, ["/group_by", "/metrics"]);
+        await refused({ aggregate: "all", metrics: [{ fn: "count" }] }, ["/aggregate"]);
+        await refused({}, ["/metrics"]);
+        const badView = await t.call("PATCH", `${ws}/collections/${c.id}`, {
+          key: p.member,
+          body: {
+            views: [{
+              name: "Bad",
+              kind: "table",
+              aggregates: [{ name: "a", group_by: ["fields.nope"], metrics: [{ fn: "count" }] }, {
+                name: "a",
+                metrics: [{ fn: "sum", field: "fields.company" }],
+              }],
+            }],
+          },
+        });
+        expect(badView.status).toBe(400);
+        expect(badView.body.error.details.map((d: { path: string }) => d.path)).toEqual([
+          "/views/0/aggregates/0/group_by/0",
+          "/views/0/aggregates/1/name",
+          "/views/0/aggregates/1/metrics/0/field",
+        ]);
+        const minMax = await t.call("PATCH", `${ws}/collections/${c.id}`, {
+          key: p.member,
+          body: { views: [{ name: "M", kind: "table", aggregates: [{ name: "m", metrics: [{ fn: "min", field: "fields.amount" }] }] }] },
+        });
+        expect(minMax.status).toBe(400);
       });
 
       test("detail: select, projection and max_bytes trimming that says what it cut", async () => {

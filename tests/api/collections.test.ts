@@ -8,7 +8,7 @@ runCollectionsApiSuite("collections over HTTP (memory)", async () => createMemor
 
 // Opened at load: PGlite's start-up can outlast a hook's timeout.
 const pglite = await openPgliteStores();
-runCollectionsApiSuite("collections over HTTP (pglite)", async () => pglite);
+runCollectionsApiSuite("collections over HTTP (pglite)", async () => pglite, { rollups: true });
 
 // And on the MongoDB-wire server: the routes' behaviour must not depend on the backend.
 const mongo = await sharedMongo();

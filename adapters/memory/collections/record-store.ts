@@ -51,6 +51,11 @@ export class MemoryRecordStore implements RecordStore {
     return aggregateInMemory(recordsOf(this.t, ws, cid), spec).slice(0, spec.maxGroups + 1);
   }
 
+  /** No rollups in memory: a scan is the reference (ADR 039). */
+  async aggregateRollup(): Promise<AggregateGroup[] | null> {
+    return null;
+  }
+
   async insert(w: RecordWrite): Promise<"ok" | "collection_not_found"> {
     const c = this.t.collections.get(w.record.collection_id);
     if (!c || c.workspace_id !== w.record.workspace_id) return "collection_not_found";

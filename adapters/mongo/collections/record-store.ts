@@ -95,6 +95,15 @@ export class MongoRecordStore implements RecordStore {
     return { items: docs.slice(0, limit).map(toRecord), has_more: docs.length > limit };
   }
 
+  /**
+   * No rollups here: without transactions (FerretDB), a rollup updated after the record write
+   * would be wrong whenever a write is cut short between the two, and nothing would notice. A
+   * declared aggregate is answered by the scan, which is always right (ADR 039).
+   */
+  async aggregateRollup(): Promise<AggregateGroup[] | null> {
+    return null;
+  }
+
   async aggregate(workspaceId: string, collectionId: string, spec: CompiledAggregate): Promise<AggregateGroup[]> {
     const match = and({ workspace_id: workspaceId, collection_id: collectionId }, spec.filter ? filterQuery(spec.filter) : {});
     const fold = new GroupFold(spec);

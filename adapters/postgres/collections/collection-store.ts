@@ -1,7 +1,9 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { Collection } from "../../../core/collections/model.ts";
 import type { CollectionFilter, CollectionStore, IdPage, PurgePlan, Slice } from "../../../core/collections/ports.ts";
+import { declaredRollups } from "../../../core/collections/record-rollup.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
+import { syncRollups } from "./rollup-sync.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
 const COLUMNS =
@@ -82,7 +84,16 @@ export class PostgresCollectionStore implements CollectionStore {
 
   async insert(c: Collection): Promise<void> {
     if (!isUuid(c.workspace_id) || !isUuid(c.id)) throw new TypeError("A collection's workspace_id and id must be uuids");
-    await this.db.query(
+    if (declaredRollups(c).length) {
+      await this.db.transaction(async (tx) => {
+        await this.#insert(tx, c);
+        await syncRollups(tx, c);
+      });
+    } else await this.#insert(this.db, c);
+  }
+
+  async #insert(db: SqlDriver, c: Collection): Promise<void> {
+    await db.query(
       `insert into collections (${COLUMNS}, name_folded)
        values ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8::text[], $9::text::jsonb, $10::text::jsonb, $11::text::jsonb,
                $12, $13, $14, $15, $16, $17)`,
@@ -90,9 +101,28 @@ export class PostgresCollectionStore implements CollectionStore {
     );
   }
 
+  /**
+   * One transaction holding the collection row `for update`: record writes wait (migration 023)
+   * while the rollups are made those the new views declare.
+   */
   async update(c: Collection): Promise<"ok" | "version_conflict" | "not_found"> {
     if (!isUuid(c.workspace_id) || !isUuid(c.id)) return "not_found";
-    const rows = await this.db.query(
+    return inTransaction<"ok" | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
+      const cur = await tx.query<Row>(`select version from collections where workspace_id = $1 and id = $2 for update`, [
+        c.workspace_id,
+        c.id,
+      ]);
+      if (!cur[0]) return abort("not_found");
+      if (Number(cur[0].version) !== c.version - 1) return abort("version_conflict");
+      const result = await this.#update(tx, c);
+      if (result !== "ok") return abort(result);
+      await syncRollups(tx, c);
+      return "ok";
+    });
+  }
+
+  async #update(db: SqlDriver, c: Collection): Promise<"ok" | "version_conflict" | "not_found"> {
+    const rows = await db.query(
       `with cur as (select version from collections where workspace_id = $1 and id = $2),
        upd as (
          update collections set name = $3, archetype = $4, status = $5, record_schema = $6::text::jsonb, views = $7::text::jsonb,
@@ -131,6 +161,8 @@ export class PostgresCollectionStore implements CollectionStore {
       const cur = await tx.query<Row>(`select version from collections where workspace_id = $1 and id = $2 for update`, [workspaceId, id]);
       if (!cur[0]) return abort("not_found");
       if (Number(cur[0].version) !== expectedVersion) return abort("version_conflict");
+      // Rollups first: then the records' deletion finds none to keep up to date (migration 023).
+      await tx.query(`delete from record_rollups where workspace_id = $1 and collection_id = $2`, [workspaceId, id]);
       // Records first: each is locked as it goes, so an update that held one commits (record and
       // change) before this statement takes it, and the next statement's fresh snapshot sees that change.
       const r = await tx.query<Row>(

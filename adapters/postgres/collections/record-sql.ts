@@ -243,7 +243,19 @@ export function aggregateSql(spec: CompiledAggregate, where: string, p: Params):
     return `${agg} as m${i}`;
   });
   const groupBy = keys.length ? `group by ${keys.map((_, i) => i + 1).join(", ")}` : "having count(*) > 0";
-  const order = [
+  // Grouped in a subquery so that the order can compute on the keys (k0…).
+  return `select * from (
+            select ${[...keys, "count(*)::int as n", ...metrics].join(", ")}
+            from collection_records where ${where}
+            ${groupBy}
+          ) g
+          order by ${groupOrderSql(spec)}
+          limit ${p.add(Math.max(0, Math.trunc(spec.maxGroups)) + 1, "::int")}`;
+}
+
+/** `compareGroups` over a grouped row's `n` and keys `k0…` (typed values; an undeclared field's as jsonb). */
+function groupOrderSql(spec: CompiledAggregate): string {
+  return [
     "n desc",
     ...spec.groupBy.map((o, i) => {
       if (o.type !== "any") return `k${i} asc nulls last`;
@@ -257,12 +269,32 @@ export function aggregateSql(spec: CompiledAggregate, where: string, p: Params):
       }`;
     }),
   ].join(", ");
-  // Grouped in a subquery so that the order can compute on the keys (k0…).
-  return `select * from (
-            select ${[...keys, "count(*)::int as n", ...metrics].join(", ")}
-            from collection_records where ${where}
-            ${groupBy}
-          ) g
-          order by ${order}
-          limit ${p.add(Math.max(0, Math.trunc(spec.maxGroups)) + 1, "::int")}`;
+}
+
+/**
+ * The groups of a declared aggregate's rollup (migration 023), in `compareGroups` order, at most
+ * `maxGroups + 1`; no row at all when no rollup of that id and shape exists (`has` tells an empty
+ * rollup from a missing one). Parameters: $1 workspace, $2 collection, then the rollup's.
+ */
+export function rollupSql(spec: CompiledAggregate, rollupId: string, shape: unknown, p: Params): string {
+  const keys = spec.groupBy.map((o, i) => {
+    const v = `(g.key ->> ${i})`;
+    if (o.type === "any") return `nullif(g.key -> ${i}, 'null'::jsonb) as k${i}`;
+    const t = o.column ? COLUMN_TYPES[o.name] : o.type;
+    return `${t === "number" ? `${v}::float8` : t === "boolean" ? `${v}::boolean` : `${v} collate "C"`} as k${i}`;
+  });
+  return `select d.id as has, x.key, x.n, x.sums, x.counts
+          from record_rollups d
+          left join lateral (
+            select * from (
+              select ${[...keys, "g.key", "g.n::float8 as n", "g.sums::float8[] as sums", "g.counts::float8[] as counts"].join(", ")}
+              from record_rollup_groups g
+              where g.workspace_id = d.workspace_id and g.collection_id = d.collection_id and g.rollup = d.id
+            ) g
+            order by ${groupOrderSql(spec)}
+            limit ${p.add(Math.max(0, Math.trunc(spec.maxGroups)) + 1, "::int")}
+          ) x on true
+          where d.workspace_id = $1 and d.collection_id = $2 and d.id = ${p.add(rollupId, "::text")} and d.shape = ${
+    p.add(JSON.stringify(shape), "::text")
+  }::jsonb`;
 }

@@ -1,10 +1,11 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
 import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
-import type { AggregateGroup, CompiledAggregate } from "../../../core/collections/record-aggregate.ts";
+import type { AggregateGroup, CompiledAggregate, GroupKeyValue } from "../../../core/collections/record-aggregate.ts";
+import { type DeclaredRollup, groupOfRollup } from "../../../core/collections/record-rollup.ts";
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, type SqlDriver, sqlState } from "../driver.ts";
-import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, type SqlDialect } from "./record-sql.ts";
+import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
 const RECORD_COLUMNS =
@@ -160,6 +161,26 @@ export class PostgresRecordStore implements RecordStore {
     }));
   }
 
+  async aggregateRollup(
+    workspaceId: string,
+    collectionId: string,
+    rollup: Pick<DeclaredRollup, "id" | "shape">,
+    spec: CompiledAggregate,
+  ): Promise<AggregateGroup[] | null> {
+    if (!isUuid(workspaceId) || !isUuid(collectionId)) return null;
+    const p = new Params(workspaceId, collectionId);
+    const rows = await this.db.query<Row>(rollupSql(spec, rollup.id, rollup.shape, p), p.values);
+    if (!rows.length) return null;
+    return rows.filter((r) => r.key !== null && r.key !== undefined).map((r) =>
+      groupOfRollup(spec, rollup.shape, {
+        key: r.key as GroupKeyValue[],
+        n: Number(r.n),
+        sums: (r.sums as number[]).map(Number),
+        counts: (r.counts as number[]).map(Number),
+      })
+    );
+  }
+
   async insert(w: RecordWrite): Promise<"ok" | "collection_not_found"> {
     const r = w.record;
     if (!isUuid(r.workspace_id) || !isUuid(r.collection_id)) return "collection_not_found";
@@ -184,11 +205,13 @@ export class PostgresRecordStore implements RecordStore {
   async update(w: RecordWrite): Promise<"ok" | "version_conflict" | "not_found"> {
     const r = w.record;
     if (![r.workspace_id, r.collection_id, r.id].every(isUuid)) return "not_found";
+    // The collection first, then the record (migration 023): a purge holds them in that order.
     const updated = await this.db.query(
-      `with w as (update collection_records set
+      `with l as (select 1 from collections where workspace_id = $1 and id = $2 for key share),
+       w as (update collection_records set
            fields = $4::text::jsonb, status = $5, field_meta = $6::text::jsonb, entity_id = $7, drifted = $8, search_text = $9,
            created_by = $10, updated_by = $11, version = $12, created_at = $13, updated_at = $14
-         where ${KEYS} and version = $24
+         where ${KEYS} and version = $24 and exists (select 1 from l)
          returning workspace_id, collection_id, id),
        c as (${APPEND_CHANGE} returning 1)
        select 1 from c`,
@@ -221,6 +244,8 @@ export class PostgresRecordStore implements RecordStore {
     if (![workspaceId, collectionId, id].every(isUuid)) return "not_found";
     const keys = [workspaceId, collectionId, id];
     return inTransaction<RecordRemoval | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
+      // The collection first, then the record (migration 023): a purge holds them in that order.
+      await tx.query(`select 1 from collections where workspace_id = $1 and id = $2 for key share`, [workspaceId, collectionId]);
       const cur = await tx.query<Row>(`select version from collection_records where ${KEYS} for update`, keys);
       if (!cur[0]) return abort("not_found");
       if (expectedVersion !== null && Number(cur[0].version) !== expectedVersion) return abort("version_conflict");

@@ -17,6 +17,7 @@ import m017 from "./017-billing-accounts.ts";
 import m018 from "./018-billing-offers.ts";
 import m019 from "./019-support.ts";
 import m022 from "./022-anchor-versions.ts";
+import m023 from "./023-record-rollups.ts";
 import m025 from "./025-webhook-inbox.ts";
 import m026 from "./026-billing-schedules.ts";
 
@@ -48,6 +49,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m018,
   m019,
   m022,
+  m023,
   m025,
   m026,
 ];
