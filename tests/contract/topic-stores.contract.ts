@@ -198,6 +198,75 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect((await s.topics.list(ws, { tags: ["ops"], status: "draft" }, page)).total).toBe(1);
     });
 
+    test("TopicStore.list() by one tag pages the live topics carrying it in list order through every kind of write", async () => {
+      const ws = await workspace();
+      const names = ["a", "b", "c", "d"];
+      // The reference: the whole list (no filter) in list order, kept to the tag's holders.
+      const check = async (step: string) => {
+        const all = (await s.topics.list(ws, {}, { limit: 500, offset: 0 })).items;
+        for (const tag of names) {
+          const want = all.filter((t) => t.tags.includes(tag)).map((t) => `${t.id}@${t.version}`);
+          const got = await s.topics.list(ws, { tags: [tag] }, page);
+          expect({ step, tag, ids: got.items.map((t) => `${t.id}@${t.version}`), total: got.total })
+            .toEqual({ step, tag, ids: want, total: want.length });
+          const second = await s.topics.list(ws, { tags: [tag] }, { limit: 2, offset: 1 });
+          expect({ step, tag, ids: second.items.map((t) => `${t.id}@${t.version}`) }).toEqual({ step, tag, ids: want.slice(1, 3) });
+        }
+      };
+      const at = stamp();
+      const t1 = await add(ws, { tags: ["a", "b"] });
+      const t2 = await add(ws, { tags: ["a"], status: "reviewed" });
+      const t3 = await add(ws, { tags: ["b", "c"], status: "proposed" });
+      // Two at the same instant: the id breaks the tie.
+      const t4 = await add(ws, { tags: ["a", "c"], updated_at: at, created_at: at });
+      const t5 = await add(ws, { tags: ["a", "c"], updated_at: at, created_at: at });
+      const t6 = await add(ws, { tags: ["c"], drift: { commit: "abc", files: ["a.ts"], at: stamp() } });
+      await add(ws, { tags: ["a"], status: "archived" });
+      await check("inserted");
+      const t1b = edit(t1, { tags: ["a", "c"] });
+      await s.topics.update(t1b);
+      const t2b = edit(t2, { status: "archived" }, "topic.archived");
+      await s.topics.update(t2b);
+      await check("retagged and archived");
+      await s.topics.update(edit(t2b.topic, { status: "draft" }, "topic.restored"));
+      const t3b = edit(t3, { status: "reviewed" }, "topic.approved");
+      await s.topics.update(t3b);
+      const t4b = edit(t4, { drift: { commit: "def", files: ["b.ts"], at: stamp() } });
+      await s.topics.update(t4b);
+      await s.topics.update(edit(t6, { drift: null }));
+      await check("restored, approved, drifted, drift cleared");
+      const source = edit(t5, { status: "archived", merged_into: t1.id }, "topic.merged_into");
+      expect(await s.topics.merge(source, edit(t1b.topic, { merged_from: [t5.id], tags: ["a", "b", "c"] }, "topic.merged"))).toBe("ok");
+      const gone = { ...t3b.topic, version: t3b.topic.version + 1 };
+      await s.topics.delete(ws, t3.id, null, { ...topicEvent(null, gone, "topic.deleted", new Date(stamp())), snapshot: null });
+      await check("merged and deleted");
+      const retag = (from: string, to: string | null) => (t: Topic) =>
+        edit(t, { tags: [...new Set([...t.tags.filter((x) => x !== from), ...(to ? [to] : [])])].sort() }, "topic.retagged");
+      await s.tags.retag(ws, "c", "d", retag("c", "d"));
+      await s.tags.retag(ws, "b", "a", retag("b", "a"));
+      await add(ws, { tags: ["b", "d"] });
+      await check("renamed, merged tags, inserted again");
+      expect((await s.topics.list(ws, { tags: ["c"] }, page)).total).toBe(0);
+    });
+
+    test("TopicStore.list() with bodyChars reads each body's start, at least that many characters of it", async () => {
+      const ws = await workspace();
+      const long = `${"word ".repeat(200)}end`;
+      const astral = "𝄞".repeat(400);
+      await add(ws, { tags: ["x"], body: long });
+      await add(ws, { tags: ["x"], body: astral });
+      await add(ws, { tags: ["x"], body: "short" });
+      for (const bodyChars of [0, 100, 281, 500]) {
+        for (const filter of [{ tags: ["x"] }, {}]) {
+          for (const t of (await s.topics.list(ws, filter, page, { bodyChars })).items) {
+            const full = (await s.topics.get(ws, t.id))!.body;
+            expect(full.startsWith(t.body)).toBe(true);
+            expect(t.body.length).toBeGreaterThanOrEqual(Math.min(bodyChars, full.length));
+          }
+        }
+      }
+    });
+
     test("TopicStore.list() filters stale reviewed topics by their approval instant", async () => {
       const ws = await workspace();
       const gov = (at: string) => ({ authoritative: true, approved_by: null, approved_at: at });

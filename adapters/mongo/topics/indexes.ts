@@ -13,6 +13,10 @@ export const TOPIC_INDEXES: Record<keyof typeof TOPIC_COLLECTION_NAMES, IndexDes
     // Lists in `compareListed` order, of every status but archived or of one status.
     { key: { workspace_id: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_list_order" },
     { key: { workspace_id: 1, status: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_status_list_order" },
+    // The list of one tag (`tags: { $in: [one] }` is an equality on the multikey field) in list
+    // order, so a page is an index range on MongoDB as `topic_tags_list_idx` makes it on
+    // PostgreSQL (ADR 037). FerretDB v1 scans regardless (bench/README.md).
+    { key: { workspace_id: 1, tags: 1, list_rank: -1, updated_at: -1, _id: -1 }, name: "workspace_tag_list_order" },
     // Topics by the bases of their anchors (match-files, drift).
     { key: { workspace_id: 1, anchor_bases: 1 }, name: "workspace_anchor_bases" },
     // The repo filter, in list order.

@@ -12,6 +12,7 @@ import { trustRank } from "../../../core/topics/search-rank.ts";
 import { topicTerms } from "../../../core/topics/search-terms.ts";
 import { iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { type Row, str, strOrNull } from "../row-values.ts";
+import { syncTopicTags } from "./topic-tag-rows.ts";
 
 /** The stored fields of a topic (not the derived ones), in the order writes bind them. */
 const STORED = [
@@ -43,12 +44,24 @@ const STORED = [
 ];
 
 /**
+ * How many of the body's first characters `body_head` holds (migrations/021-topic-tag-lists.ts):
+ * core's EXCERPT_BODY_CHARS, what the excerpt views read. Changing it takes a migration.
+ */
+export const BODY_HEAD_CHARS = 281;
+
+/**
  * The stored columns of a topic, each prefixed by `alias`. With `bodyChars`, only the body's first
- * characters are read (views that show an excerpt need no more; bodies are kilobytes).
+ * characters are read (views that show an excerpt need no more; bodies are kilobytes): up to
+ * BODY_HEAD_CHARS from `body_head`, stored in the row, so that the body's TOAST is not read.
  */
 export function topicColumns(alias = "topics", bodyChars?: number): string {
   const cut = bodyChars === undefined ? null : Math.max(0, Math.trunc(bodyChars));
-  return STORED.map((c) => (c === "body" && cut !== null ? `left(${alias}.body, ${cut}) as body` : `${alias}.${c}`)).join(", ");
+  const body = cut === null
+    ? `${alias}.body`
+    : cut === BODY_HEAD_CHARS
+    ? `${alias}.body_head as body`
+    : `left(${alias}.${cut < BODY_HEAD_CHARS ? "body_head" : "body"}, ${cut}) as body`;
+  return STORED.map((c) => (c === "body" ? body : `${alias}.${c}`)).join(", ");
 }
 
 export function toTopic(r: Row): Topic {
@@ -152,6 +165,7 @@ export async function insertTopicRow(tx: SqlDriver, t: Topic): Promise<boolean> 
      returning id`,
     topicParams(t),
   );
+  if (rows.length > 0) await syncTopicTags(tx, t.workspace_id, t.id);
   return rows.length > 0;
 }
 
@@ -167,6 +181,7 @@ export async function updateTopicRow(tx: SqlDriver, t: Topic): Promise<boolean> 
      returning id`,
     [...topicParams(t), t.version - 1],
   );
+  if (rows.length > 0) await syncTopicTags(tx, t.workspace_id, t.id);
   return rows.length > 0;
 }
 

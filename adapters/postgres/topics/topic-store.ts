@@ -17,6 +17,7 @@ import type { Listed } from "../../../core/workspaces/ports.ts";
 import { inTransaction, PLAN_EACH, type SqlDriver, sqlState } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
 import type { Row } from "../row-values.ts";
+import { listByTag } from "./topic-tag-list.ts";
 import {
   addTagDeltas,
   applyTagDeltas,
@@ -97,6 +98,12 @@ function conditions(
   return out;
 }
 
+/** The tag of a filter by one tag and nothing else (the common case, served by `topic_tags`); else null. */
+function onlyOneTag(f: TopicFilter): string | null {
+  const others = Object.entries(f).some(([k, v]) => k !== "tags" && v !== undefined);
+  return !others && f.tags?.length === 1 ? f.tags[0]! : null;
+}
+
 /**
  * A tsquery holding every term: each quoted as a lexeme (`'a' & 'b'`), so PostgreSQL takes it as
  * given, with no parser or dictionary. Terms come from core's tokenizer (letters and digits);
@@ -172,6 +179,8 @@ export class PostgresTopicStore implements TopicStore {
 
   list(workspaceId: string, filter: TopicFilter, page: OffsetPage, options: ReadOptions = {}): Promise<Listed<Topic>> {
     if (!isUuid(workspaceId)) return Promise.resolve(NONE);
+    const tag = onlyOneTag(filter);
+    if (tag !== null) return listByTag(this.db, workspaceId, tag, page, options.bodyChars);
     const params: unknown[] = [workspaceId];
     // Written so that the planner sees the partial index's predicate (status <> 'archived').
     const where = ["workspace_id = $1", filter.status === undefined ? "status <> 'archived'" : `status = $${params.push(filter.status)}`];
@@ -181,12 +190,7 @@ export class PostgresTopicStore implements TopicStore {
     const [limit, offset] = pageParams(page);
     params.push(limit, offset);
     const filtered = `from topics where ${where.join(" and ")}`;
-    // One tag and nothing else (the common case): the registry keeps that count (live_count), so
-    // the total does not cost a scan of every topic carrying a popular tag.
-    const oneTag = filter.tags?.length === 1 && filter.status === undefined && Object.keys(filter).every((k) => k === "tags");
-    const count = oneTag
-      ? `select coalesce((select live_count from tags where workspace_id = $1 and name = ($2::text[])[1]), 0) as total`
-      : `select count(*)::int as total ${filtered}`;
+    const count = `select count(*)::int as total ${filtered}`;
     // The page's ids first, from the sort keys alone; only its rows are then read whole (a body is
     // kilobytes, and reading it for every filtered row before the sort cost more than the rest).
     return listPage(this.db, {
