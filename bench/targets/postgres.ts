@@ -1,4 +1,5 @@
 /** A throwaway PostgreSQL server from the test launcher (tests/support/postgres-server.ts). */
+import { readFileSync } from "node:fs";
 import type { BenchContext } from "../scenario.ts";
 
 /** `BENCH_PG_STATEMENTS=1`: the server loads pg_stat_statements, and each measurement reports its statements. */
@@ -43,14 +44,32 @@ export async function statementsProbe(): Promise<{ reset(): Promise<void>; repor
       await sql.end({ timeout: 5 });
     }
   };
+  // CPU time of every PostgreSQL process (backends, WAL writer, autovacuum…), from /proc.
+  const cpuMs = (sql: ReturnType<typeof postgresJs>) =>
+    sql.unsafe("select pid from pg_stat_activity").then((rows) => {
+      const ticks = new Map<number, number>();
+      for (const { pid } of rows) {
+        try {
+          const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+          ticks.set(Number(pid), Number(fields[11]) + Number(fields[12]));
+        } catch { /* gone, or no /proc */ }
+      }
+      return ticks;
+    });
+  let cpuBefore = new Map<number, number>();
   return {
     reset: () =>
       run(async (sql) => {
         await sql.unsafe("create extension if not exists pg_stat_statements");
         await sql.unsafe("select pg_stat_statements_reset()");
+        cpuBefore = await cpuMs(sql);
       }),
     report: (requests) =>
       run(async (sql) => {
+        const cpuAfter = await cpuMs(sql);
+        let ticks = 0;
+        for (const [pid, t] of cpuAfter) ticks += t - (cpuBefore.get(pid) ?? 0);
+        const tickMs = 1000 / 100; // USER_HZ
         const rows = await sql.unsafe(
           `select calls, total_exec_time, mean_exec_time, regexp_replace(query, '\\s+', ' ', 'g') as query
            from pg_stat_statements where query not like '%pg_stat_statements%' order by calls desc limit 40`,
@@ -63,6 +82,7 @@ export async function statementsProbe(): Promise<{ reset(): Promise<void>; repor
           }`
         );
         return [
+          `  PostgreSQL CPU: ${((ticks * tickMs) / requests).toFixed(3)} ms per request (user + system, all its processes)`,
           `  pg_stat_statements: ${(total / requests).toFixed(2)} statements per request, ${
             (execMs / requests).toFixed(2)
           } ms executing per request (calls/request × mean):`,

@@ -11,7 +11,7 @@ import type {
 } from "../../../core/radar/ports.ts";
 import { availableOf, openAccount } from "../credits/account-sql.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
-import { iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
+import { CHECK_VIOLATION, iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json, type Row } from "../row-values.ts";
 
 /**
@@ -192,42 +192,47 @@ export class PostgresRadarStore implements RadarStore {
   }
 
   /**
-   * One statement: the guarded update of the account and the hold entry (as the ledger's append
-   * writes them), and the claims, which insert only if the account update passed its guard; so a
-   * refusal leaves nothing. `before` reads the asked keys as they stood: the token of a claim taken
-   * over, the claim of a key another request holds.
+   * One statement: the claims, then the update of the account and the hold entry (as the ledger's
+   * append writes them). The account row is locked last, so its writers queue only behind the
+   * hold entry's insert; the guard is the account's check (available ≥ 0): a hold beyond it fails
+   * the whole statement (SQLSTATE 23514), claims included, so a refusal leaves nothing. `before`
+   * reads the asked keys as they stood: the token of a claim taken over, the claim of a key
+   * another request holds.
    */
   async beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
     const first = us[0];
     if (!first) return { ok: true, hold: null, claims: [] };
     const ws = first.workspace_id;
-    const sql = `with ${
-      hold
-        ? `account as (
-             update credit_accounts set held = held + $7, seq = seq + 1
-             where workspace_id = $1 and balance - (held + $7) >= 0
-             returning balance, held, seq
-           ),
-           hold as (
-             insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
-             select $1, $2, seq, 'hold', 0, $7, balance, held, null, null, null, null, $8, $3 from account
-             returning ${ENTRY_COLUMNS}
-           ),`
-        : ""
-    }
-      asked as (select u.entity_id, u.kind from unnest($4::text[], $5::text[]) as u (entity_id, kind)),
+    const sql = `with asked as (select u.entity_id, u.kind from unnest($4::text[], $5::text[]) as u (entity_id, kind)),
       before as (
-        select ${UNLOCK_COLUMNS.split(", ").map((c) => `c.${c}`).join(", ")} from radar_contact_unlocks c
-        join asked a on c.entity_id = a.entity_id and c.kind = a.kind where c.workspace_id = $1
+        -- By the key's prefix (= any: an index scan whatever the plan; a join with the unnest got a
+        -- generic plan that hashed the workspace's unlocks); other kinds are dropped in the caller.
+        select ${UNLOCK_COLUMNS} from radar_contact_unlocks where workspace_id = $1 and entity_id = any($4::text[])
       ),
       claimed as (
         insert into radar_contact_unlocks (${UNLOCK_COLUMNS})
-        select $1, a.entity_id, a.kind, 'pending', null, 0, $2, $3, null from asked a ${hold ? "where exists (select 1 from account)" : ""}
+        select $1, a.entity_id, a.kind, 'pending', null, 0, $2, $3, null from asked a
+        ${hold ? "where exists (select 1 from credit_accounts where workspace_id = $1)" : ""}
         on conflict (workspace_id, entity_id, kind) do update
           set state = 'pending', value = null, credits = 0, token = excluded.token, claimed_at = excluded.claimed_at, settled_at = null
           where radar_contact_unlocks.state = 'pending' and radar_contact_unlocks.claimed_at < $6
         returning entity_id, kind
-      )
+      )${
+      hold
+        ? `,
+      account as (
+        update credit_accounts set held = held + $7, seq = seq + 1
+        from (select count(*) from claimed) as after_claims
+        where workspace_id = $1
+        returning balance, held, seq
+      ),
+      hold as (
+        insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
+        select $1, $2, seq, 'hold', 0, $7, balance, held, null, null, null, null, $8, $3 from account
+        returning ${ENTRY_COLUMNS}
+      )`
+        : ""
+    }
       select ${hold ? "(select row_to_json(h) from hold h)" : "null"} as hold,
         (select coalesce(json_agg(c.entity_id || ':' || c.kind), '[]') from claimed c) as claimed,
         (select coalesce(json_agg(row_to_json(b)), '[]') from before b) as before`;
@@ -241,14 +246,17 @@ export class PostgresRadarStore implements RadarStore {
       ...(hold ? [hold.amount, hold.reason] : []),
     ];
     for (let attempt = 0;; attempt++) {
-      const [row] = await this.db.query<Row>(sql, params);
+      let row: Row | undefined;
+      try {
+        [row] = await this.db.query<Row>(sql, params);
+      } catch (e) {
+        if (sqlState(e) !== CHECK_VIOLATION || !hold) throw e;
+        return { ok: false, reason: "insufficient", required: hold.amount, available: (await availableOf(this.db, ws)) ?? 0 };
+      }
       const held = row!.hold as Row | null;
       if (hold && !held) {
-        // Refused by the guard, or the workspace has no account yet: its first entry opens it.
-        const available = await availableOf(this.db, ws);
-        if (available !== null || attempt > 0) {
-          return { ok: false, reason: "insufficient", required: hold.amount, available: available ?? 0 };
-        }
+        // The workspace has no account yet (nothing was claimed): its first entry opens it.
+        if (attempt > 0) return { ok: false, reason: "insufficient", required: hold.amount, available: 0 };
         await openAccount(this.db, ws);
         continue;
       }
