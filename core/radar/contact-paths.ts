@@ -230,7 +230,11 @@ export async function unlockContacts(
     } finally {
       // One write settles what was looked up and captures it, releasing the rest (also when a
       // lookup failed: what was not looked up stays pending until taken over).
-      const done = await deps.stores.radar.finishUnlocks(ws.id, token, settles, { id: uuidv7(), at: deps.clock.now().toISOString(), reason });
+      const done = await deps.stores.radar.finishUnlocks(ws.id, token, settles, {
+        id: uuidv7(),
+        at: deps.clock.now().toISOString(),
+        reason,
+      });
       const applied = new Set(done.settled);
       for (const u of settles) {
         const key = keyOf(u.entity_id, u.kind);

@@ -277,7 +277,9 @@ export class PostgresRadarStore implements RadarStore {
         hold: held ? toEntry(held) : null,
         claims: us.map((u): UnlockClaim => {
           const key = `${u.entity_id}:${u.kind}`;
-          return mine.has(key) ? { claimed: true, took_over: before.get(key)?.token ?? null } : { claimed: false, existing: before.get(key)! };
+          return mine.has(key)
+            ? { claimed: true, took_over: before.get(key)?.token ?? null }
+            : { claimed: false, existing: before.get(key)! };
         }),
       };
     }
