@@ -9,10 +9,12 @@
  *   BENCH_CONNECTIONS  open connections (default 32)
  *   BENCH_TIMEOUT      seconds after which wrk counts a request as timed out (default 5)
  *   BENCH_ONLY         only scenarios whose name contains this text (case-insensitive), or one
- *                      of several separated by commas, or that a scenario lists in `selectedBy`;
- *                      the baseline always runs
+ *                      of several separated by commas; `a+b`: names containing both; or that a
+ *                      scenario lists in `selectedBy`; the baseline always runs
  *   BENCH_JSON         also write the results as JSON to this file
  *   BENCH_LOG_LEVEL    LOG_LEVEL of the real server during the load (default warn)
+ *   BENCH_PG_STATEMENTS 1: PostgreSQL loads pg_stat_statements, and each measurement after it
+ *                      started prints its statements per request (targets/postgres.ts)
  *   BENCH_TOPICS, BENCH_TOPICS_MONGO, BENCH_TOPICS_MONGO_CONNECTIONS, BENCH_SEED_CONCURRENCY:
  *                      the topic scenarios' dataset and load (targets/topics.ts)
  *   BENCH_ANCHORED_TOPICS, BENCH_ANCHORED_TOPICS_MONGO, BENCH_REPO_FILES, BENCH_CODE_CONNECTIONS:
@@ -37,6 +39,7 @@ import { ResourcePool, type Target } from "./scenario.ts";
 import { ensureWrk, runWrk, type WrkResult } from "./wrk.ts";
 import { comparisonsReport, goalsReport, markdownTable, type Row } from "./report.ts";
 import { recordedSeedings, seedingReport } from "./summary.ts";
+import { statementsProbe } from "./targets/postgres.ts";
 import { stopAllAppServers } from "../tests/support/app-server.ts";
 import { isShuttingDown, refuseNewChildren, stopAllChildren } from "../tests/support/child-process.ts";
 
@@ -104,10 +107,12 @@ async function main(): Promise<number> {
     .split(",")
     .map((text) => text.trim().toLowerCase())
     .filter((text) => text !== "");
+  // `a+b`: names containing both (scenario names hold commas, so they cannot be matched whole).
+  const matches = (name: string, alternative: string) => alternative.split("+").every((text) => name.includes(text.trim()));
   const selected = scenarios.filter(
     (scenario) =>
       scenario.baseline || wanted.length === 0 ||
-      wanted.some((text) => scenario.name.toLowerCase().includes(text) || (scenario.selectedBy ?? []).includes(text)),
+      wanted.some((text) => matches(scenario.name.toLowerCase(), text) || (scenario.selectedBy ?? []).includes(text)),
   );
   console.log(
     `Benchmark: ${selected.length} scenarios, wrk -t${settings.threads} -c${settings.connections} ` +
@@ -154,7 +159,10 @@ async function main(): Promise<number> {
         // Bodies: the measurement starts after the last one the warm-up sent.
         const sent = warm?.requests ?? 0;
         const bodies = load.bodies && [...load.bodies.slice(sent % load.bodies.length), ...load.bodies.slice(0, sent % load.bodies.length)];
+        const statements = await statementsProbe();
+        await statements?.reset();
         const result = await runWrk({ ...load, bodies, durationSeconds: settings.durationSeconds });
+        if (statements && result.requests > 0) console.log(await statements.report(result.requests));
         if (bodies && sent + result.requests > bodies.length) {
           console.log(`  WARNING: ${sent + result.requests - bodies.length} of the requests repeated a body (${bodies.length} bodies)`);
         }

@@ -110,6 +110,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...billingCollections(db),
     ...supportCollections(db),
   };
+  const credits = mongoCreditBundle(c);
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
       await Promise.all(bundles.map((b) => b.purgeWorkspace(id)));
@@ -120,8 +121,8 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoSharingBundle(c),
     mongoCollectionBundle(c),
     mongoWebhookBundle(c),
-    mongoCreditBundle(c),
-    mongoRadarBundle(c),
+    credits,
+    mongoRadarBundle(c, credits.stores.creditLedger),
     mongoJobBundle(c),
     mongoIdentityBundle(c),
     mongoMailBundle(c),

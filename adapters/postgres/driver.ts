@@ -62,6 +62,8 @@ export function sqlState(e: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = "23505";
+/** A check constraint refused a write (the credit account's available ≥ 0 guards radar's unlock hold). */
+export const CHECK_VIOLATION = "23514";
 export const FOREIGN_KEY_VIOLATION = "23503";
 
 /** Timestamps come back from both clients as `Date`; the models carry ISO 8601 UTC strings. */

@@ -115,9 +115,12 @@ async function seedUnlockHistory(databaseUrl: string, slug: string, count: numbe
           settled_at: null,
         });
       }
-      await stores.radar.claimUnlocks(batch, at);
-      await stores.radar.settleUnlocks(
+      await stores.radar.beginUnlocks(batch, null, at);
+      await stores.radar.finishUnlocks(
+        workspace.id,
+        token,
         batch.map((u) => ({ ...u, state: "unlocked", value: `${u.kind}-value`, credits: 1, settled_at: at })),
+        { id: uuidv7(), at, reason: null },
       );
     }
   } finally {

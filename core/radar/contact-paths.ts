@@ -17,14 +17,15 @@ import type { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContac
 import type { ContactKind, ContactUnlock } from "./model.ts";
 import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
 import type { ContactDetails } from "./prospect.ts";
-import { holdCredits, settleHold } from "./holds.ts";
+import { insufficientCredits } from "../credits/mod.ts";
 import { agentChange } from "./record-change.ts";
 
 /**
  * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
  * unlocked for credits, each (entity, kind) charged once, forever, across collections
- * (docs/decisions/025-contact-paths.md). The unlock claims its keys before asking the directory,
- * holds the total first, captures the hits and releases the rest in one ledger entry.
+ * (docs/decisions/025-contact-paths-and-enrichment.md). The unlock holds the total and claims its
+ * keys in one store write before asking the directory, then settles the keys and captures the
+ * hits (releasing the rest) in another (docs/decisions/041-unlock-in-two-writes.md).
  */
 
 /** A pending claim older than this belongs to a request that died: it may be taken over. */
@@ -170,73 +171,95 @@ export async function unlockContacts(
     }
   }
   const total = [...fresh.values()].reduce((n, f) => n + priceOf(prices, f.kind), 0);
-  const holdId = total > 0 ? await holdCredits(deps, ws.id, total, { reason: "contact unlock" }) : null;
+  const reason = "contact unlock";
+
+  // One write holds the total and claims each new key (402 when short: nothing held or claimed);
+  // then one directory lookup per person whose keys this request holds.
+  const wanted = [...fresh];
+  const begun = wanted.length === 0 ? null : await deps.stores.radar.beginUnlocks(
+    wanted.map(([, f]): ContactUnlock => ({
+      workspace_id: ws.id,
+      entity_id: f.t.person!.entity.id,
+      kind: f.kind,
+      state: "pending",
+      value: null,
+      credits: 0,
+      token,
+      claimed_at: at,
+      settled_at: null,
+    })),
+    total > 0 ? { amount: total, reason } : null,
+    new Date(now.getTime() - CLAIM_STALE_MS).toISOString(),
+  );
+  if (begun && !begun.ok) throw insufficientCredits(begun.required, begun.available);
 
   const outcome = new Map<string, { status: "unlocked" | "already_unlocked" | "unavailable"; credits: number; value: string | null }>();
   let charged = 0;
-  try {
-    // Claim first; then one directory lookup per person whose keys this request holds.
-    const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
-    const wanted = [...fresh];
-    const claimed = await deps.stores.radar.claimUnlocks(
-      wanted.map(([, f]): ContactUnlock => ({
-        workspace_id: ws.id,
-        entity_id: f.t.person!.entity.id,
-        kind: f.kind,
-        state: "pending",
-        value: null,
-        credits: 0,
-        token,
-        claimed_at: at,
-        settled_at: null,
-      })),
-      new Date(now.getTime() - CLAIM_STALE_MS).toISOString(),
-    );
-    for (const [i, [key, f]] of wanted.entries()) {
-      const r = claimed[i]!;
-      if (r.claimed) {
-        const list = mine.get(f.t.person!.providerId) ?? [];
-        list.push({ key, kind: f.kind, t: f.t });
-        mine.set(f.t.person!.providerId, list);
-      } else known.set(key, r.existing);
+  const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
+  const deadTokens = new Set<string>();
+  for (const [i, [key, f]] of wanted.entries()) {
+    const r = begun!.claims[i]!;
+    if (r.claimed) {
+      const list = mine.get(f.t.person!.providerId) ?? [];
+      list.push({ key, kind: f.kind, t: f.t });
+      mine.set(f.t.person!.providerId, list);
+      if (r.took_over) deadTokens.add(r.took_over);
+    } else known.set(key, r.existing);
+  }
+  const settles: ContactUnlock[] = [];
+  if (begun) {
+    try {
+      const settledAt = deps.clock.now().toISOString();
+      for (const [providerId, keys] of mine) {
+        const details = await deps.prospects!.contacts(providerId);
+        for (const k of keys) {
+          const value = details?.[FIELD_OF[k.kind]] ?? null;
+          settles.push({
+            workspace_id: ws.id,
+            entity_id: k.t.person!.entity.id,
+            kind: k.kind,
+            state: value === null ? "unavailable" : "unlocked",
+            value,
+            credits: value === null ? 0 : priceOf(prices, k.kind),
+            token,
+            claimed_at: at,
+            settled_at: settledAt,
+          });
+        }
+      }
+    } finally {
+      // One write settles what was looked up and captures it, releasing the rest (also when a
+      // lookup failed: what was not looked up stays pending until taken over).
+      const done = await deps.stores.radar.finishUnlocks(ws.id, token, settles, {
+        id: uuidv7(),
+        at: deps.clock.now().toISOString(),
+        reason,
+      });
+      const applied = new Set(done.settled);
+      for (const u of settles) {
+        const key = keyOf(u.entity_id, u.kind);
+        // Not applied: the claim was taken over meanwhile (this request outlived its claims); its
+        // new holder answers for it.
+        if (!applied.has(key)) continue;
+        charged += u.credits;
+        outcome.set(key, { status: u.state === "unlocked" ? "unlocked" : "unavailable", credits: u.credits, value: u.value });
+      }
+      // The holds of requests that died holding keys this one took over: captured what they
+      // settled, the rest released (a hold resolves once, so a repeat changes nothing).
+      for (const dead of deadTokens) {
+        await deps.stores.radar.finishUnlocks(ws.id, dead, [], { id: uuidv7(), at: deps.clock.now().toISOString(), reason });
+      }
     }
-    // One lookup per person, then every claim settled in one write.
-    const settles: ContactUnlock[] = [];
-    const settledAt = deps.clock.now().toISOString();
-    const found: Array<
-      { keys: Array<{ key: string; kind: ContactKind; t: Target }>; values: Partial<Record<keyof ContactDetails, string>> }
-    > = [];
-    for (const [providerId, keys] of mine) {
-      const details = await deps.prospects!.contacts(providerId);
+    // The values this request unlocked, to the record that asked (once per record) and the entity.
+    for (const keys of mine.values()) {
       const values: Partial<Record<keyof ContactDetails, string>> = {};
       for (const k of keys) {
-        const value = details?.[FIELD_OF[k.kind]] ?? null;
-        const credits = value === null ? 0 : priceOf(prices, k.kind);
-        settles.push({
-          workspace_id: ws.id,
-          entity_id: k.t.person!.entity.id,
-          kind: k.kind,
-          state: value === null ? "unavailable" : "unlocked",
-          value,
-          credits,
-          token,
-          claimed_at: at,
-          settled_at: settledAt,
-        });
-        charged += credits;
-        outcome.set(k.key, { status: value === null ? "unavailable" : "unlocked", credits, value });
-        if (value !== null) values[FIELD_OF[k.kind]] = value;
+        const o = outcome.get(k.key);
+        if (o?.status === "unlocked" && o.value !== null) values[FIELD_OF[k.kind]] = o.value;
       }
-      found.push({ keys, values });
-    }
-    await deps.stores.radar.settleUnlocks(settles);
-    for (const { keys, values } of found) {
-      // Once per record (a person's keys all name the record that asked for them first).
       const records = new Map(keys.map((k) => [k.t.record.id, k.t]));
       if (Object.keys(values).length > 0) { for (const t of records.values()) await keepValues(deps, c, t, values, at); }
     }
-  } finally {
-    if (holdId) await settleHold(deps, ws.id, holdId, charged, { reason: "contact unlock" });
   }
 
   // Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise.

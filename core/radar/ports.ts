@@ -1,6 +1,6 @@
 import type { CoreDeps } from "../deps.ts";
 import type { CollectionStores } from "../collections/mod.ts";
-import type { CreditStores } from "../credits/mod.ts";
+import type { CreditStores, LedgerEntry } from "../credits/mod.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "./model.ts";
@@ -112,25 +112,60 @@ export interface RadarStore {
   /** Replaces the monitor stored at `next.version - 1`. */
   updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found">;
   /**
-   * Claims `(workspace, entity, kind)` for each of `us` (state `pending`, at most 300); a pending
-   * claim made before `staleBefore` (its request died) is taken over. Of concurrent claims of one
-   * key exactly one is claimed; the others get the claim as it stands. Answers in `us`'s order.
-   * The claims are one request's: one workspace, one `token`, one `claimed_at`.
+   * Begins an unlock, atomically where the backend can (docs/decisions/041-unlock-in-two-writes.md):
+   * holds `hold.amount` credits (the hold's ledger id is the claims' `token`) and claims
+   * `(workspace, entity, kind)` for each of `us` (state `pending`, at most 300). Short of credits:
+   * `insufficient`, nothing held or claimed. A pending claim made before `staleBefore` (its
+   * request died) is taken over, and `took_over` names the token that held it (its hold is for the
+   * caller to repair with `finishUnlocks`). Of concurrent claims of one key exactly one is claimed;
+   * the others get the claim as it stands. Answers in `us`'s order. The claims are one request's:
+   * one workspace, one `token`, one `claimed_at`; `hold` null: claims only (nothing to pay).
    */
-  claimUnlocks(
-    us: readonly ContactUnlock[],
-    staleBefore: string,
-  ): Promise<Array<{ claimed: true } | { claimed: false; existing: ContactUnlock }>>;
+  beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun>;
   /**
-   * Settles pending claims held by their `token` (state, value, credits, settled_at; one request's:
-   * one workspace, token and settled_at); how many were still held.
+   * Finishes the unlock of `token`: settles the given claims it still holds (state, value, credits,
+   * settled_at) and resolves its hold once, capturing the credits of the token's settled claims
+   * and releasing the rest, atomically where the backend can. A hold resolved before (its claims
+   * taken over and the hold repaired) settles nothing. `us` empty: the repair of a request that
+   * died (captures what it settled, releases the rest). No hold of that id: settles only.
    */
-  settleUnlocks(us: readonly ContactUnlock[]): Promise<number>;
+  finishUnlocks(
+    workspaceId: string,
+    token: string,
+    us: readonly ContactUnlock[],
+    resolution: UnlockResolution,
+  ): Promise<UnlockFinished>;
   /** The unlocks of these entities (at most 1,000), in no particular order. */
   unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]>;
 
   /** Active monitors whose `next_run_at` is at or before `now`, across workspaces, soonest first, at most `limit`. */
   dueMonitors(now: string, limit: number): Promise<RadarMonitor[]>;
+}
+
+/** What an unlock holds: `amount` ≥ 1 credits, the hold entry's id being the claims' token. */
+export interface UnlockHold {
+  amount: number;
+  reason: string | null;
+}
+
+export type UnlockClaim = { claimed: true; took_over: string | null } | { claimed: false; existing: ContactUnlock };
+
+export type UnlockBegun =
+  | { ok: true; hold: LedgerEntry | null; claims: UnlockClaim[] }
+  | { ok: false; reason: "insufficient"; required: number; available: number };
+
+/** The resolution entry an unlock's finish writes (when its token has a hold). */
+export interface UnlockResolution {
+  id: string;
+  at: string;
+  reason: string | null;
+}
+
+export interface UnlockFinished {
+  /** The claims this call settled (`<entity_id>:<kind>`). */
+  settled: string[];
+  /** The hold's resolution: this call's, or the one before; null when the token has no hold. */
+  resolution: LedgerEntry | null;
 }
 
 /** Radar's stores, one bundle per adapter (adapters/<adapter>/radar/). */

@@ -235,61 +235,153 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       expect(found[1]).toEqual(due);
     });
 
-    test("RadarStore.claimUnlocks(): of 50 concurrent claims of one (entity, kind) one wins; a stale pending claim is taken over; settling needs the token", async () => {
+    // Claimed now (`stamp()` is a fixed past: every claim would be stale).
+    const unlockOf = (
+      ws: string,
+      entity: string,
+      token: string,
+      kind: ContactUnlock["kind"] = "email",
+      claimed_at = new Date().toISOString(),
+    ): ContactUnlock => ({
+      workspace_id: ws,
+      entity_id: entity,
+      kind,
+      state: "pending",
+      value: null,
+      credits: 0,
+      token,
+      claimed_at,
+      settled_at: null,
+    });
+    const settle = (u: ContactUnlock, value: string | null, credits: number): ContactUnlock => ({
+      ...u,
+      state: value === null ? "unavailable" : "unlocked",
+      value,
+      credits: value === null ? 0 : credits,
+      settled_at: stamp(),
+    });
+    const resolution = () => ({ id: uuidv7(), at: stamp(), reason: "contact unlock" });
+    const grant = (ws: string, amount: number) =>
+      s.creditLedger.append({ workspace_id: ws, id: uuidv7(), at: stamp(), op: { type: "grant", amount } });
+    const staleBefore = () => new Date(Date.now() - 60_000).toISOString();
+
+    test("RadarStore.beginUnlocks() holds and claims; finishUnlocks() settles the token's claims and captures their credits, once", async () => {
+      const ws = await workspace();
+      await grant(ws, 20);
+      const entity = uuidv7();
+      const token = uuidv7();
+      const asked = [unlockOf(ws, entity, token, "email"), unlockOf(ws, entity, token, "phone")];
+      const begun = await s.radar.beginUnlocks(asked, { amount: 12, reason: "contact unlock" }, staleBefore());
+      if (!begun.ok) throw new Error("refused");
+      expect(begun.claims).toEqual([{ claimed: true, took_over: null }, { claimed: true, took_over: null }]);
+      expect(begun.hold).toMatchObject({ id: token, type: "hold", amount: 0, held: 12, balance_after: 20, held_after: 12 });
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 20, held: 12 });
+
+      // Another token settles nothing; the holder's finish settles both, capturing the hit only.
+      const foreign = await s.radar.finishUnlocks(ws, uuidv7(), [settle(asked[0]!, "x@y.example", 4)], resolution());
+      expect(foreign).toEqual({ settled: [], resolution: null });
+      const done = await s.radar.finishUnlocks(ws, token, [settle(asked[0]!, "a@b.example", 4), settle(asked[1]!, null, 8)], resolution());
+      expect(done.settled.sort()).toEqual([`${entity}:email`, `${entity}:phone`]);
+      expect(done.resolution).toMatchObject({ type: "capture", amount: -4, held: -12, hold_id: token, balance_after: 16, held_after: 0 });
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 16, held: 0 });
+      // Again: the hold resolved before, nothing settles or moves.
+      const again = await s.radar.finishUnlocks(ws, token, [settle(asked[0]!, "other@b.example", 4)], resolution());
+      expect(again).toEqual({ settled: [], resolution: done.resolution });
+      const stored = await s.radar.unlocksOf(ws, [entity]);
+      expect(stored.map((u) => `${u.kind}:${u.state}:${u.value}:${u.credits}`).sort()).toEqual([
+        "email:unlocked:a@b.example:4",
+        "phone:unavailable:null:0",
+      ]);
+      // A settled key is answered as it stands.
+      const later = await s.radar.beginUnlocks([unlockOf(ws, entity, uuidv7())], { amount: 4, reason: null }, staleBefore());
+      expect(later.ok && later.claims).toEqual([{ claimed: false, existing: stored.find((u) => u.kind === "email") }]);
+      expect(await s.radar.unlocksOf(await workspace(), [entity])).toEqual([]);
+    });
+
+    test("RadarStore.beginUnlocks() short of credits holds and claims nothing; concurrent begins never hold more than the balance", async () => {
+      const ws = await workspace();
+      const nothing = await s.radar.beginUnlocks([unlockOf(ws, uuidv7(), uuidv7())], { amount: 4, reason: null }, staleBefore());
+      expect(nothing).toEqual({ ok: false, reason: "insufficient", required: 4, available: 0 });
+      await grant(ws, 10);
+      const entities = Array.from({ length: 20 }, () => uuidv7());
+      const outcomes = await Promise.all(
+        entities.map((e) => s.radar.beginUnlocks([unlockOf(ws, e, uuidv7())], { amount: 4, reason: null }, staleBefore())),
+      );
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(2);
+      for (const o of outcomes) if (!o.ok) expect(o).toMatchObject({ reason: "insufficient", required: 4 });
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 10, held: 8 });
+      // Only the two that held claimed.
+      expect(await s.radar.unlocksOf(ws, entities)).toHaveLength(2);
+    });
+
+    test("RadarStore.beginUnlocks(): of 30 concurrent unlocks of one (entity, kind) one claims; the key is charged once", async () => {
+      const ws = await workspace();
+      await grant(ws, 1_000);
+      const entity = uuidv7();
+      const tokens = Array.from({ length: 30 }, () => uuidv7());
+      const runs = await Promise.all(tokens.map(async (token) => {
+        const u = unlockOf(ws, entity, token);
+        const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: null }, staleBefore());
+        if (!begun.ok) throw new Error("refused");
+        const claim = begun.claims[0]!;
+        const done = await s.radar.finishUnlocks(ws, token, claim.claimed ? [settle(u, "a@b.example", 4)] : [], resolution());
+        return { claim, done };
+      }));
+      const winners = runs.filter((r) => r.claim.claimed);
+      expect(winners).toHaveLength(1);
+      for (const r of runs) if (!r.claim.claimed) expect(r.done).toMatchObject({ settled: [], resolution: { type: "release", amount: 0 } });
+      expect(winners[0]!.done.resolution).toMatchObject({ type: "capture", amount: -4 });
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 996, held: 0 });
+    });
+
+    test("RadarStore: an unlock whose request died is taken over once stale, and finishing its token repairs its hold", async () => {
+      const ws = await workspace();
+      await grant(ws, 10);
+      const entity = uuidv7();
+      const dead = uuidv7();
+      const old = new Date(Date.now() - 3_600_000).toISOString();
+      const died = await s.radar.beginUnlocks(
+        [unlockOf(ws, entity, dead, "email", old), unlockOf(ws, entity, dead, "linkedin", old)],
+        { amount: 5, reason: null },
+        staleBefore(),
+      );
+      expect(died.ok).toBe(true);
+      // Its claims are still fresh for a request that started within the stale window.
+      const early = await s.radar.beginUnlocks([unlockOf(ws, entity, uuidv7())], null, old);
+      expect(early.ok && early.claims[0]).toMatchObject({ claimed: false, existing: { token: dead, state: "pending" } });
+
+      const token = uuidv7();
+      const u = unlockOf(ws, entity, token, "email");
+      const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: null }, staleBefore());
+      expect(begun.ok && begun.claims).toEqual([{ claimed: true, took_over: dead }]);
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 10, held: 9 });
+      // The repair: the dead token settled nothing, so its whole hold is released; a repeat changes nothing.
+      const repaired = await s.radar.finishUnlocks(ws, dead, [], resolution());
+      expect(repaired).toMatchObject({ settled: [], resolution: { type: "release", amount: 0, held: -5, hold_id: dead } });
+      expect(await s.radar.finishUnlocks(ws, dead, [], resolution())).toEqual(repaired);
+      // The dead request, were it only slow, can settle nothing now.
+      const late = await s.radar.finishUnlocks(ws, dead, [settle(unlockOf(ws, entity, dead, "linkedin", old), "in/x", 1)], resolution());
+      expect(late.settled).toEqual([]);
+      const done = await s.radar.finishUnlocks(ws, token, [settle(u, "a@b.example", 4)], resolution());
+      expect(done.resolution).toMatchObject({ type: "capture", amount: -4 });
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 6, held: 0 });
+      const stored = await s.radar.unlocksOf(ws, [entity]);
+      expect(stored.map((x) => `${x.kind}:${x.state}`).sort()).toEqual(["email:unlocked", "linkedin:pending"]);
+    });
+
+    test("RadarStore: unlocks without a hold (nothing to pay) claim and settle only", async () => {
       const ws = await workspace();
       const entity = uuidv7();
-      const claim = (token: string, kind: ContactUnlock["kind"] = "email", claimed_at = new Date().toISOString()): ContactUnlock => ({
-        workspace_id: ws,
-        entity_id: entity,
-        kind,
-        state: "pending",
-        value: null,
-        credits: 0,
-        token,
-        claimed_at,
-        settled_at: null,
-      });
-      const old = new Date(Date.now() - 3_600_000).toISOString();
-      const staleBefore = new Date(Date.now() - 60_000).toISOString();
-      const claims = Array.from({ length: 50 }, () => claim(uuidv7()));
-      const outcomes = (await Promise.all(claims.map((c) => s.radar.claimUnlocks([c], staleBefore)))).map((o) => o[0]!);
-      expect(outcomes.filter((o) => o.claimed).length).toBe(1);
-      const winner = claims[outcomes.findIndex((o) => o.claimed)]!;
-      for (const o of outcomes) if (!o.claimed) expect(o.existing).toEqual(winner);
-
-      const settledAt = new Date().toISOString();
-      expect(
-        await s.radar.settleUnlocks([{
-          ...winner,
-          token: uuidv7(),
-          state: "unlocked",
-          value: "x@y.example",
-          credits: 4,
-          settled_at: settledAt,
-        }]),
-      )
-        .toBe(0);
-      const done = { ...winner, state: "unlocked" as const, value: "a@b.example", credits: 4, settled_at: settledAt };
-      expect(await s.radar.settleUnlocks([done])).toBe(1);
-      expect(await s.radar.settleUnlocks([done])).toBe(0);
-      expect(await s.radar.claimUnlocks([claim(uuidv7())], staleBefore)).toEqual([{ claimed: false, existing: done }]);
-
-      // Several keys at once: a new one claimed, one held by a request that died long ago taken over,
-      // one another request holds now answered as it stands; in the order asked.
-      const dead = claim(uuidv7(), "phone", old);
-      expect(await s.radar.claimUnlocks([dead], staleBefore)).toEqual([{ claimed: true }]);
       const token = uuidv7();
-      const at = new Date().toISOString();
-      const batch = [claim(token, "linkedin", at), claim(token, "phone", at), claim(token, "email", at)];
-      const answers = await s.radar.claimUnlocks(batch, staleBefore);
-      expect(answers).toEqual([{ claimed: true }, { claimed: true }, { claimed: false, existing: done }]);
-      expect(await s.radar.settleUnlocks([{ ...dead, state: "unavailable", settled_at: settledAt }])).toBe(0);
-      const settled = batch.slice(0, 2).map((u) => ({ ...u, state: "unavailable" as const, settled_at: settledAt }));
-      expect(await s.radar.settleUnlocks(settled)).toBe(2);
-
-      const all = await s.radar.unlocksOf(ws, [entity, uuidv7()]);
-      expect(all.map((u) => `${u.kind}:${u.state}`).sort()).toEqual(["email:unlocked", "linkedin:unavailable", "phone:unavailable"]);
-      expect(await s.radar.unlocksOf(await workspace(), [entity])).toEqual([]);
+      const u = unlockOf(ws, entity, token, "phone");
+      const begun = await s.radar.beginUnlocks([u], null, staleBefore());
+      expect(begun).toEqual({ ok: true, hold: null, claims: [{ claimed: true, took_over: null }] });
+      expect(await s.radar.finishUnlocks(ws, token, [settle(u, "+1 555", 0)], resolution())).toEqual({
+        settled: [`${entity}:phone`],
+        resolution: null,
+      });
+      expect(await s.creditLedger.totals(ws)).toEqual({ seq: 0, balance: 0, held: 0 });
+      expect((await s.radar.unlocksOf(ws, [entity]))[0]).toMatchObject({ state: "unlocked", value: "+1 555", credits: 0 });
     });
 
     test("WorkspaceStore.delete() removes the workspace's searches, runs, steps, results and monitors", async () => {

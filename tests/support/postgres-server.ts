@@ -93,8 +93,13 @@ function freePort(): Promise<number> {
 
 // ---- the server ----
 
+export interface PostgresOptions {
+  /** Extra server settings (`-c name=value`), e.g. `shared_preload_libraries: "pg_stat_statements"`. */
+  settings?: Record<string, string>;
+}
+
 /** Starts a new server with a `test` database. Stop it with `stop()`. */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresServer> {
   const bin = await binaries();
   const dir = mkdtempSync(join(tmpdir(), "pg-test-"));
   const data = join(dir, "data");
@@ -117,7 +122,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     try {
-      return await launch(bin, dir, data, port);
+      return await launch(bin, dir, data, port, options.settings ?? {});
     } catch (e) {
       lastError = e;
     }
@@ -126,7 +131,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   throw lastError;
 }
 
-async function launch(bin: Binaries, dir: string, data: string, port: number): Promise<PostgresServer> {
+async function launch(bin: Binaries, dir: string, data: string, port: number, settings: Record<string, string>): Promise<PostgresServer> {
   const log = join(dir, `server-${port}.log`);
   const proc = Bun.spawn(
     asServerUser([
@@ -149,6 +154,7 @@ async function launch(bin: Binaries, dir: string, data: string, port: number): P
       "max_connections=300",
       "-c",
       "shared_buffers=64MB",
+      ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
     ]),
     { cwd: dir, stdin: "ignore", stdout: Bun.file(log), stderr: Bun.file(log) },
   );

@@ -12,6 +12,11 @@ export class MemoryCreditLedgerStore implements CreditLedgerStore {
   }
 
   async append(req: LedgerRequest): Promise<LedgerOutcome> {
+    return this.appendNow(req);
+  }
+
+  /** `append` within the caller's turn of the event loop: radar's unlock writes its claims in the same turn. */
+  appendNow(req: LedgerRequest): LedgerOutcome {
     const entries = this.entries(req.workspace_id);
     if (req.idempotency_key) {
       const prior = entries.find((e) => e.idempotency_key === req.idempotency_key);
@@ -46,6 +51,12 @@ export class MemoryCreditLedgerStore implements CreditLedgerStore {
     };
     this.t.ledgers.set(req.workspace_id, [...entries, entry]);
     return { ok: true, entry: { ...entry }, replayed: false };
+  }
+
+  /** The resolution of a hold, if any. */
+  resolutionOf(workspaceId: string, holdId: string): LedgerEntry | null {
+    const e = this.entries(workspaceId).find((x) => x.hold_id === holdId);
+    return e ? { ...e } : null;
   }
 
   async totals(workspaceId: string): Promise<LedgerTotals> {

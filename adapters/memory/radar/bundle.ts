@@ -2,10 +2,12 @@ import type { RadarStores } from "../../../core/radar/ports.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import { MemoryRadarStore } from "./radar-store.ts";
 import type { RadarTables } from "./tables.ts";
+import type { CreditTables } from "../credits/tables.ts";
+import { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 
-export function memoryRadarBundle(t: RadarTables): MemoryBundle<RadarStores> {
+export function memoryRadarBundle(t: RadarTables & CreditTables): MemoryBundle<RadarStores> {
   return {
-    stores: { radar: new MemoryRadarStore(t) },
+    stores: { radar: new MemoryRadarStore(t, new MemoryCreditLedgerStore(t)) },
     purgeWorkspace: (id) => {
       for (const [runId, run] of t.radarRuns) {
         if (run.workspace_id !== id) continue;

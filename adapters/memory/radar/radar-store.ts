@@ -1,5 +1,15 @@
 import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
-import type { RadarStore, ResultPage } from "../../../core/radar/ports.ts";
+import type { LedgerEntry } from "../../../core/credits/model.ts";
+import type {
+  RadarStore,
+  ResultPage,
+  UnlockBegun,
+  UnlockClaim,
+  UnlockFinished,
+  UnlockHold,
+  UnlockResolution,
+} from "../../../core/radar/ports.ts";
+import type { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import type { RadarTables } from "./tables.ts";
 
 const copy = <T>(x: T): T => structuredClone(x);
@@ -8,7 +18,8 @@ const mine = <T extends { workspace_id: string }>(row: T | undefined, workspaceI
 
 /** Each method runs in one turn of the event loop, so each is atomic by construction. */
 export class MemoryRadarStore implements RadarStore {
-  constructor(private readonly t: RadarTables) {}
+  /** `ledger`: the credit ledger over the same tables (an unlock holds and claims in one write). */
+  constructor(private readonly t: RadarTables, private readonly ledger: MemoryCreditLedgerStore) {}
 
   async insertSearch(search: RadarSearch): Promise<void> {
     this.t.radarSearches.set(search.id, copy(search));
@@ -94,26 +105,63 @@ export class MemoryRadarStore implements RadarStore {
     this.t.radarMonitors.set(next.id, copy(next));
     return "ok";
   }
-  async claimUnlocks(us: readonly ContactUnlock[], staleBefore: string) {
-    return us.map((u): { claimed: true } | { claimed: false; existing: ContactUnlock } => {
+  async beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
+    const first = us[0];
+    if (!first) return { ok: true, hold: null, claims: [] };
+    // One turn of the event loop: the hold and the claims are one write.
+    let held: LedgerEntry | null = null;
+    if (hold) {
+      const out = this.ledger.appendNow({
+        workspace_id: first.workspace_id,
+        id: first.token,
+        at: first.claimed_at,
+        op: { type: "hold", amount: hold.amount },
+        reason: hold.reason,
+      });
+      if (!out.ok) {
+        if (out.reason === "insufficient") return out;
+        throw new Error(`Cannot hold credits for an unlock: the ledger refused (${out.reason})`);
+      }
+      held = out.entry;
+    }
+    const claims = us.map((u): UnlockClaim => {
       const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
       const cur = this.t.radarUnlocks.get(key);
       if (cur && !(cur.state === "pending" && cur.claimed_at < staleBefore)) return { claimed: false, existing: copy(cur) };
       this.t.radarUnlocks.set(key, copy(u));
-      return { claimed: true };
+      return { claimed: true, took_over: cur?.token ?? null };
     });
+    return { ok: true, hold: held, claims };
   }
-  async settleUnlocks(us: readonly ContactUnlock[]): Promise<number> {
-    let settled = 0;
+
+  async finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
+    const resolved = this.ledger.resolutionOf(workspaceId, token);
+    if (resolved) return { settled: [], resolution: resolved };
+    const settled: string[] = [];
     for (const u of us) {
-      const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
+      const key = `${workspaceId}:${u.entity_id}:${u.kind}`;
       const cur = this.t.radarUnlocks.get(key);
-      if (!cur || cur.state !== "pending" || cur.token !== u.token) continue;
-      this.t.radarUnlocks.set(key, copy(u));
-      settled++;
+      if (!cur || cur.state !== "pending" || cur.token !== token) continue;
+      this.t.radarUnlocks.set(key, copy({ ...u, workspace_id: workspaceId, token }));
+      settled.push(`${u.entity_id}:${u.kind}`);
     }
-    return settled;
+    // What the token's claims settled (now, or by a finish cut short) is captured; the rest released.
+    let capture = 0;
+    for (const u of this.t.radarUnlocks.values()) {
+      if (u.workspace_id === workspaceId && u.token === token && u.state !== "pending") capture += u.credits;
+    }
+    const out = this.ledger.appendNow({
+      workspace_id: workspaceId,
+      id: r.id,
+      at: r.at,
+      op: { type: "resolve", hold_id: token, capture },
+      reason: r.reason,
+    });
+    if (out.ok) return { settled, resolution: out.entry };
+    if (out.reason === "hold_not_found") return { settled, resolution: null };
+    throw new Error(`Cannot resolve the unlock's hold ${token}: the ledger refused (${out.reason})`);
   }
+
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
     const wanted = new Set(entityIds);
     return [...this.t.radarUnlocks.values()].filter((u) => u.workspace_id === workspaceId && wanted.has(u.entity_id)).map(copy);

@@ -4,7 +4,7 @@ import type { CreditCollections } from "./collections.ts";
 import { MongoCreditLedgerStore } from "./credit-ledger-store.ts";
 import { MongoIdempotencyStore } from "./idempotency-store.ts";
 
-export function mongoCreditBundle(c: CreditCollections): MongoBundle<CreditStores> {
+export function mongoCreditBundle(c: CreditCollections): MongoBundle<CreditStores & { creditLedger: MongoCreditLedgerStore }> {
   const creditLedger = new MongoCreditLedgerStore(c);
   return {
     stores: { creditLedger, idempotency: new MongoIdempotencyStore(c) },

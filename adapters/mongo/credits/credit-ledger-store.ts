@@ -25,6 +25,12 @@ export class MongoCreditLedgerStore implements CreditLedgerStore {
 
   constructor(private readonly c: CreditCollections) {}
 
+  /** The entry resolving a hold, if any (the unique `resolves` key). */
+  async resolutionOf(workspaceId: string, holdId: string): Promise<LedgerEntry | null> {
+    const d = await this.c.creditEntries.findOne({ workspace_id: workspaceId, resolves: holdId });
+    return d ? fromEntryDoc(d) : null;
+  }
+
   /** Forgets a purged workspace's head. */
   forget(workspaceId: string): void {
     this.heads.delete(workspaceId);

@@ -2,10 +2,12 @@ import type { RadarStores } from "../../../core/radar/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { RadarCollections } from "./collections.ts";
 import { MongoRadarStore } from "./radar-store.ts";
+import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 
-export function mongoRadarBundle(c: RadarCollections): MongoBundle<RadarStores> {
+/** `ledger`: the credits bundle's (one per process: it remembers each account's head). */
+export function mongoRadarBundle(c: RadarCollections, ledger: MongoCreditLedgerStore): MongoBundle<RadarStores> {
   return {
-    stores: { radar: new MongoRadarStore(c) },
+    stores: { radar: new MongoRadarStore(c, ledger) },
     purgeWorkspace: (id) =>
       deleteWorkspaceDocs(id, c.radarSearches, c.radarRuns, c.radarMonitors, c.radarVersions, c.radarSteps, c.radarResults, c.radarUnlocks),
   };

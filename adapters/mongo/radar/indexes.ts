@@ -23,6 +23,10 @@ export const RADAR_INDEXES: Record<keyof typeof RADAR_COLLECTION_NAMES, IndexDes
     { key: { workspace_id: 1, run_id: 1, position: 1 }, name: "workspace_run_position" },
     { key: { workspace_id: 1, run_id: 1, outcome: 1 }, name: "workspace_run_outcome" },
   ],
-  // `_id` is the claim's key; this one serves the unlocks of some entities and the purge.
-  radarUnlocks: [{ key: { workspace_id: 1, entity_id: 1 }, name: "workspace_entity" }],
+  // `_id` is the claim's key; these serve the unlocks of some entities and the purge, and what
+  // one request's token settled (its finish captures their credits).
+  radarUnlocks: [
+    { key: { workspace_id: 1, entity_id: 1 }, name: "workspace_entity" },
+    { key: { workspace_id: 1, token: 1 }, name: "workspace_token" },
+  ],
 };

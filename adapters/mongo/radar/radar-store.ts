@@ -1,6 +1,15 @@
 import type { Collection } from "mongodb";
 import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
-import type { RadarStore, ResultPage } from "../../../core/radar/ports.ts";
+import type {
+  RadarStore,
+  ResultPage,
+  UnlockBegun,
+  UnlockClaim,
+  UnlockFinished,
+  UnlockHold,
+  UnlockResolution,
+} from "../../../core/radar/ports.ts";
+import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import type { RadarCollections } from "./collections.ts";
 import { type MonitorDoc, type RunDoc, strip, unlockKey } from "./documents.ts";
@@ -9,7 +18,8 @@ type Versioned = (RadarRun | RadarMonitor) & { id: string; workspace_id: string;
 
 /** Radar's MongoDB store; each method keeps its invariant without transactions (documents.ts). */
 export class MongoRadarStore implements RadarStore {
-  constructor(private readonly c: RadarCollections) {}
+  /** `ledger`: the credit ledger of the same database (an unlock holds and captures through it). */
+  constructor(private readonly c: RadarCollections, private readonly ledger: MongoCreditLedgerStore) {}
 
   /**
    * Compare-and-set of a run or monitor at `next.version - 1`: the version insert is the lock.
@@ -150,15 +160,13 @@ export class MongoRadarStore implements RadarStore {
   updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found"> {
     return this.replace(this.c.radarMonitors, next);
   }
-  private async claimUnlock(
-    u: ContactUnlock,
-    staleBefore: string,
-  ): Promise<{ claimed: true } | { claimed: false; existing: ContactUnlock }> {
+  private async claimUnlock(u: ContactUnlock, staleBefore: string): Promise<UnlockClaim> {
     const _id = unlockKey(u);
+    let tookOver: string | null = null;
     for (let attempt = 0;; attempt++) {
       try {
         await this.c.radarUnlocks.insertOne({ _id, ...u });
-        return { claimed: true };
+        return { claimed: true, took_over: tookOver };
       } catch (e) {
         if (!isDuplicateKey(e)) throw e;
       }
@@ -166,22 +174,66 @@ export class MongoRadarStore implements RadarStore {
       if (!cur) continue;
       if (cur.state !== "pending" || cur.claimed_at >= staleBefore || attempt > 0) return { claimed: false, existing: strip(cur) };
       // A claim whose request died: removed by the token it holds (one remover wins), then claimed afresh.
-      await this.c.radarUnlocks.deleteOne({ _id, token: cur.token, state: "pending" });
+      const removed = await this.c.radarUnlocks.deleteOne({ _id, token: cur.token, state: "pending" });
+      if (removed.deletedCount === 1) tookOver = cur.token;
     }
   }
-  private async settleUnlock(u: ContactUnlock): Promise<boolean> {
-    const r = await this.c.radarUnlocks.updateOne(
-      { _id: unlockKey(u), token: u.token, state: "pending" },
-      { $set: { state: u.state, value: u.value, credits: u.credits, settled_at: u.settled_at } },
-    );
-    return r.modifiedCount === 1;
+
+  /**
+   * No transaction (ADR 005): the claims first, then the hold; refused, the claims are removed by
+   * their token. A crash in between leaves pending claims without a hold: taken over once stale,
+   * and the repair of their token finds no hold to resolve. (The other order would leave a hold
+   * nothing points to.)
+   */
+  async beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
+    const first = us[0];
+    if (!first) return { ok: true, hold: null, claims: [] };
+    const claims = await Promise.all(us.map((u) => this.claimUnlock(u, staleBefore)));
+    if (!hold) return { ok: true, hold: null, claims };
+    const held = await this.ledger.append({
+      workspace_id: first.workspace_id,
+      id: first.token,
+      at: first.claimed_at,
+      op: { type: "hold", amount: hold.amount },
+      reason: hold.reason,
+    });
+    if (held.ok) return { ok: true, hold: held.entry, claims };
+    const mine = us.filter((_, i) => claims[i]!.claimed);
+    await Promise.all(mine.map((u) => this.c.radarUnlocks.deleteOne({ _id: unlockKey(u), token: u.token, state: "pending" })));
+    if (held.reason === "insufficient") return held;
+    throw new Error(`Cannot hold credits for an unlock: the ledger refused (${held.reason})`);
   }
-  claimUnlocks(us: readonly ContactUnlock[], staleBefore: string) {
-    return Promise.all(us.map((u) => this.claimUnlock(u, staleBefore)));
+
+  /**
+   * No transaction: the claims settled first, then one ledger entry captures the credits of every
+   * claim the token settled (these, and any a finish cut short by a crash settled) and releases
+   * the rest; its unique `resolves` key makes that happen once, so a repeat is the repair.
+   */
+  async finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
+    const prior = await this.ledger.resolutionOf(workspaceId, token);
+    if (prior) return { settled: [], resolution: prior };
+    const settled = (await Promise.all(us.map(async (u) => {
+      const done = await this.c.radarUnlocks.updateOne(
+        { _id: unlockKey({ workspace_id: workspaceId, entity_id: u.entity_id, kind: u.kind }), token, state: "pending" },
+        { $set: { state: u.state, value: u.value, credits: u.credits, settled_at: u.settled_at } },
+      );
+      return done.modifiedCount === 1 ? [`${u.entity_id}:${u.kind}`] : [];
+    }))).flat();
+    const mine = await this.c.radarUnlocks.find({ workspace_id: workspaceId, token, state: { $ne: "pending" } }).toArray();
+    const capture = mine.reduce((n, u) => n + u.credits, 0);
+    const out = await this.ledger.append({
+      workspace_id: workspaceId,
+      id: r.id,
+      at: r.at,
+      op: { type: "resolve", hold_id: token, capture },
+      reason: r.reason,
+    });
+    if (out.ok) return { settled, resolution: out.entry };
+    if (out.reason === "hold_not_found") return { settled, resolution: null };
+    if (out.reason === "hold_resolved") return { settled, resolution: out.resolution };
+    throw new Error(`Cannot resolve the unlock's hold ${token}: the ledger refused (${out.reason})`);
   }
-  async settleUnlocks(us: readonly ContactUnlock[]): Promise<number> {
-    return (await Promise.all(us.map((u) => this.settleUnlock(u)))).filter(Boolean).length;
-  }
+
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
     const wanted = [...new Set(entityIds)];
     if (wanted.length === 0) return [];

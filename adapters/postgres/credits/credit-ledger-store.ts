@@ -4,6 +4,7 @@ import type { CreditLedgerStore, LedgerFilter, LedgerOutcome, LedgerRequest } fr
 import { isUuid } from "../../../core/kernel/ids.ts";
 import { type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import type { Row } from "../row-values.ts";
+import { availableOf, openAccount } from "./account-sql.ts";
 import { ENTRY_COLUMNS, toEntry } from "./rows.ts";
 
 /**
@@ -92,21 +93,13 @@ export class PostgresCreditLedgerStore implements CreditLedgerStore {
       const resolution = await this.resolutionOf(ws, change.hold_id);
       if (resolution) return { ok: false, reason: "hold_resolved", resolution };
     }
-    const [account] = await this.db.query<Row>(`select balance, held from credit_accounts where workspace_id = $1`, [ws]);
-    if (account) {
-      return { ok: false, reason: "insufficient", required: requiredBy(change), available: Number(account.balance) - Number(account.held) };
-    }
+    const available = await availableOf(this.db, ws);
+    if (available !== null) return { ok: false, reason: "insufficient", required: requiredBy(change), available };
     // The workspace's first entry opens its account.
-    await this.db.query(`insert into credit_accounts (workspace_id) values ($1) on conflict do nothing`, [ws]);
+    await openAccount(this.db, ws);
     [entry] = await write();
     if (entry) return { ok: true, entry: toEntry(entry), replayed: false };
-    const [opened] = await this.db.query<Row>(`select balance, held from credit_accounts where workspace_id = $1`, [ws]);
-    return {
-      ok: false,
-      reason: "insufficient",
-      required: requiredBy(change),
-      available: opened ? Number(opened.balance) - Number(opened.held) : 0,
-    };
+    return { ok: false, reason: "insufficient", required: requiredBy(change), available: (await availableOf(this.db, ws)) ?? 0 };
   }
 
   private async resolutionOf(workspaceId: string, holdId: string): Promise<LedgerEntry | null> {

@@ -19,6 +19,7 @@ import m019 from "./019-support.ts";
 import m021 from "./021-topic-tag-lists.ts";
 import m022 from "./022-anchor-versions.ts";
 import m023 from "./023-record-rollups.ts";
+import m024 from "./024-resolution-within-hold.ts";
 import m025 from "./025-webhook-inbox.ts";
 import m026 from "./026-billing-schedules.ts";
 
@@ -52,6 +53,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m021,
   m022,
   m023,
+  m024,
   m025,
   m026,
 ];

@@ -1,7 +1,17 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
-import type { RadarStore, ResultPage } from "../../../core/radar/ports.ts";
-import { iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
+import type {
+  RadarStore,
+  ResultPage,
+  UnlockBegun,
+  UnlockClaim,
+  UnlockFinished,
+  UnlockHold,
+  UnlockResolution,
+} from "../../../core/radar/ports.ts";
+import { availableOf, openAccount } from "../credits/account-sql.ts";
+import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
+import { CHECK_VIOLATION, iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json, type Row } from "../row-values.ts";
 
 /**
@@ -181,55 +191,165 @@ export class PostgresRadarStore implements RadarStore {
     return cur ? "version_conflict" : "not_found";
   }
 
-  async claimUnlocks(us: readonly ContactUnlock[], staleBefore: string) {
-    if (us.length === 0) return [];
-    // One statement claims them all (new keys, and pending ones whose request died); one read
-    // answers the keys others hold.
-    const claimed = await this.db.query<Row>(
-      `insert into radar_contact_unlocks (workspace_id, entity_id, kind, state, value, credits, token, claimed_at, settled_at)
-       select $1, u.entity_id, u.kind, 'pending', null, 0, $2, $3, null from unnest($4::text[], $5::text[]) as u (entity_id, kind)
-       on conflict (workspace_id, entity_id, kind) do update
-         set state = 'pending', value = null, credits = 0, token = excluded.token, claimed_at = excluded.claimed_at, settled_at = null
-         where radar_contact_unlocks.state = 'pending' and radar_contact_unlocks.claimed_at < $6
-       returning entity_id, kind`,
-      [us[0]!.workspace_id, us[0]!.token, us[0]!.claimed_at, us.map((u) => u.entity_id), us.map((u) => u.kind), staleBefore],
-    );
-    const mine = new Set(claimed.map((r) => `${r.entity_id}:${r.kind}`));
-    const others = us.filter((u) => !mine.has(`${u.entity_id}:${u.kind}`));
-    const existing = new Map<string, ContactUnlock>();
-    if (others.length > 0) {
-      const rows = await this.db.query<Row>(
-        `select ${UNLOCK_COLUMNS} from radar_contact_unlocks
-         where workspace_id = $1 and (entity_id, kind) in (select * from unnest($2::text[], $3::text[]))`,
-        [us[0]!.workspace_id, others.map((u) => u.entity_id), others.map((u) => u.kind)],
-      );
-      for (const r of rows) existing.set(`${r.entity_id}:${r.kind}`, toUnlock(r));
+  /**
+   * One statement: the claims, then the update of the account and the hold entry (as the ledger's
+   * append writes them). The account row is locked last, so its writers queue only behind the
+   * hold entry's insert; the guard is the account's check (available ≥ 0): a hold beyond it fails
+   * the whole statement (SQLSTATE 23514), claims included, so a refusal leaves nothing. `before`
+   * reads the asked keys as they stood: the token of a claim taken over, the claim of a key
+   * another request holds.
+   */
+  async beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
+    const first = us[0];
+    if (!first) return { ok: true, hold: null, claims: [] };
+    const ws = first.workspace_id;
+    const sql = `with asked as (select u.entity_id, u.kind from unnest($4::text[], $5::text[]) as u (entity_id, kind)),
+      before as (
+        -- By the key's prefix (= any: an index scan whatever the plan; a join with the unnest got a
+        -- generic plan that hashed the workspace's unlocks); other kinds are dropped in the caller.
+        select ${UNLOCK_COLUMNS} from radar_contact_unlocks where workspace_id = $1 and entity_id = any($4::text[])
+      ),
+      claimed as (
+        insert into radar_contact_unlocks (${UNLOCK_COLUMNS})
+        select $1, a.entity_id, a.kind, 'pending', null, 0, $2, $3, null from asked a
+        ${hold ? "where exists (select 1 from credit_accounts where workspace_id = $1)" : ""}
+        on conflict (workspace_id, entity_id, kind) do update
+          set state = 'pending', value = null, credits = 0, token = excluded.token, claimed_at = excluded.claimed_at, settled_at = null
+          where radar_contact_unlocks.state = 'pending' and radar_contact_unlocks.claimed_at < $6
+        returning entity_id, kind
+      )${
+      hold
+        ? `,
+      account as (
+        update credit_accounts set held = held + $7, seq = seq + 1
+        from (select count(*) from claimed) as after_claims
+        where workspace_id = $1
+        returning balance, held, seq
+      ),
+      hold as (
+        insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
+        select $1, $2, seq, 'hold', 0, $7, balance, held, null, null, null, null, $8, $3 from account
+        returning ${ENTRY_COLUMNS}
+      )`
+        : ""
     }
-    return us.map((u): { claimed: true } | { claimed: false; existing: ContactUnlock } => {
-      const key = `${u.entity_id}:${u.kind}`;
-      return mine.has(key) ? { claimed: true } : { claimed: false, existing: existing.get(key)! };
-    });
+      select ${hold ? "(select row_to_json(h) from hold h)" : "null"} as hold,
+        (select coalesce(json_agg(c.entity_id || ':' || c.kind), '[]') from claimed c) as claimed,
+        (select coalesce(json_agg(row_to_json(b)), '[]') from before b) as before`;
+    const params = [
+      ws,
+      first.token,
+      first.claimed_at,
+      us.map((u) => u.entity_id),
+      us.map((u) => u.kind),
+      staleBefore,
+      ...(hold ? [hold.amount, hold.reason] : []),
+    ];
+    for (let attempt = 0;; attempt++) {
+      let row: Row | undefined;
+      try {
+        [row] = await this.db.query<Row>(sql, params);
+      } catch (e) {
+        if (sqlState(e) !== CHECK_VIOLATION || !hold) throw e;
+        return { ok: false, reason: "insufficient", required: hold.amount, available: (await availableOf(this.db, ws)) ?? 0 };
+      }
+      const held = row!.hold as Row | null;
+      if (hold && !held) {
+        // The workspace has no account yet (nothing was claimed): its first entry opens it.
+        if (attempt > 0) return { ok: false, reason: "insufficient", required: hold.amount, available: 0 };
+        await openAccount(this.db, ws);
+        continue;
+      }
+      const mine = new Set(row!.claimed as string[]);
+      const before = new Map((row!.before as Row[]).map((r) => [`${r.entity_id}:${r.kind}`, toUnlock(r)]));
+      // A key another request claimed after this statement's snapshot: read as it stands now.
+      const unseen = us.filter((u) => !mine.has(`${u.entity_id}:${u.kind}`) && !before.has(`${u.entity_id}:${u.kind}`));
+      if (unseen.length > 0) {
+        const rows = await this.db.query<Row>(
+          `select ${UNLOCK_COLUMNS} from radar_contact_unlocks
+           where workspace_id = $1 and (entity_id, kind) in (select * from unnest($2::text[], $3::text[]))`,
+          [ws, unseen.map((u) => u.entity_id), unseen.map((u) => u.kind)],
+        );
+        for (const r of rows) before.set(`${r.entity_id}:${r.kind}`, toUnlock(r));
+      }
+      return {
+        ok: true,
+        hold: held ? toEntry(held) : null,
+        claims: us.map((u): UnlockClaim => {
+          const key = `${u.entity_id}:${u.kind}`;
+          return mine.has(key)
+            ? { claimed: true, took_over: before.get(key)?.token ?? null }
+            : { claimed: false, existing: before.get(key)! };
+        }),
+      };
+    }
   }
 
-  async settleUnlocks(us: readonly ContactUnlock[]): Promise<number> {
-    if (us.length === 0) return 0;
-    const rows = await this.db.query<Row>(
-      `update radar_contact_unlocks c set state = s.state, value = s.value, credits = s.credits, settled_at = $3
-       from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::int[]) as s (entity_id, kind, state, value, credits)
-       where c.workspace_id = $1 and c.token = $2 and c.state = 'pending' and c.entity_id = s.entity_id and c.kind = s.kind
-       returning c.kind`,
-      [
-        us[0]!.workspace_id,
-        us[0]!.token,
-        us[0]!.settled_at,
-        us.map((u) => u.entity_id),
-        us.map((u) => u.kind),
-        us.map((u) => u.state),
-        us.map((u) => u.value),
-        us.map((u) => u.credits),
-      ],
-    );
-    return rows.length;
+  /**
+   * One statement: the claims the token still holds settled, and its hold resolved by the entry
+   * capturing their credits (the account's row updated as the ledger's append does). The
+   * migration's check on resolutions (capture ≤ hold) and the account's (available ≥ 0) refuse
+   * the whole statement rather than part of it; a hold resolved before lets nothing settle.
+   */
+  async finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
+    if (!isUuid(workspaceId) || !isUuid(token)) return { settled: [], resolution: null };
+    for (let attempt = 0;; attempt++) {
+      try {
+        const [row] = await this.db.query<Row>(
+          `with hold as (
+             select h.held from credit_entries h
+             where h.workspace_id = $1 and h.id = $2 and h.type = 'hold'
+               and not exists (select 1 from credit_entries x where x.workspace_id = $1 and x.hold_id = $2)
+           ),
+           settled as (
+             update radar_contact_unlocks c set state = s.state, value = s.value, credits = s.credits, settled_at = $3
+             from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::int[]) as s (entity_id, kind, state, value, credits)
+             where c.workspace_id = $1 and c.token = $2 and c.state = 'pending' and c.entity_id = s.entity_id and c.kind = s.kind
+               and (exists (select 1 from hold) or not exists (select 1 from credit_entries h where h.workspace_id = $1 and h.id = $2))
+             returning c.entity_id, c.kind, c.credits
+           ),
+           account as (
+             update credit_accounts a set balance = a.balance - t.capture, held = a.held - hold.held, seq = a.seq + 1
+             from hold, (select coalesce(sum(credits), 0)::bigint as capture from settled) t
+             where a.workspace_id = $1
+             returning a.balance, a.held, a.seq, t.capture, hold.held as released
+           ),
+           entry as (
+             insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
+             select $1, $9, seq, case when capture > 0 then 'capture' else 'release' end, -capture, -released, balance, held,
+               null, null, $2, null, $10, $11
+             from account
+             returning ${ENTRY_COLUMNS}
+           )
+           select (select row_to_json(e) from entry e) as resolution,
+             (select coalesce(json_agg(s.entity_id || ':' || s.kind), '[]') from settled s) as settled`,
+          [
+            workspaceId,
+            token,
+            us[0]?.settled_at ?? r.at,
+            us.map((u) => u.entity_id),
+            us.map((u) => u.kind),
+            us.map((u) => u.state),
+            us.map((u) => u.value),
+            us.map((u) => u.credits),
+            r.id,
+            r.reason,
+            r.at,
+          ],
+        );
+        const resolution = row!.resolution as Row | null;
+        if (resolution) return { settled: row!.settled as string[], resolution: toEntry(resolution) };
+        // No hold of this token, or one resolved before (then nothing settled).
+        const [prior] = await this.db.query<Row>(
+          `select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`,
+          [workspaceId, token],
+        );
+        return { settled: row!.settled as string[], resolution: prior ? toEntry(prior) : null };
+      } catch (e) {
+        // A concurrent finish resolved the hold first: the next round sees its resolution.
+        if (sqlState(e) !== UNIQUE_VIOLATION || attempt >= 3) throw e;
+      }
+    }
   }
 
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
