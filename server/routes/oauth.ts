@@ -1,4 +1,4 @@
-import { type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
@@ -27,11 +27,11 @@ import {
   TokenSet,
 } from "../../core/identity/mod.ts";
 import type { IdentityError } from "../../core/identity/errors.ts";
-import { AppError, forbidden, notFound, validationFailed } from "../../core/kernel/errors.ts";
+import { AppError, forbidden, notFound, unauthenticated, validationFailed } from "../../core/kernel/errors.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { API_PREFIX } from "../app.ts";
 import type { ServerDeps } from "../deps.ts";
-import { requirePrincipal } from "../http/authenticate.ts";
+import { optionalPrincipal } from "../http/authenticate.ts";
 import { consentHeaders, renderAuthorizationError, renderConsentPage, type SignedIn } from "../http/consent-page.ts";
 import { appendSetCookie, type HeaderSink, sessionOf } from "../http/session-cookie.ts";
 import { cookieValue, CSRF_COOKIE, CSRF_FIELD, csrfGuard } from "../http/csrf.ts";
@@ -494,7 +494,7 @@ export function oauthRoutes(deps: ServerDeps) {
           const contentType = request.headers.get("content-type");
           if (isJson(contentType)) {
             set.status = 201;
-            return { redirect_to: await decideJson(mount, request, body as Uint8Array) };
+            return { redirect_to: await decideJson(mount, request, body as Uint8Array, set) };
           }
           return decideForm(mount, request, body as Uint8Array);
         },
@@ -516,9 +516,11 @@ export function oauthRoutes(deps: ServerDeps) {
               400: htmlOrEnvelope(
                 "Invalid parameters (JSON: the envelope, nothing issued); the form: an expired CSRF token or an untrustworthy request, as a page.",
               ),
-              401: htmlOrEnvelope("No or a bad API key (the form: the page again, asking for a valid key)."),
-              403: htmlOrEnvelope("The decider may not decide: a faceless key, or an OAuth token."),
-              404: htmlOrEnvelope("Unknown workspace, or at a workspace mount another workspace's key."),
+              401: htmlOrEnvelope("No or a bad API key, no or an ended session (the form: the page again, asking for a valid key)."),
+              403: htmlOrEnvelope(
+                "The decider may not decide: a faceless key, or an OAuth token; by session, another `Origin` or no matching CSRF token.",
+              ),
+              404: htmlOrEnvelope("Unknown workspace, at a workspace mount another workspace's key, or a workspace the signed-in person is no member of."),
               413: envelope("The body is past the limit."),
               429: envelope("Rate limited."),
             },
@@ -535,7 +537,7 @@ export function oauthRoutes(deps: ServerDeps) {
               },
             },
             description:
-              "JSON, by the decider's API key (`x-api-key` or `Authorization: Bearer`; a person's key: a faceless key is 403; at a workspace mount, another workspace's key is 404): 201 `{redirect_to}`. Invalid parameters: 400 `VALIDATION_FAILED`, nothing issued. The consent page's form post (form-encoded, with its CSRF token and the key in `api_key`) gets a 303 to the same URL instead, as browsers do not follow a 201. `deny` sends `error=access_denied`. A code lives 60 s and redeems only at this mount's issuer.",
+              "JSON, by the decider's API key (`x-api-key` or `Authorization: Bearer`; a person's key: a faceless key is 403; at a workspace mount, another workspace's key is 404), or by the dashboard session (cookie `wks_session`, with this service's `Origin` and the consent page's `csrf_token` and its cookie, else 403; the signed-in person decides in the mount's workspace, at the root mount in the `workspace` named; not theirs: 404): 201 `{redirect_to}`. Invalid parameters: 400 `VALIDATION_FAILED`, nothing issued. The consent page's form post (form-encoded, with its CSRF token and the key in `api_key`) gets a 303 to the same URL instead, as browsers do not follow a 201. `deny` sends `error=access_denied`. A code lives 60 s and redeems only at this mount's issuer.",
           },
         },
       );
@@ -569,9 +571,9 @@ export function oauthRoutes(deps: ServerDeps) {
     return check.request;
   }
 
-  /** The decider, by API key; pinned to the mount's workspace (another's key is a 404). */
+  /** The decider, by API key or session; pinned to the mount's workspace (another's key is a 404). */
   function assertDecider(mount: Mount, auth: Authenticated, workspace: string | null | undefined) {
-    if (auth.principal.via !== "api_key") throw forbidden("Cannot authorize a client: decide with a person's API key");
+    if (auth.principal.via === "oauth") throw forbidden("Cannot authorize a client: decide with a person's API key, or signed in");
     if (auth.principal.kind !== "identity") throw forbidden("Cannot authorize a client: a service key acts for no person");
     if (mount.slug !== null && auth.workspace.slug !== mount.slug) throw notFound("Workspace");
     if (workspace && workspace !== auth.workspace.slug) throw notFound("Workspace");
@@ -590,7 +592,7 @@ export function oauthRoutes(deps: ServerDeps) {
     return authorizationResponseUri(req.redirect_uri, { code: approved.code }, req.state, mount.issuer);
   }
 
-  async function decideJson(mount: Mount, request: Request, raw: Uint8Array): Promise<string> {
+  async function decideJson(mount: Mount, request: Request, raw: Uint8Array, set: HeaderSink): Promise<string> {
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder().decode(raw));
@@ -601,10 +603,35 @@ export function oauthRoutes(deps: ServerDeps) {
       const details = [...Value.Errors(AuthorizeDecision, body)].slice(0, 10).map((e) => ({ path: `body${e.path}`, message: e.message }));
       throw validationFailed("Invalid request body", details);
     }
-    const auth = await requirePrincipal(deps, request.headers);
+    const auth = await optionalPrincipal(deps, request.headers) ?? await sessionDecider(mount, request, body, set);
     assertDecider(mount, auth, body.workspace);
     const req = await recheck(mount, body);
     return decide(mount, auth, req, body.decision);
+  }
+
+  /**
+   * Without a header credential, the dashboard session decides (ADR 044): the signed-in person in
+   * the mount's workspace, or at the root mount the `workspace` named (required then). Like the
+   * consent form: this service's `Origin` (sessionOf) and the consent page's CSRF token with its cookie.
+   */
+  async function sessionDecider(mount: Mount, request: Request, body: AuthorizeDecision, set: HeaderSink): Promise<Authenticated> {
+    const session = await sessionOf(deps, request, set);
+    if (!session) {
+      throw unauthenticated("Missing credentials: decide with a person's API key (x-api-key or Authorization: Bearer), or sign in");
+    }
+    if (!csrf.verify(cookieValue(request.headers.get("cookie"), CSRF_COOKIE), body.csrf_token ?? null)) {
+      throw forbidden("Cannot decide by session: send the consent page's csrf_token, with its cookie");
+    }
+    const slug = mount.slug ?? body.workspace;
+    if (!slug) {
+      throw validationFailed("Invalid request body: name the workspace to authorize the client in", [
+        { path: "body/workspace", message: "required when deciding by session at the root mount" },
+      ]);
+    }
+    const workspace = await core.stores.workspaces.getBySlug(slug);
+    const auth = workspace ? await sessionPrincipal(core, session, workspace) : null;
+    if (!auth) throw notFound("Workspace");
+    return auth;
   }
 
   async function decideForm(mount: Mount, request: Request, raw: Uint8Array): Promise<Response> {
@@ -764,9 +791,23 @@ const AuthorizeDecision = Type.Object({
   code_challenge: Type.String({ maxLength: 200 }),
   code_challenge_method: Type.String({ maxLength: 20 }),
   resource: Type.Optional(Type.String({ maxLength: 2000 })),
-  workspace: Type.Optional(Type.String({ maxLength: 100, description: "The workspace's slug: the decider's key's, if given." })),
+  workspace: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "The workspace's slug. By API key: the key's, if given. By session at the root mount: required, one of the person's workspaces (else 404).",
+    }),
+  ),
   decision: Type.Union([Type.Literal("approve"), Type.Literal("deny")]),
+  csrf_token: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        "By session: the consent page's CSRF token (its form's `csrf_token`), sent with the page's `oauth_csrf` cookie; missing or not matching, 403. Not read with an API key.",
+    }),
+  ),
 }, strict);
+type AuthorizeDecision = Static<typeof AuthorizeDecision>;
 
 const RedirectTo = Type.Object({
   redirect_to: Type.String({
