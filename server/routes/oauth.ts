@@ -33,7 +33,7 @@ import { API_PREFIX } from "../app.ts";
 import type { ServerDeps } from "../deps.ts";
 import { optionalPrincipal } from "../http/authenticate.ts";
 import { consentHeaders, renderAuthorizationError, renderConsentPage, type SignedIn } from "../http/consent-page.ts";
-import { appendSetCookie, type HeaderSink, sessionOf } from "../http/session-cookie.ts";
+import { appendSetCookie, consentFormSessionOf, type HeaderSink, sessionOf } from "../http/session-cookie.ts";
 import { cookieValue, CSRF_COOKIE, CSRF_FIELD, csrfGuard } from "../http/csrf.ts";
 import { isJson } from "../http/json-body.ts";
 import { publicOrigin } from "../http/public-origin.ts";
@@ -430,6 +430,7 @@ export function oauthRoutes(deps: ServerDeps) {
           }
           const cookies: HeaderSink = { headers: {} };
           let signedIn: SignedIn | undefined;
+          let binding = "";
           if (deps.oidc) {
             // With an identity provider the page decides as the signed-in person: a signed-out
             // user signs in first and comes back here.
@@ -442,8 +443,10 @@ export function oauthRoutes(deps: ServerDeps) {
             const who = await signedInView(mount, session);
             if (!who) return withCookies(html(404, renderAuthorizationError("You are no member of this workspace"), null), cookies);
             signedIn = who;
+            binding = session.id;
           }
-          const token = csrf.issue();
+          // Signed in, the token is bound to the session: it decides for that session only.
+          const token = csrf.issue(binding);
           const headers = consentHeaders(check.request.redirect_uri);
           const secure = mount.origin.startsWith("https:") ? "; Secure" : "";
           const cookie = `${CSRF_COOKIE}=${token}; Path=${API_PREFIX}; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`;
@@ -619,7 +622,7 @@ export function oauthRoutes(deps: ServerDeps) {
     if (!session) {
       throw unauthenticated("Missing credentials: decide with a person's API key (x-api-key or Authorization: Bearer), or sign in");
     }
-    if (!csrf.verify(cookieValue(request.headers.get("cookie"), CSRF_COOKIE), body.csrf_token ?? null)) {
+    if (!csrf.verify(cookieValue(request.headers.get("cookie"), CSRF_COOKIE), body.csrf_token ?? null, session.id)) {
       throw forbidden("Cannot decide by session: send the consent page's csrf_token, with its cookie");
     }
     const slug = mount.slug ?? body.workspace;
@@ -661,34 +664,52 @@ export function oauthRoutes(deps: ServerDeps) {
       );
     }
     const req = check.request;
-    const cookie = cookieValue(request.headers.get("cookie"), CSRF_COOKIE);
-    if (!csrf.verify(cookie, get(CSRF_FIELD))) {
-      return html(400, renderAuthorizationError("The form expired or did not come from this page: go back and reload it"), null);
+    // With an identity provider the signed-in person decides, and the page's token is bound to
+    // their session: read it first (the form's `Origin: null` let through, see consentFormSessionOf).
+    const cookies: HeaderSink = { headers: {} };
+    const session = deps.oidc ? await consentFormSessionOf(deps, request, cookies) : null;
+    if (deps.oidc && !session) {
+      return withCookies(html(401, renderAuthorizationError("Your session ended: go back, reload the page and sign in again"), null), cookies);
     }
-    const again = (status: number, error: string) => {
-      const token = csrf.issue();
+    const cookie = cookieValue(request.headers.get("cookie"), CSRF_COOKIE);
+    if (!csrf.verify(cookie, get(CSRF_FIELD), session?.id)) {
+      return withCookies(
+        html(400, renderAuthorizationError("The form expired or did not come from this page: go back and reload it"), null),
+        cookies,
+      );
+    }
+    const again = async (status: number, error: string) => {
+      const token = csrf.issue(session?.id);
       const secure = mount.origin.startsWith("https:") ? "; Secure" : "";
-      const page = renderConsentPage({ request: req, workspace: mount.slug, action: `${mount.base}/oauth/authorize`, csrf: token, error });
-      return new Response(page, {
-        status,
-        headers: {
-          ...consentHeaders(req.redirect_uri),
-          "set-cookie": `${CSRF_COOKIE}=${token}; Path=${API_PREFIX}; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`,
-        },
+      const signedIn = session ? (await signedInView(mount, session)) ?? undefined : undefined;
+      const page = renderConsentPage({
+        request: req,
+        workspace: mount.slug,
+        action: `${mount.base}/oauth/authorize`,
+        csrf: token,
+        error,
+        signedIn,
       });
+      return withCookies(
+        new Response(page, {
+          status,
+          headers: {
+            ...consentHeaders(req.redirect_uri),
+            "set-cookie": `${CSRF_COOKIE}=${token}; Path=${API_PREFIX}; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`,
+          },
+        }),
+        cookies,
+      );
     };
     const decision = get("decision");
-    if (decision === "deny") return redirect(await decide(mount, null, req, "deny"));
+    if (decision === "deny") return withCookies(redirect(await decide(mount, null, req, "deny")), cookies);
     if (decision !== "approve") return again(400, "Choose Allow or Deny");
-    if (deps.oidc) {
+    if (session) {
       // Signed in: the session's person decides, in the mount's workspace or the one chosen.
-      const cookies: HeaderSink = { headers: {} };
-      const session = await sessionOf(deps, request, cookies);
-      if (!session) return withCookies(again(401, "Your session ended: sign in again, then reload this page"), cookies);
       const slug = mount.slug ?? get("workspace");
       const workspace = slug ? await core.stores.workspaces.getBySlug(slug) : null;
       const auth = workspace ? await sessionPrincipal(core, session, workspace) : null;
-      if (!auth) return withCookies(again(404, "Choose one of your workspaces"), cookies);
+      if (!auth) return again(404, "Choose one of your workspaces");
       return withCookies(redirect(await decide(mount, auth, req, "approve")), cookies);
     }
     const key = get("api_key")?.trim();

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
+import { createOidcProvider } from "../../adapters/oidc/oauth4webapi-provider.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";
 import { createSession } from "../../core/identity/mod.ts";
 import { s256Challenge } from "../../core/identity/pkce.ts";
@@ -24,7 +25,12 @@ export function runSessionsEverywhereSuite(name: string, open: () => Promise<Sto
     let ownerKey: string;
     let identityId: string;
     beforeAll(async () => {
-      t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), { platformAdminKey: OPERATOR_KEY });
+      t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), {
+        platformAdminKey: OPERATOR_KEY,
+        // An identity provider is configured, so the consent page decides by session; it is never
+        // reached here (discovery waits for a sign-in): the sessions come from the use case.
+        oidc: createOidcProvider({ issuer: "http://127.0.0.1:9", clientId: "unused", clientSecret: "unused" }),
+      });
       const a = await t.bootstrap("se-a", "se-person@example.com");
       await t.bootstrap("se-b", "se-other@example.com");
       ownerKey = a.key;
@@ -55,7 +61,7 @@ export function runSessionsEverywhereSuite(name: string, open: () => Promise<Sto
       });
 
       test("riding the cookie from another origin, or with none, is 403 and creates nothing", async () => {
-        for (const headers of [{ cookie }, { cookie, origin: "https://evil.example" }]) {
+        for (const headers of [{ cookie }, { cookie, origin: "https://evil.example" }] as Array<Record<string, string>>) {
           const res = await t.call("POST", "/workspaces", { headers, body: { slug: "se-csrf" } });
           expect(res.status).toBe(403);
           expect(res.body.error.code).toBe("FORBIDDEN");
@@ -123,14 +129,14 @@ export function runSessionsEverywhereSuite(name: string, open: () => Promise<Sto
         decision: "approve",
         ...extra,
       });
-      /** The consent page's CSRF token and its cookie, as a page of this service holds them. */
-      const consentPage = async (base = "") => {
+      /** The consent page, signed in: its CSRF token (bound to the session) and its cookie, with the session's. */
+      const consentPage = async (base = "", session = cookie) => {
         const query = new URLSearchParams(decision() as Record<string, string>);
         query.delete("decision");
-        const page = await t.call("GET", `${base}/oauth/authorize?${query}`);
+        const page = await t.call("GET", `${base}/oauth/authorize?${query}`, { headers: { cookie: session } });
         expect(page.status).toBe(200);
         const csrfCookie = page.headers.getSetCookie().find((c) => c.startsWith("oauth_csrf="))!.split(";")[0]!;
-        return { csrf: /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!, cookie: `${cookie}; ${csrfCookie}` };
+        return { csrf: /name="csrf_token" value="([^"]+)"/.exec(page.body)![1]!, cookie: `${session}; ${csrfCookie}`, query };
       };
       beforeAll(async () => {
         const reg = await t.call("POST", "/oauth/register", {
@@ -220,6 +226,36 @@ export function runSessionsEverywhereSuite(name: string, open: () => Promise<Sto
           expect(res.status).toBe(403);
           expect(res.body.redirect_to).toBeUndefined();
         }
+      });
+
+      test("a token of another session of the same person does not decide: 403", async () => {
+        const second = `wks_session=${(await createSession(t.core as never, identityId)).token}`;
+        const page = await consentPage("", second);
+        const res = await t.call("POST", "/oauth/authorize", {
+          headers: { cookie: `${cookie}; ${page.cookie.split("; ")[1]}`, origin: ORIGIN },
+          body: decision({ workspace: "se-a", csrf_token: page.csrf }),
+        });
+        expect(res.status).toBe(403);
+      });
+
+      test("the consent form's post: a browser's Origin null passes with the session's token; another site's Origin is 403", async () => {
+        const page = await consentPage();
+        const form = (csrf: string) =>
+          new URLSearchParams({ ...Object.fromEntries(page.query), csrf_token: csrf, workspace: "se-a", decision: "approve" }).toString();
+        const post = (headers: Record<string, string>, csrf = page.csrf) =>
+          t.call("POST", "/oauth/authorize", { rawBody: form(csrf), headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+        // The page's Referrer-Policy: no-referrer makes browsers send its form's post with Origin: null.
+        expect((await post({ cookie: page.cookie, origin: "https://evil.example" })).status).toBe(403);
+        expect((await post({ cookie: page.cookie })).status).toBe(403);
+        // A token not bound to this session (issued to another one) is refused even so.
+        const other = await consentPage("", `wks_session=${(await createSession(t.core as never, identityId)).token}`);
+        const unbound = await post({ cookie: `${cookie}; ${other.cookie.split("; ")[1]}`, origin: "null" }, other.csrf);
+        expect(unbound.status).toBe(400);
+        const decided = await post({ cookie: page.cookie, origin: "null" });
+        expect(decided.status).toBe(303);
+        const back = new URL(decided.headers.get("location")!);
+        expect(back.searchParams.get("code")).toMatch(/^wkac_/);
+        expect(back.searchParams.get("state")).toBe("st-session");
       });
 
       test("no session and no key: 401; an OAuth token is no decider (403)", async () => {
