@@ -523,7 +523,9 @@ export function oauthRoutes(deps: ServerDeps) {
               403: htmlOrEnvelope(
                 "The decider may not decide: a faceless key, or an OAuth token; by session, another `Origin` or no matching CSRF token.",
               ),
-              404: htmlOrEnvelope("Unknown workspace, at a workspace mount another workspace's key, or a workspace the signed-in person is no member of."),
+              404: htmlOrEnvelope(
+                "Unknown workspace, at a workspace mount another workspace's key, or a workspace the signed-in person is no member of.",
+              ),
               413: envelope("The body is past the limit."),
               429: envelope("Rate limited."),
             },
@@ -669,7 +671,10 @@ export function oauthRoutes(deps: ServerDeps) {
     const cookies: HeaderSink = { headers: {} };
     const session = deps.oidc ? await consentFormSessionOf(deps, request, cookies) : null;
     if (deps.oidc && !session) {
-      return withCookies(html(401, renderAuthorizationError("Your session ended: go back, reload the page and sign in again"), null), cookies);
+      return withCookies(
+        html(401, renderAuthorizationError("Your session ended: go back, reload the page and sign in again"), null),
+        cookies,
+      );
     }
     const cookie = cookieValue(request.headers.get("cookie"), CSRF_COOKIE);
     if (!csrf.verify(cookie, get(CSRF_FIELD), session?.id)) {

@@ -243,7 +243,10 @@ export function runSessionsEverywhereSuite(name: string, open: () => Promise<Sto
         const form = (csrf: string) =>
           new URLSearchParams({ ...Object.fromEntries(page.query), csrf_token: csrf, workspace: "se-a", decision: "approve" }).toString();
         const post = (headers: Record<string, string>, csrf = page.csrf) =>
-          t.call("POST", "/oauth/authorize", { rawBody: form(csrf), headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+          t.call("POST", "/oauth/authorize", {
+            rawBody: form(csrf),
+            headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+          });
         // The page's Referrer-Policy: no-referrer makes browsers send its form's post with Origin: null.
         expect((await post({ cookie: page.cookie, origin: "https://evil.example" })).status).toBe(403);
         expect((await post({ cookie: page.cookie })).status).toBe(403);
@@ -273,11 +276,13 @@ export function runSessionsEverywhereSuite(name: string, open: () => Promise<Sto
 
     describe("the platform operator's routes stay the operator key's", () => {
       test("a session is no operator: /platform/** and the credit grant are 401 without the key, even for an owner", async () => {
-        for (const [method, path, body] of [
-          ["GET", "/platform/billing/workspaces", undefined],
-          ["GET", "/platform/billing/plans", undefined],
-          ["POST", "/workspaces/se-a/radar/credits/grant", { amount: 10, reason: "by session" }],
-        ] as const) {
+        for (
+          const [method, path, body] of [
+            ["GET", "/platform/billing/workspaces", undefined],
+            ["GET", "/platform/billing/plans", undefined],
+            ["POST", "/workspaces/se-a/radar/credits/grant", { amount: 10, reason: "by session" }],
+          ] as const
+        ) {
           const res = await t.call(method, path, { headers: asSession(), ...(body ? { body } : {}) });
           expect({ path, status: res.status }).toEqual({ path, status: 401 });
         }
