@@ -89,6 +89,13 @@ export function buildApp(deps: ServerDeps) {
                 description:
                   "`Authorization: Bearer <credential>`: an API key, the same as in `x-api-key` (both headers with different values are a 401), or an OAuth access token (`wkat_…`).",
               },
+              session: {
+                type: "apiKey",
+                in: "cookie",
+                name: "wks_session",
+                description:
+                  "The dashboard session, set by the OpenID Connect sign-in (`GET /api/v1/auth/login` → `/auth/callback`) and ended by `POST /api/v1/auth/logout`: `HttpOnly`, `SameSite=Lax`, `Path=/`, `Secure` on https, 30 days (extended when used with under half left). It acts as the signed-in person with their role in the workspace of the path (no membership: 404). A request with an unsafe method (POST, PUT, PATCH, DELETE) riding it needs an `Origin` of this service, else 403. A header credential wins: with `x-api-key` or `Authorization` the cookie is not read. Not accepted by the platform operator's routes (`/platform/**`, the credit grant) nor by the MCP endpoint (docs/decisions/044-sessions-everywhere-a-person-acts.md).",
+              },
               oauth2: {
                 type: "oauth2",
                 description:

@@ -1,4 +1,4 @@
-import { type ApiKeyView, issueKey, type Principal, toApiKeyView } from "../access/mod.ts";
+import { type ApiKeyView, assertCanWrite, issueKey, type Principal, toApiKeyView } from "../access/mod.ts";
 import type { WorkspaceDeps } from "./ports.ts";
 import { conflict, forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -17,7 +17,8 @@ export interface Bootstrapped {
  * Creates a workspace with its owner and the owner's first API key. Without credentials it also
  * creates the owner identity, whose e-mail must be new: handing out a key that acts as an
  * existing person to whoever knows their address would be an impersonation hole. With
- * credentials, the caller's identity owns the new workspace.
+ * credentials (an API key, an OAuth token with `work:write`, a dashboard session), the caller's
+ * identity owns the new workspace.
  */
 export async function bootstrapWorkspace(
   deps: WorkspaceDeps,
@@ -31,6 +32,8 @@ export async function bootstrapWorkspace(
     if (caller.kind !== "identity" || !caller.identityId) {
       throw forbidden("Cannot create a workspace: a service key has no person to own it");
     }
+    // A write: an OAuth token needs `work:write` (a key or a session holds every scope).
+    assertCanWrite(caller, "create a workspace");
     if (dto.owner_email !== undefined || dto.owner_name !== undefined) {
       throw validationFailed("Invalid workspace: owner_email and owner_name are for unauthenticated bootstrap only", [
         { path: "/owner_email", message: "must be omitted when authenticated" },

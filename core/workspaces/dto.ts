@@ -50,7 +50,7 @@ export const CreateWorkspaceDto = Type.Object(
   {
     ...strict,
     description:
-      "Without credentials, `owner_email` is required and must not belong to an existing identity. With an API key, the caller's identity owns the new workspace and `owner_email`/`owner_name` must be omitted.",
+      "Without credentials, `owner_email` is required and must not belong to an existing identity. With a credential (an API key, an OAuth token, the dashboard session), the caller's identity owns the new workspace and `owner_email`/`owner_name` must be omitted.",
   },
 );
 export type CreateWorkspaceDto = Static<typeof CreateWorkspaceDto>;

@@ -65,16 +65,26 @@ export async function requireWorkspace(deps: ServerDeps, headers: Headers, slug:
 }
 
 /**
- * The caller of a route outside any workspace (`GET /me`): a header credential's principal and
- * workspace, else the session's person with no workspace (null), else 401.
+ * The caller of a route outside any workspace: a header credential's principal and workspace,
+ * else the dashboard session's person with no workspace (an unsafe method needs this service's
+ * `Origin`), else null.
  */
+export async function optionalCaller(
+  deps: ServerDeps,
+  ctx: SessionContext,
+): Promise<{ principal: Principal; workspace: Workspace | null } | null> {
+  const auth = await optionalPrincipal(deps, ctx.request.headers);
+  if (auth) return auth;
+  const session = await sessionOf(deps, ctx.request, ctx.set);
+  return session ? { principal: sessionPrincipalOf(session, "", null, null), workspace: null } : null;
+}
+
+/** The caller of a route outside any workspace (`GET /me`), as optionalCaller, or 401. */
 export async function requireCaller(
   deps: ServerDeps,
   ctx: SessionContext,
 ): Promise<{ principal: Principal; workspace: Workspace | null }> {
-  const auth = await optionalPrincipal(deps, ctx.request.headers);
-  if (auth) return auth;
-  const session = await sessionOf(deps, ctx.request, ctx.set);
-  if (!session) throw unauthenticated(MISSING);
-  return { principal: sessionPrincipalOf(session, "", null, null), workspace: null };
+  const caller = await optionalCaller(deps, ctx);
+  if (!caller) throw unauthenticated(MISSING);
+  return caller;
 }

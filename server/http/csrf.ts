@@ -13,18 +13,24 @@ export const CSRF_FIELD = "csrf_token";
 
 export function csrfGuard(secret: string | null | undefined) {
   const key = createHmac("sha256", secret ?? crypto.getRandomValues(new Uint8Array(32))).update("oauth-consent-csrf").digest();
-  const sign = (nonce: string) => encodeBase64urlNoPadding(createHmac("sha256", key).update(nonce).digest());
+  const sign = (nonce: string, binding: string) =>
+    encodeBase64urlNoPadding(createHmac("sha256", key).update(`${nonce}\0${binding}`).digest());
   return {
-    issue(): string {
+    /**
+     * A new token; `binding` ties it to the signed-in session (its id) when there is one, so that it
+     * verifies only with that session: a token obtained otherwise, even planted with its cookie
+     * from a sibling subdomain, does not decide for someone else (ADR 044).
+     */
+    issue(binding = ""): string {
       const nonce = encodeBase64urlNoPadding(crypto.getRandomValues(new Uint8Array(32)));
-      return `${nonce}.${sign(nonce)}`;
+      return `${nonce}.${sign(nonce, binding)}`;
     },
-    verify(cookie: string | null, field: string | null): boolean {
+    verify(cookie: string | null, field: string | null, binding = ""): boolean {
       if (!cookie || !field || cookie.length !== field.length || cookie.length > 200) return false;
       if (!timingSafeEqual(Buffer.from(cookie), Buffer.from(field))) return false;
       const [nonce, mac, extra] = cookie.split(".");
       if (!nonce || !mac || extra !== undefined) return false;
-      const expected = sign(nonce);
+      const expected = sign(nonce, binding);
       return expected.length === mac.length && timingSafeEqual(Buffer.from(expected), Buffer.from(mac));
     },
   };

@@ -15,6 +15,8 @@ type Json = Record<string, any>;
  * - `oauth2` beside `bearer` on every operation a bearer may call, with the scopes it takes
  *   (core/access/scopes.ts): a read `work:read`, adding a topic relation `topics:write`, any other
  *   write `work:write`.
+ * - a 403 on every unsafe operation the `session` cookie may call: a cross-origin request riding
+ *   the cookie is refused so by any of them (the Origin rule), whatever else the route forbids.
  * A local hook of this wrapper: it runs on the plugin's own routes only, once per generated document.
  */
 export function conformingOpenApi(plugin: AnyElysia) {
@@ -37,6 +39,7 @@ export function conform(doc: Json): Json {
   const paths: Json = structuredClone(doc.paths ?? {});
   addCreateLinks(paths);
   addOAuthScopes(paths);
+  addSessionOriginRefusal(paths);
   return {
     ...doc,
     servers: doc.servers ?? [{ url: "/", description: "The origin this document is served from; paths carry the full `/api/v1` prefix." }],
@@ -101,6 +104,23 @@ function addOAuthScopes(paths: Json): void {
       const operation: ScopedOperation = READS.has(method) ? "read" : method === "post" && /\/relations$/.test(path) ? "relate" : "write";
       // A new array: operations share the one `authenticated` requirement list.
       (op as Json).security = [...security, { oauth2: scopesFor(operation) }];
+    }
+  }
+}
+
+const UNSAFE = new Set(["post", "put", "patch", "delete"]);
+
+function addSessionOriginRefusal(paths: Json): void {
+  for (const item of Object.values(paths)) {
+    for (const [method, op] of Object.entries(item as Json)) {
+      const security = (op as Json)?.security as Array<Record<string, string[]>> | undefined;
+      const responses = (op as Json)?.responses as Json | undefined;
+      if (!UNSAFE.has(method) || !responses || responses["403"] || !responses["401"]) continue;
+      if (!Array.isArray(security) || !security.some((s) => "session" in s)) continue;
+      responses["403"] = {
+        ...responses["401"],
+        description: "Riding the session cookie without an `Origin` of this service (FORBIDDEN).",
+      };
     }
   }
 }

@@ -29,7 +29,17 @@ export function pageOf<T extends TSchema, N extends string>(name: N, item: T): T
 
 export const Deleted = Type.Object({ id: Type.String(), deleted: Type.Literal(true) });
 
-/** An operation that takes a credential: an API key in `x-api-key`, or the same key (or an access token) as `Authorization: Bearer`. */
-export const authenticated = { security: [{ apiKey: [] }, { bearer: [] }] as Array<Record<string, string[]>> };
+/**
+ * An operation a person may call with any credential: an API key in `x-api-key`, the same key (or
+ * an OAuth access token) as `Authorization: Bearer`, or the dashboard session's cookie `wks_session`
+ * (docs/decisions/044-sessions-everywhere-a-person-acts.md). `oauth2` is added with the operation's
+ * scopes by openapi-conformance.ts.
+ */
+export const authenticated = { security: [{ apiKey: [] }, { bearer: [] }, { session: [] }] as Array<Record<string, string[]>> };
+/**
+ * The platform operator's operations: only `PLATFORM_ADMIN_KEY`, in `x-api-key` or as a bearer; a
+ * session is no operator (401 without a header credential), nor is any workspace credential (403).
+ */
+export const operatorKey = { security: [{ apiKey: [] }, { bearer: [] }] as Array<Record<string, string[]>> };
 /** A public operation says so explicitly: an empty `security`, not an absent one (client generators read absent as "unknown"). */
 export const publicOperation = { security: [] as Array<Record<string, string[]>> };

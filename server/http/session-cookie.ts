@@ -59,9 +59,27 @@ export const sessionTokenOf = (request: Request) => cookieValue(request.headers.
  * is read. A session used with under half of its 30 days left is extended, and the cookie set again.
  */
 export async function sessionOf(deps: ServerDeps, request: Request, set: HeaderSink): Promise<Session | null> {
+  if (!sessionTokenOf(request)) return null;
+  assertSameOriginIfUnsafe(deps, request);
+  return readSession(deps, request, set);
+}
+
+/**
+ * The consent form's post (ADR 044): the consent page is served with `Referrer-Policy: no-referrer`,
+ * under which browsers send its form's post with `Origin: null` (Fetch, "append a request Origin
+ * header"). That one opaque value is let through here, and only because the caller then requires
+ * the page's CSRF token bound to this very session; another site's `Origin`, or none, is still 403.
+ */
+export async function consentFormSessionOf(deps: ServerDeps, request: Request, set: HeaderSink): Promise<Session | null> {
+  if (!sessionTokenOf(request)) return null;
+  if (request.headers.get("origin") !== "null") assertSameOriginIfUnsafe(deps, request);
+  return readSession(deps, request, set);
+}
+
+/** The session of the request's cookie, or null (its cookie then cleared); extended when under half is left. */
+async function readSession(deps: ServerDeps, request: Request, set: HeaderSink): Promise<Session | null> {
   const token = sessionTokenOf(request);
   if (!token) return null;
-  assertSameOriginIfUnsafe(deps, request);
   const origin = originOf(deps, request);
   const valid = await validateSession(deps.core, token);
   if (!valid) {

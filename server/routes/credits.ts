@@ -11,7 +11,7 @@ import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { requirePlatformOperator } from "../http/platform-operator.ts";
 import { enumParam, limitParam, uuidParam } from "../http/query-schemas.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
+import { authenticated, errors, operatorKey, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
 const tags = ["credits"];
@@ -101,7 +101,7 @@ export function creditRoutes(deps: ServerDeps) {
         body: GrantCreditsDto,
         response: { 201: GrantResult, ...errors(400, 401, 403, 404, 409, 413) },
         detail: {
-          ...authenticated,
+          ...operatorKey,
           tags,
           summary: "Grant credits (platform operator)",
           description:

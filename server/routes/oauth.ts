@@ -1,4 +1,4 @@
-import { type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
@@ -27,13 +27,13 @@ import {
   TokenSet,
 } from "../../core/identity/mod.ts";
 import type { IdentityError } from "../../core/identity/errors.ts";
-import { AppError, forbidden, notFound, validationFailed } from "../../core/kernel/errors.ts";
+import { AppError, forbidden, notFound, unauthenticated, validationFailed } from "../../core/kernel/errors.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { API_PREFIX } from "../app.ts";
 import type { ServerDeps } from "../deps.ts";
-import { requirePrincipal } from "../http/authenticate.ts";
+import { optionalPrincipal } from "../http/authenticate.ts";
 import { consentHeaders, renderAuthorizationError, renderConsentPage, type SignedIn } from "../http/consent-page.ts";
-import { appendSetCookie, type HeaderSink, sessionOf } from "../http/session-cookie.ts";
+import { appendSetCookie, consentFormSessionOf, type HeaderSink, sessionOf } from "../http/session-cookie.ts";
 import { cookieValue, CSRF_COOKIE, CSRF_FIELD, csrfGuard } from "../http/csrf.ts";
 import { isJson } from "../http/json-body.ts";
 import { publicOrigin } from "../http/public-origin.ts";
@@ -430,6 +430,7 @@ export function oauthRoutes(deps: ServerDeps) {
           }
           const cookies: HeaderSink = { headers: {} };
           let signedIn: SignedIn | undefined;
+          let binding = "";
           if (deps.oidc) {
             // With an identity provider the page decides as the signed-in person: a signed-out
             // user signs in first and comes back here.
@@ -442,8 +443,10 @@ export function oauthRoutes(deps: ServerDeps) {
             const who = await signedInView(mount, session);
             if (!who) return withCookies(html(404, renderAuthorizationError("You are no member of this workspace"), null), cookies);
             signedIn = who;
+            binding = session.id;
           }
-          const token = csrf.issue();
+          // Signed in, the token is bound to the session: it decides for that session only.
+          const token = csrf.issue(binding);
           const headers = consentHeaders(check.request.redirect_uri);
           const secure = mount.origin.startsWith("https:") ? "; Secure" : "";
           const cookie = `${CSRF_COOKIE}=${token}; Path=${API_PREFIX}; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`;
@@ -494,7 +497,7 @@ export function oauthRoutes(deps: ServerDeps) {
           const contentType = request.headers.get("content-type");
           if (isJson(contentType)) {
             set.status = 201;
-            return { redirect_to: await decideJson(mount, request, body as Uint8Array) };
+            return { redirect_to: await decideJson(mount, request, body as Uint8Array, set) };
           }
           return decideForm(mount, request, body as Uint8Array);
         },
@@ -516,9 +519,13 @@ export function oauthRoutes(deps: ServerDeps) {
               400: htmlOrEnvelope(
                 "Invalid parameters (JSON: the envelope, nothing issued); the form: an expired CSRF token or an untrustworthy request, as a page.",
               ),
-              401: htmlOrEnvelope("No or a bad API key (the form: the page again, asking for a valid key)."),
-              403: htmlOrEnvelope("The decider may not decide: a faceless key, or an OAuth token."),
-              404: htmlOrEnvelope("Unknown workspace, or at a workspace mount another workspace's key."),
+              401: htmlOrEnvelope("No or a bad API key, no or an ended session (the form: the page again, asking for a valid key)."),
+              403: htmlOrEnvelope(
+                "The decider may not decide: a faceless key, or an OAuth token; by session, another `Origin` or no matching CSRF token.",
+              ),
+              404: htmlOrEnvelope(
+                "Unknown workspace, at a workspace mount another workspace's key, or a workspace the signed-in person is no member of.",
+              ),
               413: envelope("The body is past the limit."),
               429: envelope("Rate limited."),
             },
@@ -535,7 +542,7 @@ export function oauthRoutes(deps: ServerDeps) {
               },
             },
             description:
-              "JSON, by the decider's API key (`x-api-key` or `Authorization: Bearer`; a person's key: a faceless key is 403; at a workspace mount, another workspace's key is 404): 201 `{redirect_to}`. Invalid parameters: 400 `VALIDATION_FAILED`, nothing issued. The consent page's form post (form-encoded, with its CSRF token and the key in `api_key`) gets a 303 to the same URL instead, as browsers do not follow a 201. `deny` sends `error=access_denied`. A code lives 60 s and redeems only at this mount's issuer.",
+              "JSON, by the decider's API key (`x-api-key` or `Authorization: Bearer`; a person's key: a faceless key is 403; at a workspace mount, another workspace's key is 404), or by the dashboard session (cookie `wks_session`, with this service's `Origin` and the consent page's `csrf_token` and its cookie, else 403; the signed-in person decides in the mount's workspace, at the root mount in the `workspace` named; not theirs: 404): 201 `{redirect_to}`. Invalid parameters: 400 `VALIDATION_FAILED`, nothing issued. The consent page's form post (form-encoded, with its CSRF token and the key in `api_key`) gets a 303 to the same URL instead, as browsers do not follow a 201. `deny` sends `error=access_denied`. A code lives 60 s and redeems only at this mount's issuer.",
           },
         },
       );
@@ -569,9 +576,9 @@ export function oauthRoutes(deps: ServerDeps) {
     return check.request;
   }
 
-  /** The decider, by API key; pinned to the mount's workspace (another's key is a 404). */
+  /** The decider, by API key or session; pinned to the mount's workspace (another's key is a 404). */
   function assertDecider(mount: Mount, auth: Authenticated, workspace: string | null | undefined) {
-    if (auth.principal.via !== "api_key") throw forbidden("Cannot authorize a client: decide with a person's API key");
+    if (auth.principal.via === "oauth") throw forbidden("Cannot authorize a client: decide with a person's API key, or signed in");
     if (auth.principal.kind !== "identity") throw forbidden("Cannot authorize a client: a service key acts for no person");
     if (mount.slug !== null && auth.workspace.slug !== mount.slug) throw notFound("Workspace");
     if (workspace && workspace !== auth.workspace.slug) throw notFound("Workspace");
@@ -590,7 +597,7 @@ export function oauthRoutes(deps: ServerDeps) {
     return authorizationResponseUri(req.redirect_uri, { code: approved.code }, req.state, mount.issuer);
   }
 
-  async function decideJson(mount: Mount, request: Request, raw: Uint8Array): Promise<string> {
+  async function decideJson(mount: Mount, request: Request, raw: Uint8Array, set: HeaderSink): Promise<string> {
     let body: unknown;
     try {
       body = JSON.parse(new TextDecoder().decode(raw));
@@ -601,10 +608,35 @@ export function oauthRoutes(deps: ServerDeps) {
       const details = [...Value.Errors(AuthorizeDecision, body)].slice(0, 10).map((e) => ({ path: `body${e.path}`, message: e.message }));
       throw validationFailed("Invalid request body", details);
     }
-    const auth = await requirePrincipal(deps, request.headers);
+    const auth = await optionalPrincipal(deps, request.headers) ?? await sessionDecider(mount, request, body, set);
     assertDecider(mount, auth, body.workspace);
     const req = await recheck(mount, body);
     return decide(mount, auth, req, body.decision);
+  }
+
+  /**
+   * Without a header credential, the dashboard session decides (ADR 044): the signed-in person in
+   * the mount's workspace, or at the root mount the `workspace` named (required then). Like the
+   * consent form: this service's `Origin` (sessionOf) and the consent page's CSRF token with its cookie.
+   */
+  async function sessionDecider(mount: Mount, request: Request, body: AuthorizeDecision, set: HeaderSink): Promise<Authenticated> {
+    const session = await sessionOf(deps, request, set);
+    if (!session) {
+      throw unauthenticated("Missing credentials: decide with a person's API key (x-api-key or Authorization: Bearer), or sign in");
+    }
+    if (!csrf.verify(cookieValue(request.headers.get("cookie"), CSRF_COOKIE), body.csrf_token ?? null, session.id)) {
+      throw forbidden("Cannot decide by session: send the consent page's csrf_token, with its cookie");
+    }
+    const slug = mount.slug ?? body.workspace;
+    if (!slug) {
+      throw validationFailed("Invalid request body: name the workspace to authorize the client in", [
+        { path: "body/workspace", message: "required when deciding by session at the root mount" },
+      ]);
+    }
+    const workspace = await core.stores.workspaces.getBySlug(slug);
+    const auth = workspace ? await sessionPrincipal(core, session, workspace) : null;
+    if (!auth) throw notFound("Workspace");
+    return auth;
   }
 
   async function decideForm(mount: Mount, request: Request, raw: Uint8Array): Promise<Response> {
@@ -634,34 +666,55 @@ export function oauthRoutes(deps: ServerDeps) {
       );
     }
     const req = check.request;
-    const cookie = cookieValue(request.headers.get("cookie"), CSRF_COOKIE);
-    if (!csrf.verify(cookie, get(CSRF_FIELD))) {
-      return html(400, renderAuthorizationError("The form expired or did not come from this page: go back and reload it"), null);
+    // With an identity provider the signed-in person decides, and the page's token is bound to
+    // their session: read it first (the form's `Origin: null` let through, see consentFormSessionOf).
+    const cookies: HeaderSink = { headers: {} };
+    const session = deps.oidc ? await consentFormSessionOf(deps, request, cookies) : null;
+    if (deps.oidc && !session) {
+      return withCookies(
+        html(401, renderAuthorizationError("Your session ended: go back, reload the page and sign in again"), null),
+        cookies,
+      );
     }
-    const again = (status: number, error: string) => {
-      const token = csrf.issue();
+    const cookie = cookieValue(request.headers.get("cookie"), CSRF_COOKIE);
+    if (!csrf.verify(cookie, get(CSRF_FIELD), session?.id)) {
+      return withCookies(
+        html(400, renderAuthorizationError("The form expired or did not come from this page: go back and reload it"), null),
+        cookies,
+      );
+    }
+    const again = async (status: number, error: string) => {
+      const token = csrf.issue(session?.id);
       const secure = mount.origin.startsWith("https:") ? "; Secure" : "";
-      const page = renderConsentPage({ request: req, workspace: mount.slug, action: `${mount.base}/oauth/authorize`, csrf: token, error });
-      return new Response(page, {
-        status,
-        headers: {
-          ...consentHeaders(req.redirect_uri),
-          "set-cookie": `${CSRF_COOKIE}=${token}; Path=${API_PREFIX}; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`,
-        },
+      const signedIn = session ? (await signedInView(mount, session)) ?? undefined : undefined;
+      const page = renderConsentPage({
+        request: req,
+        workspace: mount.slug,
+        action: `${mount.base}/oauth/authorize`,
+        csrf: token,
+        error,
+        signedIn,
       });
+      return withCookies(
+        new Response(page, {
+          status,
+          headers: {
+            ...consentHeaders(req.redirect_uri),
+            "set-cookie": `${CSRF_COOKIE}=${token}; Path=${API_PREFIX}; HttpOnly; SameSite=Strict; Max-Age=3600${secure}`,
+          },
+        }),
+        cookies,
+      );
     };
     const decision = get("decision");
-    if (decision === "deny") return redirect(await decide(mount, null, req, "deny"));
+    if (decision === "deny") return withCookies(redirect(await decide(mount, null, req, "deny")), cookies);
     if (decision !== "approve") return again(400, "Choose Allow or Deny");
-    if (deps.oidc) {
+    if (session) {
       // Signed in: the session's person decides, in the mount's workspace or the one chosen.
-      const cookies: HeaderSink = { headers: {} };
-      const session = await sessionOf(deps, request, cookies);
-      if (!session) return withCookies(again(401, "Your session ended: sign in again, then reload this page"), cookies);
       const slug = mount.slug ?? get("workspace");
       const workspace = slug ? await core.stores.workspaces.getBySlug(slug) : null;
       const auth = workspace ? await sessionPrincipal(core, session, workspace) : null;
-      if (!auth) return withCookies(again(404, "Choose one of your workspaces"), cookies);
+      if (!auth) return again(404, "Choose one of your workspaces");
       return withCookies(redirect(await decide(mount, auth, req, "approve")), cookies);
     }
     const key = get("api_key")?.trim();
@@ -764,9 +817,23 @@ const AuthorizeDecision = Type.Object({
   code_challenge: Type.String({ maxLength: 200 }),
   code_challenge_method: Type.String({ maxLength: 20 }),
   resource: Type.Optional(Type.String({ maxLength: 2000 })),
-  workspace: Type.Optional(Type.String({ maxLength: 100, description: "The workspace's slug: the decider's key's, if given." })),
+  workspace: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "The workspace's slug. By API key: the key's, if given. By session at the root mount: required, one of the person's workspaces (else 404).",
+    }),
+  ),
   decision: Type.Union([Type.Literal("approve"), Type.Literal("deny")]),
+  csrf_token: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        "By session: the consent page's CSRF token (its form's `csrf_token`), sent with the page's `oauth_csrf` cookie; missing or not matching, 403. Not read with an API key.",
+    }),
+  ),
 }, strict);
+type AuthorizeDecision = Static<typeof AuthorizeDecision>;
 
 const RedirectTo = Type.Object({
   redirect_to: Type.String({

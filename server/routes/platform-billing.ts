@@ -22,7 +22,7 @@ import { type Plan, PLANS } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
 import { requirePlatformAdmin } from "../http/platform-operator.ts";
 import { enumParam, limitParam, offsetParam, uuidParam } from "../http/query-schemas.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
+import { errors, operatorKey, strict } from "../http/schemas.ts";
 
 const tags = ["platform"];
 const Uuid = (description: string) => Type.String({ format: "uuid", pattern: UUID_PATTERN, description });
@@ -69,7 +69,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
         query: WorkspacesQuery,
         response: { 200: PlatformWorkspacePage, ...errors(400, 401, 403) },
         detail: {
-          ...authenticated,
+          ...operatorKey,
           tags,
           summary: "List workspaces with plan, billing and usage (operator)",
           description:
@@ -80,7 +80,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
     .get("/plans", () => planList(), {
       response: { 200: PlanList, ...errors(401, 403) },
       detail: {
-        ...authenticated,
+        ...operatorKey,
         tags,
         summary: "The plan catalogue (operator)",
         description:
@@ -95,7 +95,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
       body: CreateBillingOfferDto,
       response: { 201: BillingOfferView, ...errors(400, 401, 403, 404, 413) },
       detail: {
-        ...authenticated,
+        ...operatorKey,
         tags,
         summary: "Issue an offer to a workspace (operator)",
         description:
@@ -115,7 +115,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
         query: OffersQuery,
         response: { 200: BillingOfferPage, ...errors(400, 401, 403) },
         detail: {
-          ...authenticated,
+          ...operatorKey,
           tags,
           summary: "List offers (operator)",
           description:
@@ -127,7 +127,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
       params: OfferParams,
       response: { 200: BillingOfferView, ...errors(400, 401, 403, 404) },
       detail: {
-        ...authenticated,
+        ...operatorKey,
         tags,
         summary: "Read an offer (operator)",
         description:
@@ -141,7 +141,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
       params: OfferParams,
       response: { 201: BillingOfferView, ...errors(400, 401, 403, 404, 409) },
       detail: {
-        ...authenticated,
+        ...operatorKey,
         tags,
         summary: "Cancel an open offer (operator)",
         description:
@@ -157,7 +157,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
       body: ReissueBillingOfferDto,
       response: { 201: BillingOfferView, ...errors(400, 401, 403, 404, 409, 413) },
       detail: {
-        ...authenticated,
+        ...operatorKey,
         tags,
         summary: "Reissue an open or expired offer with new terms (operator)",
         description:
@@ -173,7 +173,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
       body: EnterprisePlanDto,
       response: { 201: EnterprisePlanView, ...errors(400, 401, 403, 404, 413) },
       detail: {
-        ...authenticated,
+        ...operatorKey,
         tags,
         summary: "Set an enterprise contract (operator)",
         description:
@@ -187,7 +187,7 @@ export function platformBillingRoutes(deps: ServerDeps) {
         params: WorkspaceParams,
         response: { 200: EnterprisePlanView, ...errors(400, 401, 403, 404, 409) },
         detail: {
-          ...authenticated,
+          ...operatorKey,
           tags,
           summary: "End an enterprise contract (operator)",
           description:

@@ -8,7 +8,7 @@ import { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
 import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../core/workspaces/dto.ts";
 import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
 import type { ServerDeps } from "../deps.ts";
-import { optionalPrincipal, requireCaller } from "../http/authenticate.ts";
+import { optionalCaller, requireCaller } from "../http/authenticate.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { authenticated, Deleted, errors, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -56,7 +56,8 @@ export function workspaceRoutes(deps: ServerDeps) {
     .post(
       "/workspaces",
       async ({ body, request, set, server }) => {
-        const caller = await optionalPrincipal(deps, request.headers);
+        // A header credential, else the dashboard session (the signed-in person owns it), else anonymous.
+        const caller = await optionalCaller(deps, { request, set });
         const limits = deps.rateLimits;
         if (caller) await enforceRateLimit(limits, deps.logger, `key:${caller.principal.credentialId}`, limits.perKey, set.headers);
         else {
@@ -71,12 +72,12 @@ export function workspaceRoutes(deps: ServerDeps) {
         body: CreateWorkspaceDto,
         response: { 201: Bootstrapped, ...errors(400, 401, 403, 409, 413, 429) },
         detail: {
-          // Public, and optionally authenticated: `{}` is "no credentials", the other entry "or a key".
-          security: [{}, { apiKey: [] }, { bearer: [] }] as Array<Record<string, string[]>>,
+          // Public, and optionally authenticated: `{}` is "no credentials", the others "or a credential".
+          security: [{}, ...authenticated.security],
           tags: ["workspaces"],
           summary: "Create a workspace (public bootstrap)",
           description:
-            "Public. Creates the workspace, its owner and the owner's first API key, whose raw value is in `api_key.key` and is never shown again. Without credentials a new owner identity is created from `owner_email` (an e-mail that already has an identity is a 409: call this with one of that person's keys instead). With an API key (`x-api-key` or `Authorization: Bearer`), the caller's identity owns the new workspace. A taken slug is a 409.",
+            "Public. Creates the workspace, its owner and the owner's first API key, whose raw value is in `api_key.key` and is never shown again. Without credentials a new owner identity is created from `owner_email` (an e-mail that already has an identity is a 409: call this with one of that person's keys instead). With a credential, the caller's person owns the new workspace: an API key (`x-api-key` or `Authorization: Bearer`; a faceless service key is 403), an OAuth access token with `work:write` (a read-only one is 403 `insufficient_scope`), or the dashboard session (cookie `wks_session`, with this service's `Origin`, else 403). A taken slug is a 409.",
         },
       },
     )

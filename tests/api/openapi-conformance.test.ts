@@ -26,16 +26,47 @@ describe("the OpenAPI document", () => {
     ) {
       expect(doc.paths[`/api/v1${path}`][method].security).toEqual([]);
     }
-    // Creating a workspace is public, and a key makes its person the owner: optional security.
-    expect(doc.paths["/api/v1/workspaces"].post.security).toEqual([{}, { apiKey: [] }, { bearer: [] }, {
+    // Creating a workspace is public, and a credential makes its person the owner: optional security.
+    expect(doc.paths["/api/v1/workspaces"].post.security).toEqual([{}, { apiKey: [] }, { bearer: [] }, { session: [] }, {
       oauth2: ["work:read", "work:write"],
     }]);
-    // Any credential: the key in x-api-key or as Authorization: Bearer, or an OAuth token with the scopes the operation takes.
-    expect(doc.paths["/api/v1/workspaces/{slug}"].get.security).toEqual([{ apiKey: [] }, { bearer: [] }, { oauth2: ["work:read"] }]);
+    // Any credential: the key in x-api-key or as Authorization: Bearer, the dashboard session, or an
+    // OAuth token with the scopes the operation takes.
+    expect(doc.paths["/api/v1/workspaces/{slug}"].get.security).toEqual([{ apiKey: [] }, { bearer: [] }, { session: [] }, {
+      oauth2: ["work:read"],
+    }]);
     expect(doc.paths["/api/v1/workspaces/{slug}/topics/{topic}/relations"].post.security).toContainEqual({
       oauth2: ["work:read", "topics:write"],
     });
     expect(doc.paths["/.well-known/oauth-protected-resource"].get.security).toEqual([]);
+  });
+
+  test("the session cookie: a scheme of its own, on every operation a person may call, never on the operator's", () => {
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: "apiKey", in: "cookie", name: "wks_session" });
+    expect(doc.components.securitySchemes.session.description).toContain("SameSite=Lax");
+    expect(doc.components.securitySchemes.session.description).toContain("Origin");
+    const operator = /^\/api\/v1\/(platform\/|workspaces\/\{slug\}\/radar\/credits\/grant$)/;
+    let scoped = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        const schemes = (op.security ?? []).flatMap((s: object) => Object.keys(s));
+        const session = schemes.includes("session");
+        if (operator.test(path)) expect({ path, method, session }).toEqual({ path, method, session: false });
+        else if (path.startsWith("/api/v1/workspaces/{slug}") && !/\/oauth\/(authorize|register|token|revoke|clients)/.test(path)) {
+          scoped++;
+          expect({ path, method, session }).toEqual({ path, method, session: true });
+        }
+        // Every unsafe operation the cookie may ride documents the Origin rule's 403.
+        if (session && ["post", "put", "patch", "delete"].includes(method)) {
+          expect({ path, method, forbidden: "403" in op.responses }).toEqual({ path, method, forbidden: true });
+        }
+      }
+    }
+    expect(scoped).toBeGreaterThan(100);
+    for (const path of ["/api/v1/me", "/api/v1/oauth/authorize", "/api/v1/workspaces/{slug}/oauth/authorize"]) {
+      const op = doc.paths[path].post ?? doc.paths[path].get;
+      expect(op.security).toContainEqual({ session: [] });
+    }
   });
 
   test("documents the event stream's 200 as text/event-stream", () => {

@@ -100,7 +100,7 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
   { operations: /^POST \S*\/billing\/checkout-session$/, why: "exactly one of `plan` and `credits`" },
   { operations: /^GET \S*\/(topics|watchers)\/search$/, why: "`q` holds at most 8 distinct words, as the search folds and splits them" },
   {
-    operations: /^(POST|PATCH) \S*\/(tags(\/\{name\})?|topics|watchers)$/,
+    operations: /^(POST|PATCH|DELETE) \S*\/(tags(\/\{name\})?|topics|watchers)$/,
     why: "a tag name must keep 1 to 64 characters after normalisation (case, accents, separators folded)",
   },
   {

@@ -19,15 +19,25 @@ export interface TestOidcProvider {
   stop(): Promise<void>;
 }
 
+/** The provider's one client: what the app's OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must say. */
+export const TEST_OIDC_CLIENT = { clientId: "wks-dashboard", clientSecret: "test-client-secret-0123456789abcdef" } as const;
+
 export async function startOidcProvider(
-  opts: { redirectUris: string[]; accounts: Record<string, TestAccount> },
+  opts: {
+    redirectUris: string[];
+    accounts: Record<string, TestAccount>;
+    /** A port chosen beforehand (a server started first names the issuer in its settings); default any free one. */
+    port?: number;
+  },
 ): Promise<TestOidcProvider> {
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, "127.0.0.1", resolve);
+  });
   const port = (server.address() as { port: number }).port;
   const issuer = `http://127.0.0.1:${port}`;
-  const clientId = "wks-dashboard";
-  const clientSecret = "test-client-secret-0123456789abcdef";
+  const { clientId, clientSecret } = TEST_OIDC_CLIENT;
   const provider = new Provider(issuer, {
     clients: [{
       client_id: clientId,
