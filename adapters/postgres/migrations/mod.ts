@@ -16,6 +16,7 @@ import m016 from "./016-mail.ts";
 import m017 from "./017-billing-accounts.ts";
 import m018 from "./018-billing-offers.ts";
 import m019 from "./019-support.ts";
+import m020 from "./020-topic-head-terms.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -44,4 +45,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m017,
   m018,
   m019,
+  m020,
 ];
