@@ -3,6 +3,8 @@ import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import type { TopicWrite } from "../../core/topics/ports.ts";
+import { compareRanked, scoreTopic } from "../../core/topics/search-rank.ts";
+import { topicTerms } from "../../core/topics/search-terms.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
 import { bootstrapped, stamp, topicFixture, unique } from "./fixtures.ts";
 
@@ -334,6 +336,87 @@ export function runTopicStoresContract(name: string, open: () => Promise<Stores>
       expect((await s.topics.search(ws, { ...q, terms: ["caf"] })).total).toBe(0);
       expect((await s.topics.search(ws, { ...q, terms: ["cafe"], tags: ["food"] })).items.map((x) => x.id)).toEqual([tagged.id]);
       expect((await s.topics.search(ws, { ...q, terms: ["cafe"], stale: { is: true, before: stamp() } })).total).toBe(0);
+    });
+
+    test("TopicStore.search() ranks a seeded corpus as core's scoring does, through edits, archives, deletes and retags", async () => {
+      const ws = await workspace();
+      // A small vocabulary drawn with a skew: some words are in most topics, in titles, tags and
+      // bodies alike, so pages fill from title hits, from tag hits and from body-only hits.
+      const words = ["alpha", "beta", "gamma", "delta", "kappa", "sigma", "omega", "zeta", "theta"];
+      let seed = 20_240_917;
+      const rnd = () => (seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0) / 2 ** 32;
+      const some = (min: number, max: number) =>
+        Array.from({ length: min + Math.floor(rnd() * (max - min + 1)) }, () => words[Math.floor(rnd() ** 2 * words.length)]!);
+      const statuses = ["draft", "proposed", "reviewed", "reviewed", "archived"] as const;
+      const status = () => statuses[Math.floor(rnd() * statuses.length)]!;
+      const ids: string[] = [];
+      const written = new Map<string, Topic>();
+      for (let i = 0; i < 90; i++) {
+        const tags = [...new Set(some(0, 2).map((w, j) => (j === 1 ? `${w}-ops` : w)))].sort();
+        const t = await add(ws, { title: some(1, 3).join(" "), tags, body: some(2, 10).join(" "), status: status() });
+        ids.push(t.id);
+        written.set(t.id, t);
+      }
+      // Later versions: edits (title, tags, body, status), deletions, and a retag of many topics.
+      for (let i = 0; i < 30; i++) {
+        const alive = [...written.keys()];
+        const cur = written.get(alive[Math.floor(rnd() * alive.length)]!)!;
+        if (i % 6 === 5) {
+          const gone = { ...cur, version: cur.version + 1 };
+          const event = { ...topicEvent(null, gone, "topic.deleted", new Date(stamp())), snapshot: null };
+          expect(await s.topics.delete(ws, cur.id, cur.version, event)).toBe("ok");
+          written.delete(cur.id);
+          continue;
+        }
+        const w = edit(cur, {
+          title: some(1, 3).join(" "),
+          tags: [...new Set(some(0, 2))].sort(),
+          body: some(2, 10).join(" "),
+          status: status(),
+        });
+        expect(await s.topics.update(w)).toBe("ok");
+        written.set(cur.id, w.topic);
+      }
+      const rewrite = (t: Topic) =>
+        edit(t, { tags: [...new Set([...t.tags.filter((x) => x !== "beta"), "omega-ops"])].sort() }, "topic.retagged");
+      expect(await s.tags.retag(ws, "beta", "omega-ops", rewrite)).toBeGreaterThan(0);
+      const stored = await s.topics.getMany(ws, ids);
+      expect(stored.length).toBe(written.size);
+
+      // core's relevance over what the store holds: the reference every backend must answer.
+      const reference = (terms: string[], statuses: Topic["status"][]) =>
+        stored
+          .filter((t) => statuses.includes(t.status))
+          .map((t) => {
+            const f = topicTerms(t);
+            return { ...t, score: scoreTopic({ title: new Set(f.title), tags: new Set(f.tags), body: new Set(f.body) }, terms) };
+          })
+          .filter((t): t is Topic & { score: number } => t.score !== null)
+          .sort(compareRanked)
+          .map((t) => t.id);
+      const queries = [...words.map((w) => [w]), ["ops"], ["nowhere"], ["alpha", "beta"], ["gamma", "ops"], ["zeta", "theta", "alpha"]];
+      const statusSets: Topic["status"][][] = [["proposed", "reviewed"], ["draft", "proposed", "reviewed"], ["reviewed"], [
+        "draft",
+        "reviewed",
+      ]];
+      for (const terms of queries) {
+        for (const statuses of statusSets) {
+          const expected = reference(terms, statuses);
+          for (const limit of [3, 12, 200]) {
+            const exact = await s.topics.search(ws, { terms, statuses, limit });
+            expect({ terms, statuses, limit, ids: exact.items.map((t) => t.id), total: exact.total })
+              .toEqual({ terms, statuses, limit, ids: expected.slice(0, limit), total: expected.length });
+            if (limit !== 12) continue;
+            const counted = await s.topics.search(ws, { terms, statuses, limit, countCap: 1_000 });
+            expect([counted.total, counted.capped ?? false]).toEqual([expected.length, false]);
+            const excerpts = await s.topics.search(ws, { terms, statuses, limit, countCap: 0, bodyChars: 5 });
+            // A store may read more of the body than asked; never less.
+            expect(excerpts.items.map((t) => [t.id, t.body.slice(0, 5)])).toEqual(
+              expected.slice(0, limit).map((id) => [id, stored.find((t) => t.id === id)!.body.slice(0, 5)]),
+            );
+          }
+        }
+      }
     });
 
     test("TopicStore.anchoredAt() finds topics by the bases of their anchors, per repo, in list order", async () => {

@@ -16,6 +16,7 @@ import m016 from "./016-mail.ts";
 import m017 from "./017-billing-accounts.ts";
 import m018 from "./018-billing-offers.ts";
 import m019 from "./019-support.ts";
+import m020 from "./020-topic-head-terms.ts";
 import m021 from "./021-topic-tag-lists.ts";
 import m022 from "./022-anchor-versions.ts";
 import m023 from "./023-record-rollups.ts";
@@ -50,6 +51,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m017,
   m018,
   m019,
+  m020,
   m021,
   m022,
   m023,

@@ -34,6 +34,18 @@ import {
   toTopicEvent,
   writeVersion,
 } from "./topic-rows.ts";
+import {
+  COUNT_SQL,
+  ESTIMATE_SQL,
+  FEW_MATCHES,
+  matchParams,
+  oneWordBodyOnlySql,
+  oneWordPageAndCountSql,
+  oneWordPageSql,
+  type OneWordParams,
+  oneWordParams,
+  rankRange,
+} from "./topic-search-sql.ts";
 
 const NONE = { items: [], total: 0 };
 /** Above this many times the count cap in the planner's estimate, the estimate is the total. */
@@ -224,7 +236,8 @@ export class PostgresTopicStore implements TopicStore {
   }
 
   /**
-   * `compareRanked` without scoring every match. A topic with a query word in its title or tags
+   * `compareRanked` without scoring every match. One word, unfiltered (what people and retrieve
+   * search most): `searchOneWord`. Otherwise: a topic with a query word in its title or tags
    * scores above the number of words; one with every word in its body only scores exactly that.
    * So the first are ranked in full (few, found by the GIN indexes on the term arrays), and the
    * page is filled with the second in trust, recency, id order, read off `topics_rank_idx` until
@@ -232,6 +245,8 @@ export class PostgresTopicStore implements TopicStore {
    */
   async search(workspaceId: string, s: TopicSearch): Promise<SearchResult> {
     if (!isUuid(workspaceId) || s.terms.length === 0) return NONE;
+    const ranks = rankRange(s.statuses);
+    if (s.terms.length === 1 && ranks !== null && !s.tags && !s.stale) return this.searchOneWord(workspaceId, s.terms[0]!, ranks, s);
     const params: unknown[] = [workspaceId, s.statuses, allOf(s.terms)];
     // `status <> 'archived'` lets the planner use the partial indexes; statuses never hold it.
     const where = ["workspace_id = $1", "status <> 'archived'", "status = any($2::text[])", "search @@ $3::tsquery"];
@@ -272,6 +287,37 @@ export class PostgresTopicStore implements TopicStore {
       );
     }
     return { items: rows.map(toTopic), ...counted };
+  }
+
+  /**
+   * `search` for one word, unfiltered (topic-search-sql.ts): the page's title and tag hits off
+   * `topic_head_terms`, body-only hits when they leave room, read as the planner's estimate of
+   * the word's matches says is cheaper. The total as `countMatches` gives it: beyond twice the
+   * cap, the estimate.
+   */
+  private async searchOneWord(workspaceId: string, term: string, ranks: [number, number], s: TopicSearch): Promise<SearchResult> {
+    const limit = Math.max(0, Math.trunc(s.limit));
+    const cap = s.countCap === undefined ? null : Math.max(0, Math.trunc(s.countCap));
+    const cols = topicColumns("t", s.bodyChars);
+    const p: OneWordParams = { workspaceId, term, ranks, limit, tsquery: allOf([term]), countUpTo: cap === null ? null : cap + 1 };
+    const items = (rows: Row[]) => rows.filter((r) => r.id !== null && r.id !== undefined).map(toTopic);
+    const estimate = Math.round(Number(planRows(await this.db.query<Row>(ESTIMATE_SQL, matchParams(p), PLAN_EACH))));
+    if (estimate <= FEW_MATCHES) {
+      const rows = await this.db.query<Row>(oneWordPageAndCountSql(cols), oneWordParams(p, "count"), PLAN_EACH);
+      const n = Number(rows[0]?.search_total__ ?? 0);
+      return { items: items(rows), ...(cap !== null && n > cap ? { total: cap, capped: true } : { total: n, capped: false }) };
+    }
+    // One index range, the same plan whatever the word: no PLAN_EACH, its plan is cached.
+    const rows = limit === 0 ? [] : await this.db.query<Row>(oneWordPageSql(cols), oneWordParams(p, "page"));
+    if (rows.length < limit) {
+      rows.push(
+        ...(await this.db.query<Row>(oneWordBodyOnlySql(cols), oneWordParams({ ...p, limit: limit - rows.length }, "match"), PLAN_EACH)),
+      );
+    }
+    if (cap !== null && estimate > ESTIMATE_BEYOND * cap) return { items: items(rows), total: Math.max(estimate, cap + 1), capped: true };
+    const counted = await this.db.query<Row>(COUNT_SQL, [...matchParams(p), p.countUpTo], PLAN_EACH);
+    const n = Number(counted[0]?.n ?? 0);
+    return { items: items(rows), ...(cap !== null && n > cap ? { total: cap, capped: true } : { total: n, capped: false }) };
   }
 
   /**
