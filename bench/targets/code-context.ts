@@ -75,7 +75,8 @@ export function anchoredDataset(backend: TopicsBackend): AnchoredTopics {
 
 /**
  * wrk connections of the code-context scenarios (default 8, not BENCH_CONNECTIONS' 32): at 100k
- * topics a match-files request answers about 1 MB in 55-75 ms of its own, a retrieve request
+ * topics a match-files request answered about 1 MB in 55-75 ms of its own (before its answer was
+ * bounded to 20 topics per file, ADR 038), a retrieve request
  * takes 150-200 ms, and the 2-core machine serves a few of them at once. With 32 connections
  * each request waits behind 31 others: match-files measured p99 4.9 s, at wrk's 5 s timeout, and
  * retrieve completed no request within it, so the run measured nothing. Fewer connections queue
