@@ -34,6 +34,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { picomatchMatcher } from "../../adapters/glob/picomatch-matcher.ts";
+import { LIMIT_PER_FILE } from "../../core/code-context/dto.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import { AnchoredTopics, type ExpectedMatch } from "../datasets/anchors.ts";
 import { createGitRepo, describeLayout, repoLayout } from "../datasets/repo-files.ts";
@@ -74,7 +75,8 @@ export function anchoredDataset(backend: TopicsBackend): AnchoredTopics {
 
 /**
  * wrk connections of the code-context scenarios (default 8, not BENCH_CONNECTIONS' 32): at 100k
- * topics a match-files request answers about 1 MB in 55-75 ms of its own, a retrieve request
+ * topics a match-files request answered about 1 MB in 55-75 ms of its own (before its answer was
+ * bounded to 20 topics per file, ADR 038), a retrieve request
  * takes 150-200 ms, and the 2-core machine serves a few of them at once. With 32 connections
  * each request waits behind 31 others: match-files measured p99 4.9 s, at wrk's 5 s timeout, and
  * retrieve completed no request within it, so the run measured nothing. Fewer connections queue
@@ -91,7 +93,10 @@ export function codeContextLabel(backend: TopicsBackend, connections: number): s
   }-file repo, ${connections} connection${connections === 1 ? "" : "s"})`;
 }
 
-/** The match-files request: the dataset's 50 paths, on the linked repo. */
+/**
+ * The match-files request: the dataset's 50 paths, on the linked repo, in the default view (`full`)
+ * with the default `limit_per_file` (20), as an agent that sets neither sends it.
+ */
 export function matchFilesBody(app: CodeContextApp): string {
   return JSON.stringify({ paths: app.anchored.queries.matchPaths, repo_id: app.repoId });
 }
@@ -223,16 +228,27 @@ async function showWork(app: CodeContextApp): Promise<void> {
 
   const match = await call(app, "POST", "/topics/match-files", matchFilesBody(app), { [SESSION_HEADER]: "bench-check" });
   if (match.status !== 201) throw new Error(`POST /topics/match-files answered ${match.status}: ${match.text.slice(0, 500)}`);
-  const files = match.json.files as { path: string; topics: { id: string }[] }[];
-  const perPath = files.map((f) => f.topics.length);
+  const files = match.json.files as { path: string; total: number; topics: { id: string }[] }[];
+  const perPath = files.map((f) => f.total);
+  const listed = files.reduce((n, f) => n + f.topics.length, 0);
   const distinct = new Set(files.flatMap((f) => f.topics.map((t) => t.id)));
   const pairs = perPath.reduce((a, b) => a + b, 0);
   const expected: ExpectedMatch = anchored.expect(q.matchPaths, compile);
-  const same = pairs === expected.pairs && distinct.size === expected.topics && perPath.every((n, i) => n === expected.perPath[i]);
+  const same = pairs === expected.pairs && perPath.every((n, i) => n === expected.perPath[i]);
+  // The same request in the compact view: only its size is printed, to compare with the default's.
+  const compact = await call(app, "POST", "/topics/match-files", { ...JSON.parse(matchFilesBody(app)), view: "compact" }, {
+    [SESSION_HEADER]: "bench-check",
+  });
+  if (compact.status !== 201) {
+    throw new Error(`POST /topics/match-files (compact) answered ${compact.status}: ${compact.text.slice(0, 500)}`);
+  }
   console.log(
-    `  ${backend}: match-files with ${q.matchPaths.length} paths -> ${pairs.toLocaleString("en-US")} (path, topic) pairs, ` +
-      `${distinct.size.toLocaleString("en-US")} distinct topics, per path ${spread(perPath)}; truncated ${match.json.truncated}; ` +
-      `${kb(match.text.length)} of JSON; ${expected.candidates.toLocaleString("en-US")} candidate topics for anchoredAt to read ` +
+    `  ${backend}: match-files with ${q.matchPaths.length} paths -> ${pairs.toLocaleString("en-US")} (path, topic) pairs ` +
+      `(${expected.topics.toLocaleString("en-US")} distinct topics), per path ${spread(perPath)}; ` +
+      `view ${match.json.view} lists ${listed.toLocaleString("en-US")} (at most ${LIMIT_PER_FILE.default} per path) of ` +
+      `${distinct.size.toLocaleString("en-US")} distinct topics; truncated ${match.json.truncated}; ` +
+      `${kb(match.text.length)} of JSON (view compact: ${kb(compact.text.length)}); ` +
+      `${expected.candidates.toLocaleString("en-US")} candidate topics for anchoredAt to read ` +
       `(${same ? "as generated" : `WARNING: the dataset has ${expected.pairs} pairs, ${expected.topics} topics`})`,
   );
 

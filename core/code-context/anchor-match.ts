@@ -2,8 +2,8 @@ import { compareListed, type ReadOptions, type Topic } from "../topics/mod.ts";
 import type { CodeContextDeps } from "./ports.ts";
 import { AppError } from "../kernel/errors.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
-import type { PathMatcher } from "./ports.ts";
-import { anchorIndex, testOf } from "./anchor-index.ts";
+import type { PathMatcher, TopicAnchors } from "./ports.ts";
+import { type AnchorIndex, anchorIndex, matchesOf } from "./anchor-index.ts";
 
 /**
  * Which topics' anchors match which files: the lookup behind match-files, drift and retrieve.
@@ -77,67 +77,112 @@ export async function matchAnchors(
   /** `{ bodyChars: 0 }` when the caller never reads the bodies (never for a caller that writes topics back). */
   read: ReadOptions = {},
 ): Promise<AnchorMatches> {
-  return (await matchIndexed(deps, matcher, workspaceId, repoId, paths, read)) ??
-    matchCandidates(deps, matcher, workspaceId, repoId, paths, read);
+  const indexed = await matchIndexed(
+    deps,
+    matcher,
+    workspaceId,
+    repoId,
+    paths,
+    (ids) => deps.stores.anchorIndex.read(workspaceId, ids, read),
+  );
+  if (!indexed) return matchCandidates(deps, matcher, workspaceId, repoId, paths, read);
+  const topics = indexed.topics.sort(compareListed);
+  const hits = new Map<string, Map<string, string[]>>(topics.map((t) => [t.id, new Map()]));
+  indexed.byPath.forEach((matches, i) => {
+    for (const { topic, anchors } of matches) hits.get(topic.id)!.set(paths[i]!, anchors);
+  });
+  return { topics, hits, truncated: false };
+}
+
+/** What the cached index answers: per path its matches (of the repo asked), and the matched topics the store read. */
+export interface IndexedMatches<T> {
+  /** The topics `read` gave (archived ones are not among them). */
+  topics: T[];
+  /** Per path (in the order given), the topics of `topics` whose anchors match it, in the order of `topics`, with those anchors. */
+  byPath: Array<Array<{ topic: T; anchors: string[] }>>;
 }
 
 /** How often a request matches again after the anchors changed under it, before it takes the reference path. */
 const INDEX_ATTEMPTS = 3;
 
-/** `matchAnchors` on the cached index; null when it cannot answer (see the top of the file). */
-async function matchIndexed(
+/**
+ * The paths matched on the cached index, the matched topics read by `read` (the request's one
+ * query, which also says the store's anchor version); null when the index cannot answer (see the
+ * top of the file).
+ */
+export async function matchIndexed<T extends { id: string; at?: number }>(
   deps: CodeContextDeps,
   matcher: PathMatcher,
   workspaceId: string,
   repoId: string | null,
   paths: readonly string[],
-  read: ReadOptions,
-): Promise<AnchorMatches | null> {
+  read: (topicIds: string[]) => Promise<{ version: string; topics: T[] }>,
+): Promise<IndexedMatches<T> | null> {
   const store = deps.stores.anchorIndex;
   let stale: string | undefined;
   for (let attempt = 0; attempt < INDEX_ATTEMPTS; attempt++) {
     const index = await anchorIndex(store, matcher, workspaceId, stale);
     if (!index) return null;
-    const candidates = new Set<string>();
-    const matched = new Map<string, Map<string, Set<string>>>();
-    for (const path of paths) {
-      for (const base of baseCandidates(path)) {
-        for (const a of index.byBase.get(base) ?? []) {
-          if (repoId !== null && index.topics.get(a.topicId)!.repo_id !== repoId) continue;
-          candidates.add(a.topicId);
-          if (!testOf(index, a)?.(path)) continue;
-          let mine = matched.get(a.topicId);
-          if (!mine) matched.set(a.topicId, mine = new Map());
-          const anchors = mine.get(path);
-          if (anchors) anchors.add(a.pattern);
-          else mine.set(path, new Set([a.pattern]));
-        }
-      }
-    }
     // Which candidates the reference path would consider depends on their list order, which only
     // the store knows: beyond the cap, it answers.
-    if (candidates.size > MAX_MATCH_CANDIDATES) return null;
-    const { version, topics } = await store.read(workspaceId, [...matched.keys()], read);
-    if (version !== index.version) {
-      stale = index.version;
-      continue;
+    if (candidatesOver(index, paths, repoId, MAX_MATCH_CANDIDATES)) return null;
+    const matched = new Set<TopicAnchors>();
+    const byPath = paths.map((path) => {
+      const all = matchesOf(index, path);
+      const mine = repoId === null ? all : all.filter((m) => m.topic.repo_id === repoId);
+      for (const m of mine) matched.add(m.topic);
+      return mine;
+    });
+    const asked = [...matched];
+    const { version, topics } = await read(asked.map((t) => t.id));
+    if (version === index.version) {
+      // Joined on the index's own objects, by the position a topic was asked at when the store
+      // says it (a lookup by a fresh id string costs about a microsecond: its hash is computed).
+      const position = new Map<TopicAnchors, number>();
+      topics.forEach((t, i) => position.set(t.at === undefined ? index.topics.get(t.id)! : asked[t.at]!, i));
+      return {
+        topics,
+        byPath: byPath.map((matches) => {
+          const found: Array<{ at: number; anchors: string[] }> = [];
+          for (const m of matches) {
+            const at = position.get(m.topic);
+            if (at !== undefined) found.push({ at, anchors: m.anchors }); // not read: archived
+          }
+          return found.sort((a, b) => a.at - b.at).map(({ at, anchors }) => ({ topic: topics[at]!, anchors }));
+        }),
+      };
     }
-    topics.sort(compareListed);
-    const hits = new Map<string, Map<string, string[]>>();
-    for (const t of topics) {
-      const own = index.topics.get(t.id)!.anchors;
-      const mine = new Map<string, string[]>();
-      // Anchors in the topic's own order, whatever order the bases were visited in.
-      for (const [path, anchors] of matched.get(t.id)!) mine.set(path, own.filter((x) => anchors.has(x)));
-      hits.set(t.id, mine);
-    }
-    return { topics, hits, truncated: false };
+    stale = index.version;
   }
   return null;
 }
 
+/**
+ * Whether more than `cap` topics (of `repoId`) have an anchor based on an ancestor of a path: what
+ * the reference path reads. Counted exactly only when the anchors at those bases exceed the cap.
+ */
+function candidatesOver(index: AnchorIndex, paths: readonly string[], repoId: string | null, cap: number): boolean {
+  const bases = new Set<string>();
+  let bound = 0;
+  for (const path of paths) {
+    for (const base of baseCandidates(path)) {
+      if (bases.has(base)) continue;
+      bases.add(base);
+      bound += index.anchorsAt.get(base) ?? 0;
+    }
+  }
+  if (bound <= cap) return false;
+  const candidates = new Set<string>();
+  for (const base of bases) {
+    for (const p of index.byBase.get(base) ?? []) {
+      for (const t of p.topics) if (repoId === null || t.repo_id === repoId) candidates.add(t.id);
+    }
+  }
+  return candidates.size > cap;
+}
+
 /** `matchAnchors` on the candidates the store finds by base: the reference path. */
-async function matchCandidates(
+export async function matchCandidates(
   deps: CodeContextDeps,
   matcher: PathMatcher,
   workspaceId: string,

@@ -19,11 +19,34 @@ export const FilePathSchema = Type.String({
   description: "A repo-relative file path, e.g. `src/billing/invoice.ts` (no leading slash; a leading `./` is ignored).",
 });
 
+/** `POST /topics/match-files`: topics listed per file (ADR 038: every answer bounded). */
+export const LIMIT_PER_FILE = { default: 20, max: 200 } as const;
+
+/** The two shapes of a match-files answer: `full` repeats each topic's head per file, `compact` sends it once. */
+export const MATCH_FILES_VIEWS = ["full", "compact"] as const;
+export type MatchFilesView = (typeof MATCH_FILES_VIEWS)[number];
+
+const MATCH_ORDER = "reviewed first, then proposed, then draft; within a verdict, drifted first, then the most recently updated";
+
 export const MatchFilesDto = Type.Object(
   {
     paths: Type.Array(FilePathSchema, { minItems: 1, maxItems: MAX_MATCH_PATHS, description: `1 to ${MAX_MATCH_PATHS} paths.` }),
     repo_id: Type.Optional(
       Type.String({ pattern: UUID_PATTERN, description: "Only topics linked to this repo; without it, topics of any repo (or none)." }),
+    ),
+    limit_per_file: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: LIMIT_PER_FILE.max,
+        description:
+          `How many topics each file lists, its first in match order (default ${LIMIT_PER_FILE.default}). Each file's \`total\` counts all the topics matching it: a list was cut when \`total\` is greater than its length.`,
+      }),
+    ),
+    view: Type.Optional(
+      literalUnion(MATCH_FILES_VIEWS, {
+        description:
+          "`full` (default): each file lists its topics with their heads (slug, title, trust verdict), repeated for every file a topic matches. `compact`: each topic's head once, in the top-level `topics`, and each file lists `{ id, matched_anchors }`.",
+      }),
     ),
   },
   strict,
@@ -31,7 +54,8 @@ export const MatchFilesDto = Type.Object(
 
 export type MatchFilesDto = Static<typeof MatchFilesDto>;
 
-export const MatchedTopic = Type.Object({
+/** What an agent needs to know of a matched topic before it reads it: who vouches for it, and whether it still holds. */
+export const MatchedTopicHead = Type.Object({
   id: Type.String(),
   slug: Type.String(),
   title: Type.String(),
@@ -40,22 +64,69 @@ export const MatchedTopic = Type.Object({
   drifted: Type.Boolean(),
   stale: Type.Boolean(),
   approved_via: Type.Union([literalUnion(APPROVED_VIA), Type.Null()]),
-  matched_anchors: Type.Array(Type.String(), { description: "The topic's anchors that match this file." }),
 });
+
+export type MatchedTopicHead = Static<typeof MatchedTopicHead>;
+
+const MatchedAnchors = Type.Array(Type.String(), { description: "The topic's anchors that match this file." });
+
+export const MatchedTopic = Type.Object({ ...MatchedTopicHead.properties, matched_anchors: MatchedAnchors });
 
 export type MatchedTopic = Static<typeof MatchedTopic>;
 
-export const MatchFilesResult = Type.Object({
-  files: Type.Array(
-    Type.Object({
-      path: Type.String(),
-      topics: Type.Array(MatchedTopic, {
-        description: "Reviewed first, then proposed, then draft; within a verdict, drifted first, then the most recently updated.",
+const FilePath = Type.String({ description: "The path as matched (without a leading `./`)." });
+const FileTotal = Type.Integer({
+  minimum: 0,
+  description: "How many topics match this file in all: more than it lists when `limit_per_file` cut its list.",
+});
+const FilesDoc = "One entry per distinct requested path, in request order.";
+const Truncated = Type.Boolean({
+  description: "More than 5,000 topics were candidates and only the first 5,000 (in list order) were matched.",
+});
+
+export const MatchFilesFullResult = Type.Object(
+  {
+    view: Type.Literal("full"),
+    files: Type.Array(
+      Type.Object({
+        path: FilePath,
+        total: FileTotal,
+        topics: Type.Array(MatchedTopic, { description: `At most \`limit_per_file\`: ${MATCH_ORDER}.` }),
       }),
+      { description: FilesDoc },
+    ),
+    truncated: Truncated,
+  },
+  { description: "View `full`: each file with its topics' heads." },
+);
+
+export type MatchFilesFullResult = Static<typeof MatchFilesFullResult>;
+
+export const MatchFilesCompactResult = Type.Object(
+  {
+    view: Type.Literal("compact"),
+    topics: Type.Array(MatchedTopicHead, {
+      description: `Each topic some file lists, once, in match order (${MATCH_ORDER}).`,
     }),
-    { description: "One entry per distinct requested path, in request order." },
-  ),
-  truncated: Type.Boolean({ description: "More than 5,000 topics were candidates and only the first 5,000 (in list order) were matched." }),
+    files: Type.Array(
+      Type.Object({
+        path: FilePath,
+        total: FileTotal,
+        matches: Type.Array(Type.Object({ id: Type.String({ description: "A topic of `topics`." }), matched_anchors: MatchedAnchors }), {
+          description: "At most `limit_per_file`, in match order.",
+        }),
+      }),
+      { description: FilesDoc },
+    ),
+    truncated: Truncated,
+  },
+  { description: "View `compact`: each topic's head once, and per file the ids of its topics." },
+);
+
+export type MatchFilesCompactResult = Static<typeof MatchFilesCompactResult>;
+
+export const MatchFilesResult = Type.Union([MatchFilesFullResult, MatchFilesCompactResult], {
+  description: "Per file the topics whose anchors match it, in the shape `view` asked for (and names).",
 });
 
 export type MatchFilesResult = Static<typeof MatchFilesResult>;

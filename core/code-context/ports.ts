@@ -1,4 +1,4 @@
-import type { ReadOptions, Topic, TopicStores } from "../topics/mod.ts";
+import type { ApprovedVia, ReadOptions, Topic, TopicStatus, TopicStores } from "../topics/mod.ts";
 import type { WebhookStores } from "../webhooks/mod.ts";
 import type { Repo, WorkspaceStores } from "../workspaces/mod.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -117,6 +117,28 @@ export interface AnchorIndexStore {
    * matched with are still those of the store.
    */
   read(workspaceId: string, topicIds: readonly string[], options?: ReadOptions): Promise<{ version: string; topics: Topic[] }>;
+  /**
+   * What match-files shows of the same topics (`read`'s: non-archived, of the workspace, at most
+   * 5,000 distinct ids), in **match order** (`compareMatched`: trust rank, then drifted first, then
+   * most recently updated, then id, all descending), with the current anchor version, in one
+   * consistent read. `stale`: reviewed and approved before `staleBefore` (an ISO instant,
+   * `staleBefore()`). Each head says its position in `topicIds` (`at`), so the caller joins it to
+   * what it matched without a lookup by id.
+   */
+  heads(workspaceId: string, topicIds: readonly string[], staleBefore: string): Promise<{ version: string; topics: TopicHead[] }>;
+}
+
+/** A matched topic as match-files lists it (its trust verdict is `trustOf(status)`). */
+export interface TopicHead {
+  /** Its position in the ids `AnchorIndexStore.heads` was asked for. */
+  at: number;
+  id: string;
+  slug: string;
+  title: string;
+  status: TopicStatus;
+  drifted: boolean;
+  stale: boolean;
+  approved_via: ApprovedVia | null;
 }
 
 /** Code context's stores, one bundle per adapter (adapters/<adapter>/code-context/). */

@@ -2,7 +2,7 @@ import { type Static, type TObject, Type } from "@sinclair/typebox";
 import type { Principal, ScopedOperation } from "../../core/access/mod.ts";
 import { matchFiles } from "../../core/code-context/match-files.ts";
 import { retrieve } from "../../core/code-context/retrieve.ts";
-import { MatchFilesDto, MatchFilesResult, RetrieveDto, RetrieveResult } from "../../core/code-context/dto.ts";
+import { MatchFilesDto, MatchFilesFullResult, RetrieveDto, RetrieveResult } from "../../core/code-context/dto.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { openProposal } from "../../core/topics/proposals.ts";
@@ -135,11 +135,16 @@ export const TOOLS: readonly Tool[] = [
     name: "match_files",
     title: "Topics about these files",
     description:
-      "For each repo-relative path, the topics whose anchors (file globs) match it, with their trust verdict (reviewed first; drifted means the code changed since the topic was last vouched for).",
+      "For each repo-relative path, the topics whose anchors (file globs) match it, with their trust verdict (reviewed first; drifted means the code changed since the topic was last vouched for): the first `limit_per_file` of them (default 20), and `total`, how many match in all.",
     operation: "read",
-    input: Type.Object({ paths: MatchFilesDto.properties.paths }, strict),
-    output: MatchFilesResult,
-    run: ({ core, workspace }, args) => matchFiles(core, workspace, { paths: args.paths }),
+    input: Type.Object({ paths: MatchFilesDto.properties.paths, limit_per_file: MatchFilesDto.properties.limit_per_file }, strict),
+    output: MatchFilesFullResult,
+    run: ({ core, workspace }, args) =>
+      matchFiles(core, workspace, {
+        paths: args.paths,
+        view: "full",
+        ...(args.limit_per_file === undefined ? {} : { limit_per_file: args.limit_per_file }),
+      }),
   }),
   tool({
     name: "propose_topic",

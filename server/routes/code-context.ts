@@ -6,6 +6,7 @@ import { retrieve } from "../../core/code-context/retrieve.ts";
 import { AUDIT_WEIGHTS, auditTopics } from "../../core/code-context/audit.ts";
 import {
   AuditReport,
+  LIMIT_PER_FILE,
   MarkDriftDto,
   MarkDriftResult,
   MatchFilesDto,
@@ -45,7 +46,7 @@ export function codeContextRoutes(r: TopicScope, base: "/topics" | "/watchers", 
       response: { 201: MatchFilesResult, ...errors(400, 401, 404, 413) },
       detail: doc(
         "Match files to topics",
-        "For each given repo-relative path, the topics (never archived ones) whose anchors (picomatch globs) match it, with their trust verdict and which anchors matched: reviewed first, then proposed, then draft; within a verdict drifted first, then the most recently updated. With `repo_id`, only topics linked to that repo. Header `x-service-session` is required. At most 5,000 candidate topics are considered (`truncated` says when more were).",
+        `For each given repo-relative path, the topics (never archived ones) whose anchors (picomatch globs) match it, with their trust verdict and which anchors matched, in match order: reviewed first, then proposed, then draft; within a verdict drifted first, then the most recently updated. Each file lists its first \`limit_per_file\` topics (1 to ${LIMIT_PER_FILE.max}, default ${LIMIT_PER_FILE.default}) and counts all of them in \`total\` (a list was cut when \`total\` is greater than its length). \`view=full\` (default) repeats each topic's head (slug, title, trust, status, drifted, stale, approved_via) in every file it matches; \`view=compact\` sends each head once in the top-level \`topics\` (in match order) and per file only \`matches: [{ id, matched_anchors }]\`; the answer's \`view\` names its shape. With \`repo_id\`, only topics linked to that repo. Header \`x-service-session\` is required. At most 5,000 candidate topics are considered (\`truncated\` says when more were).`,
       ),
     },
   );

@@ -279,7 +279,8 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
         });
         expect(intro.path).toBe("docs/intro.md");
         expect(mine(intro).map((x: any) => x.slug)).toEqual([reviewed.slug]);
-        expect(unknown).toEqual({ path: "src/unknown.rs", topics: [] });
+        expect(unknown).toEqual({ path: "src/unknown.rs", total: 0, topics: [] });
+        expect(res.body.view).toBe("full");
       }
       const bad = await t.call("POST", `${ws}/topics/match-files`, {
         key: p.service,
@@ -324,6 +325,83 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       expect(await match(path)).toEqual([[topic.slug, ["src/fresh/cache.ts"]]]);
       expect((await act(topic.slug, "archive", p.member)).status).toBe(201);
       expect(await match(path)).toEqual([]);
+    });
+
+    test("match-files lists each file's first limit_per_file topics in match order, counts them all, and answers both views", async () => {
+      const session = { "x-service-session": "agent-run-limits" };
+      const match = (body: Record<string, unknown>) =>
+        t.call("POST", `${ws}/topics/match-files`, { key: p.service, body: { repo_id: apiRepoId, ...body }, headers: session });
+      // Five topics on one file (one reviewed, one proposed, three drafts, created in that order), two of them on a second file too.
+      const reviewed = await create({ title: "Limits reviewed", repo_id: apiRepoId, anchors: ["src/limits/*.ts"] });
+      expect((await act(reviewed.slug, "approve")).status).toBe(201);
+      const proposed = await create({ title: "Limits proposed", repo_id: apiRepoId, anchors: ["src/limits/a.ts"], status: "proposed" });
+      const drafts = [];
+      for (const n of [1, 2, 3]) {
+        drafts.push(
+          await create({ title: `Limits draft ${n}`, repo_id: apiRepoId, anchors: n === 3 ? ["src/limits/**/*.ts"] : ["src/limits/a.ts"] }),
+        );
+      }
+      // Match order: reviewed, proposed, then drafts most recently updated first.
+      const order = [reviewed, proposed, drafts[2], drafts[1], drafts[0]].map((x) => x.slug);
+      const paths = ["src/limits/a.ts", "src/limits/b.ts", "src/limits/none.md"];
+
+      const all = await match({ paths, limit_per_file: 200 });
+      expect(all.status).toBe(201);
+      expect(all.body.files.map((f: any) => [f.path, f.total, f.topics.map((x: any) => x.slug)])).toEqual([
+        ["src/limits/a.ts", 5, order],
+        ["src/limits/b.ts", 2, [reviewed.slug, drafts[2].slug]],
+        ["src/limits/none.md", 0, []],
+      ]);
+
+      const cut = await match({ paths, limit_per_file: 2 });
+      expect(cut.status).toBe(201);
+      expect(cut.body.view).toBe("full");
+      const [a, b, none] = cut.body.files;
+      expect([a.total, a.topics.map((x: any) => x.slug)]).toEqual([5, order.slice(0, 2)]);
+      expect(a.total > a.topics.length).toBe(true);
+      expect([b.total, b.topics.map((x: any) => x.slug)]).toEqual([2, [reviewed.slug, drafts[2].slug]]);
+      expect(none).toEqual({ path: "src/limits/none.md", total: 0, topics: [] });
+      expect(a.topics[0]).toEqual({
+        id: reviewed.id,
+        slug: reviewed.slug,
+        title: "Limits reviewed",
+        trust: "reviewed",
+        status: "reviewed",
+        drifted: false,
+        stale: false,
+        approved_via: "human",
+        matched_anchors: ["src/limits/*.ts"],
+      });
+
+      // Compact: each listed topic's head once, in match order; per file only ids and anchors, the same lists.
+      const compact = await match({ paths, limit_per_file: 2, view: "compact" });
+      expect(compact.status).toBe(201);
+      expect(compact.body.view).toBe("compact");
+      expect(compact.body.truncated).toBe(false);
+      expect(compact.body.topics.map((x: any) => x.slug)).toEqual([reviewed.slug, proposed.slug, drafts[2].slug]);
+      const { matched_anchors: _, ...head } = a.topics[0];
+      expect(compact.body.topics[0]).toEqual(head);
+      expect(compact.body.files).toEqual(
+        cut.body.files.map((f: any) => ({
+          path: f.path,
+          total: f.total,
+          matches: f.topics.map((x: any) => ({ id: x.id, matched_anchors: x.matched_anchors })),
+        })),
+      );
+
+      // Default limit: 20 per file.
+      for (let i = 0; i < 16; i++) await create({ title: `Limits bulk ${i}`, repo_id: apiRepoId, anchors: ["src/limits/a.ts"] });
+      const byDefault = await match({ paths: ["src/limits/a.ts"], view: "compact" });
+      expect(byDefault.body.files[0].total).toBe(21);
+      expect(byDefault.body.files[0].matches).toHaveLength(20);
+      expect(byDefault.body.topics).toHaveLength(20);
+      expect(byDefault.body.topics.slice(0, 2).map((x: any) => x.slug)).toEqual([reviewed.slug, proposed.slug]);
+
+      for (const bad of [{ limit_per_file: 0 }, { limit_per_file: 201 }, { limit_per_file: 2.5 }, { view: "summary" }]) {
+        const res = await match({ paths, ...bad });
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe("VALIDATION_FAILED");
+      }
     });
 
     test("mark-drift marks the anchored topics with the evidence; drifted list first; vouch-ack clears it", async () => {

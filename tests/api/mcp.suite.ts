@@ -252,6 +252,9 @@ export function runMcpSuite(name: string, open: () => Promise<Stores>) {
           "proposed",
         ]]);
         expect(login.topics.map((x: any) => x.slug)).toEqual(["login-flow"]);
+        expect([r.structuredContent.view, tax.total, login.total]).toEqual(["full", 2, 1]);
+        const cut = await call("match_files", { paths: ["src/billing/tax.ts"], limit_per_file: 1 });
+        expect(cut.structuredContent.files).toEqual([{ path: "src/billing/tax.ts", total: 2, topics: [tax.topics[0]] }]);
       });
 
       test("propose_topic: a proposed topic, authored by the key's person", async () => {

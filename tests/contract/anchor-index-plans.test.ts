@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSqlStores, migrate, postgresJsDriver, type SqlDriver } from "../../adapters/postgres/mod.ts";
-import { readTopics } from "../../adapters/postgres/code-context/anchor-index-store.ts";
+import { READ_HEADS, readTopics } from "../../adapters/postgres/code-context/anchor-index-store.ts";
 import { topicColumns } from "../../adapters/postgres/topics/topic-rows.ts";
 import type { Stores } from "../../core/stores.ts";
 import { topicEvent } from "../../core/topics/topic-change.ts";
@@ -58,5 +58,23 @@ describe("postgres: the anchor index's per-request query", () => {
     const read = await s.anchorIndex.read(ws, ids);
     expect(read.topics.map((t) => t.id).sort()).toEqual([...ids].sort());
     expect(read.version).toBe((await s.anchorIndex.load(ws))!.version);
+  });
+
+  test("match-files' heads: each id sent looked up by topics_pkey, the version by anchor_versions_pkey", async () => {
+    const explain = async (tx: SqlDriver) =>
+      (await tx.query<Record<string, string>>(`explain ${READ_HEADS}`, [ws, ids.join(","), new Date().toISOString()]))
+        .map((r) => r["QUERY PLAN"]).join("\n");
+    const plan = await explain(driver);
+    expect(plan).toContain("Index Scan using topics_pkey on topics t");
+    expect(plan).toContain("Function Scan on unnest p");
+    const large = await driver.transaction(async (tx) => {
+      await tx.query("set local enable_seqscan = off");
+      return explain(tx);
+    });
+    expect(large).toContain("anchor_versions_pkey on anchor_versions");
+    expect(large).not.toContain("Seq Scan");
+    const heads = await s.anchorIndex.heads(ws, ids, new Date().toISOString());
+    expect(heads.topics.map((t) => ids[t.at])).toEqual(heads.topics.map((t) => t.id));
+    expect(heads.topics.map((t) => t.id).sort()).toEqual([...ids].sort());
   });
 });

@@ -85,5 +85,87 @@ export function runAnchorIndexStoresContract(name: string, open: () => Promise<S
       const lean = await s.anchorIndex.read(ws, [live.id], { bodyChars: 0 });
       expect(lean.topics.map((t) => [t.id, t.title, t.anchors, t.status])).toEqual([[live.id, live.title, live.anchors, "proposed"]]);
     });
+
+    test("heads() gives the same topics' heads in match order, each with its position in the ids asked, stale by the instant given", async () => {
+      const ws = await workspace();
+      const day = (d: number) => new Date(Date.UTC(2026, 0, d)).toISOString();
+      const governance = (approvedAt: string) => ({ authoritative: false, approved_by: null, approved_at: approvedAt });
+      const draft = await add(ws, { anchors: ["a/**"], title: "Draft", updated_at: day(20) });
+      const oldReview = await add(ws, {
+        anchors: ["a/**"],
+        title: "Old review",
+        status: "reviewed",
+        governance: governance(day(1)),
+        approved_via: "human",
+        updated_at: day(2),
+      });
+      const freshReview = await add(ws, {
+        anchors: ["a/**"],
+        title: "Fresh review",
+        status: "reviewed",
+        governance: governance(day(10)),
+        approved_via: "agent",
+        updated_at: day(10),
+      });
+      const driftedDraft = await add(ws, {
+        anchors: ["a/**"],
+        title: "Drifted draft",
+        drift: { commit: "abc", files: ["a/x.ts"], at: day(5) },
+        updated_at: day(5),
+      });
+      const proposed = await add(ws, { anchors: ["a/**"], title: "Proposed", status: "proposed", updated_at: day(3) });
+      const archived = await add(ws, { anchors: ["a/**"], status: "archived" });
+      const elsewhere = await add(await workspace(), { anchors: ["a/**"] });
+      const ids = [draft.id, oldReview.id, archived.id, freshReview.id, elsewhere.id, driftedDraft.id, proposed.id, uuidv7(), "not-a-uuid"];
+      const got = await s.anchorIndex.heads(ws, ids, day(5));
+      // Reviewed, proposed, draft; within a verdict drifted first, then the most recently updated.
+      expect(got.topics).toEqual([
+        {
+          at: 3,
+          id: freshReview.id,
+          slug: freshReview.slug,
+          title: "Fresh review",
+          status: "reviewed",
+          drifted: false,
+          stale: false,
+          approved_via: "agent",
+        },
+        {
+          at: 1,
+          id: oldReview.id,
+          slug: oldReview.slug,
+          title: "Old review",
+          status: "reviewed",
+          drifted: false,
+          stale: true,
+          approved_via: "human",
+        },
+        {
+          at: 6,
+          id: proposed.id,
+          slug: proposed.slug,
+          title: "Proposed",
+          status: "proposed",
+          drifted: false,
+          stale: false,
+          approved_via: null,
+        },
+        {
+          at: 5,
+          id: driftedDraft.id,
+          slug: driftedDraft.slug,
+          title: "Drifted draft",
+          status: "draft",
+          drifted: true,
+          stale: false,
+          approved_via: null,
+        },
+        { at: 0, id: draft.id, slug: draft.slug, title: "Draft", status: "draft", drifted: false, stale: false, approved_via: null },
+      ]);
+      const loaded = await s.anchorIndex.load(ws);
+      if (loaded) expect(got.version).toBe(loaded.version);
+      expect(got.version).toBe((await s.anchorIndex.read(ws, [])).version);
+      expect((await s.anchorIndex.heads(ws, [], day(5))).topics).toEqual([]);
+    });
   });
 }

@@ -1,4 +1,5 @@
-import type { AnchorIndexStore, TopicAnchors } from "../../../core/code-context/ports.ts";
+import type { AnchorIndexStore, TopicAnchors, TopicHead } from "../../../core/code-context/ports.ts";
+import { compareMatched, topicHead } from "../../../core/code-context/match-order.ts";
 import type { ReadOptions } from "../../../core/topics/ports.ts";
 import type { Topic } from "../../../core/topics/model.ts";
 import type { TopicTables } from "../topics/tables.ts";
@@ -22,6 +23,13 @@ export class MemoryAnchorIndexStore implements AnchorIndexStore {
       if (topic && topic.workspace_id === workspaceId && topic.status !== "archived") topics.push(copy(topic));
     }
     return { version: this.version(workspaceId), topics };
+  }
+
+  async heads(workspaceId: string, topicIds: readonly string[], staleBefore: string): Promise<{ version: string; topics: TopicHead[] }> {
+    const { version, topics } = await this.read(workspaceId, topicIds);
+    const at = new Map<string, number>();
+    topicIds.forEach((id, i) => at.has(id) || at.set(id, i));
+    return { version, topics: topics.sort(compareMatched).map((t) => topicHead(t, staleBefore, at.get(t.id)!)) };
   }
 
   private version(workspaceId: string): string {

@@ -1,4 +1,5 @@
-import type { AnchorIndexStore } from "../../../core/code-context/ports.ts";
+import type { AnchorIndexStore, TopicHead } from "../../../core/code-context/ports.ts";
+import { compareMatched, topicHead } from "../../../core/code-context/match-order.ts";
 import type { ReadOptions } from "../../../core/topics/ports.ts";
 import type { Topic } from "../../../core/topics/model.ts";
 import type { TopicCollections } from "../topics/collections.ts";
@@ -24,5 +25,13 @@ export class MongoAnchorIndexStore implements AnchorIndexStore {
       projection: TOPIC_FIELDS_ONLY,
     }).toArray();
     return { version: "", topics: docs.map(toTopic) };
+  }
+
+  /** `read`, ordered and cut down here: MongoDB takes the reference path, so this only answers the contract. */
+  async heads(workspaceId: string, topicIds: readonly string[], staleBefore: string): Promise<{ version: string; topics: TopicHead[] }> {
+    const { version, topics } = await this.read(workspaceId, topicIds);
+    const at = new Map<string, number>();
+    topicIds.forEach((id, i) => at.has(id) || at.set(id, i));
+    return { version, topics: topics.sort(compareMatched).map((t) => topicHead(t, staleBefore, at.get(t.id)!)) };
   }
 }

@@ -1,7 +1,8 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
-import type { AnchorIndexStore, TopicAnchors } from "../../../core/code-context/ports.ts";
+import type { AnchorIndexStore, TopicAnchors, TopicHead } from "../../../core/code-context/ports.ts";
 import type { ReadOptions } from "../../../core/topics/ports.ts";
-import type { Topic } from "../../../core/topics/model.ts";
+import type { ApprovedVia, Topic } from "../../../core/topics/model.ts";
+import type { TopicStatus } from "../../../core/topics/governance.ts";
 import type { SqlDriver } from "../driver.ts";
 import { type Row, str, strOrNull } from "../row-values.ts";
 import { topicColumns, toTopic } from "../topics/topic-rows.ts";
@@ -21,6 +22,22 @@ export function readTopics(columns: string): string {
   return `select v.anchor_version, ${columns} from ${VERSION}
   left join topics t on t.workspace_id = $1 and t.id = any($2::uuid[]) and t.status <> 'archived'`;
 }
+
+/**
+ * The heads of the matched topics by primary key, in match order (`compareMatched`: the stored
+ * `trust_rank`, the generated `drifted`, `updated_at`, `id`), with the version: the one query of
+ * a match-files request. Only the columns it shows (no body, tags, anchors or timestamps to
+ * parse), and instead of the id its position in the list sent (`n`): the caller has the ids, and
+ * joins by position rather than by hashing a thousand fresh id strings. The ids go as one
+ * comma-separated text (checked UUIDs): the client serialises a thousand-element array parameter
+ * element by element, which cost as much as the rest of the driver's work.
+ */
+export const READ_HEADS = `select v.anchor_version, p.n::int4 as n, t.slug, t.title, t.status, t.drifted, t.approved_via,
+    coalesce(t.status = 'reviewed' and t.approved_at < $3::timestamptz, false) as stale
+  from ${VERSION}
+  left join (unnest(string_to_array($2, ',')::uuid[]) with ordinality as p(id, n)
+    join topics t on t.workspace_id = $1 and t.id = p.id and t.status <> 'archived') on true
+  order by t.trust_rank desc, t.drifted desc, t.updated_at desc, t.id desc`;
 
 /** Topic columns of `t`; without the body when `bodyChars` is 0 (`left(body, 0)` would still read it whole). */
 function columns(bodyChars: number | undefined): string {
@@ -46,5 +63,31 @@ export class PostgresAnchorIndexStore implements AnchorIndexStore {
     const ids = [...new Set(topicIds)].filter(isUuid);
     const rows = await this.db.query<Row>(readTopics(columns(options.bodyChars)), [workspaceId, ids]);
     return { version: str(rows[0]!.anchor_version), topics: rows.filter((r) => r.id !== null).map(toTopic) };
+  }
+
+  async heads(workspaceId: string, topicIds: readonly string[], staleBefore: string): Promise<{ version: string; topics: TopicHead[] }> {
+    if (!isUuid(workspaceId)) return { version: "0", topics: [] };
+    // Positions in the list sent, then in `topicIds` (an id that is no UUID names no topic).
+    const sent: number[] = [];
+    topicIds.forEach((id, i) => {
+      if (isUuid(id)) sent.push(i);
+    });
+    const rows = await this.db.query<Row>(READ_HEADS, [workspaceId, sent.map((i) => topicIds[i]).join(","), staleBefore]);
+    const topics: TopicHead[] = [];
+    for (const r of rows) {
+      if (r.n === null) continue;
+      const at = sent[(r.n as number) - 1]!;
+      topics.push({
+        at,
+        id: topicIds[at]!,
+        slug: str(r.slug),
+        title: str(r.title),
+        status: r.status as TopicStatus,
+        drifted: r.drifted as boolean,
+        stale: r.stale as boolean,
+        approved_via: (r.approved_via ?? null) as ApprovedVia | null,
+      });
+    }
+    return { version: str(rows[0]!.anchor_version), topics };
   }
 }
