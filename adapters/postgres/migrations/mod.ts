@@ -20,6 +20,7 @@ import m022 from "./022-anchor-versions.ts";
 import m023 from "./023-record-rollups.ts";
 import m025 from "./025-webhook-inbox.ts";
 import m026 from "./026-billing-schedules.ts";
+import m028 from "./028-record-numbers.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m023,
   m025,
   m026,
+  m028,
 ];
