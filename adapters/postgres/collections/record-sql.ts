@@ -59,9 +59,10 @@ function typed(o: Operand, t: ValueType, p: Params): string {
   const key = p.add(o.name, "::text");
   const json = `fields -> ${key}`;
   if (t === "text") return `(case when jsonb_typeof(${json}) = 'string' then fields ->> ${key} end) collate "C"`;
-  // Through text: `->>` and a float8 parse of the number's own digits (exact, as JavaScript reads
-  // them) cost less than jsonb's cast, which goes through numeric.
-  if (t === "number") return `(case when jsonb_typeof(${json}) = 'number' then (fields ->> ${key})::float8 end)`;
+  // `numbers` holds exactly the record's JSON numbers (migration 028): no type check. Through text:
+  // `->>` and a float8 parse of the number's own digits (exact, as JavaScript reads them) cost
+  // less than jsonb's cast, which goes through numeric.
+  if (t === "number") return `(numbers ->> ${key})::float8`;
   return `(case when jsonb_typeof(${json}) = 'boolean' then (fields ->> ${key})::boolean end)`;
 }
 

@@ -23,6 +23,7 @@ import m023 from "./023-record-rollups.ts";
 import m024 from "./024-resolution-within-hold.ts";
 import m025 from "./025-webhook-inbox.ts";
 import m026 from "./026-billing-schedules.ts";
+import m028 from "./028-record-numbers.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m024,
   m025,
   m026,
+  m028,
 ];
