@@ -74,18 +74,24 @@ export class PostgresPlanUsageStore implements PlanUsageStore {
   }
 
   async claim(workspaceId: string, kind: CapacityKind, n: number, limit: number | null): Promise<ClaimOutcome> {
-    await this.seed(workspaceId, kind);
-    const taken = await this.db.query<{ used: string }>(
-      `update plan_usage set used = used + $3
-       where workspace_id = $1 and kind = $2 and ($4::bigint is null or used + $3 <= $4::bigint)
-       returning used`,
-      [workspaceId, kind, n, limit],
-    );
-    if (taken.length > 0) return { ok: true };
-    const rows = await this.db.query<{ used: string }>("select used from plan_usage where workspace_id = $1 and kind = $2", [
-      workspaceId,
-      kind,
-    ]);
+    const take = () =>
+      this.db.query<{ used: string }>(
+        `update plan_usage set used = used + $3
+         where workspace_id = $1 and kind = $2 and ($4::bigint is null or used + $3 <= $4::bigint)
+         returning used`,
+        [workspaceId, kind, n, limit],
+      );
+    const held = () =>
+      this.db.query<{ used: string }>("select used from plan_usage where workspace_id = $1 and kind = $2", [workspaceId, kind]);
+    // The counter first: seeding counts every item of the kind, which only its first claim may pay
+    // (counting on every claim made each record create a scan of the workspace's records).
+    if ((await take()).length > 0) return { ok: true };
+    let rows = await held();
+    if (rows.length === 0) {
+      await this.seed(workspaceId, kind);
+      if ((await take()).length > 0) return { ok: true };
+      rows = await held();
+    }
     return { ok: false, used: Number(rows[0]?.used ?? 0) };
   }
 
