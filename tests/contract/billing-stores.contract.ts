@@ -96,6 +96,13 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
       expect((await s.planUsage.usage(ws.id)).topics).toBe(5);
     });
 
+    test("PlanUsageStore.claim(): 32 concurrent first claims of a counter not seeded yet, without a limit, all take", async () => {
+      const { ws } = await setup();
+      const outcomes = await Promise.all(Array.from({ length: 32 }, () => s.planUsage.claim(ws.id, "records", 1, null)));
+      expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+      expect((await s.planUsage.usage(ws.id)).records).toBe(32);
+    });
+
     test("PlanUsageStore.claim() after a downgrade below usage refuses until deletions bring usage under the new limit", async () => {
       const { ws } = await setup();
       for (let i = 0; i < 6; i++) expect(await s.planUsage.claim(ws.id, "records", 1, 10)).toEqual({ ok: true });

@@ -85,14 +85,12 @@ export class PostgresPlanUsageStore implements PlanUsageStore {
       this.db.query<{ used: string }>("select used from plan_usage where workspace_id = $1 and kind = $2", [workspaceId, kind]);
     // The counter first: seeding counts every item of the kind, which only its first claim may pay
     // (counting on every claim made each record create a scan of the workspace's records).
+    // A refusal may only mean the counter did not exist yet (or was seeded meanwhile by a
+    // concurrent claim): once it exists, the guarded update decides.
     if ((await take()).length > 0) return { ok: true };
-    let rows = await held();
-    if (rows.length === 0) {
-      await this.seed(workspaceId, kind);
-      if ((await take()).length > 0) return { ok: true };
-      rows = await held();
-    }
-    return { ok: false, used: Number(rows[0]?.used ?? 0) };
+    if ((await held()).length === 0) await this.seed(workspaceId, kind);
+    if ((await take()).length > 0) return { ok: true };
+    return { ok: false, used: Number((await held())[0]?.used ?? 0) };
   }
 
   async release(workspaceId: string, kind: CapacityKind, n: number): Promise<void> {
