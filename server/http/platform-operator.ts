@@ -16,6 +16,25 @@ export function isPlatformKey(configured: string | null | undefined, raw: string
 }
 
 /**
+ * Whether a request carries the platform operator key (then rate-limited as the operator); no
+ * credential at all is 401. Anything else is for the caller to check as a workspace credential.
+ */
+async function isOperatorRequest(
+  deps: ServerDeps,
+  headers: Headers,
+  answerHeaders: Parameters<typeof enforceRateLimit>[4],
+): Promise<boolean> {
+  const raw = credentialOf(headers)?.value;
+  if (!raw) {
+    throw unauthenticated("Missing credentials: send the platform operator key as Authorization: Bearer <key> or in the x-api-key header");
+  }
+  if (!isPlatformKey(deps.config.platformAdminKey, raw)) return false;
+  const limits = deps.rateLimits;
+  await enforceRateLimit(limits, deps.logger, "platform-operator", limits.perKey, answerHeaders);
+  return true;
+}
+
+/**
  * Authenticates an operation of the platform operator on one workspace (the credit grant). The
  * operator key reaches it (404 if the workspace does not exist); any workspace credential is
  * checked as everywhere (401 invalid, 404 of another workspace) and then refused with 403. With no
@@ -27,18 +46,13 @@ export async function requirePlatformOperator(
   slug: string,
   answerHeaders: Parameters<typeof enforceRateLimit>[4],
 ): Promise<Workspace> {
-  const raw = credentialOf(headers)?.value;
-  if (!raw) {
-    throw unauthenticated("Missing credentials: send the platform operator key as Authorization: Bearer <key> or in the x-api-key header");
-  }
-  const limits = deps.rateLimits;
-  if (isPlatformKey(deps.config.platformAdminKey, raw)) {
-    await enforceRateLimit(limits, deps.logger, "platform-operator", limits.perKey, answerHeaders);
+  if (await isOperatorRequest(deps, headers, answerHeaders)) {
     const workspace = await deps.core.stores.workspaces.getBySlug(slug);
     if (!workspace) throw notFound("Workspace");
     return workspace;
   }
   const { principal } = await requireWorkspace(deps, headers, slug);
+  const limits = deps.rateLimits;
   await enforceRateLimit(limits, deps.logger, `key:${principal.credentialId}`, limits.perKey, answerHeaders);
   assertCanGrantCredits(principal);
   throw new Error("unreachable: a workspace principal is never the platform operator");
@@ -54,17 +68,12 @@ export async function requirePlatformAdmin(
   headers: Headers,
   answerHeaders: Parameters<typeof enforceRateLimit>[4],
 ): Promise<void> {
-  const raw = credentialOf(headers)?.value;
-  if (!raw) {
-    throw unauthenticated("Missing credentials: send the platform operator key as Authorization: Bearer <key> or in the x-api-key header");
-  }
-  const limits = deps.rateLimits;
-  if (isPlatformKey(deps.config.platformAdminKey, raw)) {
-    await enforceRateLimit(limits, deps.logger, "platform-operator", limits.perKey, answerHeaders);
+  if (await isOperatorRequest(deps, headers, answerHeaders)) {
     return;
   }
   const auth = await optionalPrincipal(deps, headers);
   if (!auth) throw unauthenticated("Invalid credentials: not the platform operator key");
+  const limits = deps.rateLimits;
   await enforceRateLimit(limits, deps.logger, `key:${auth.principal.credentialId}`, limits.perKey, answerHeaders);
   throw forbidden("Cannot reach the platform administration: only the platform operator key (PLATFORM_ADMIN_KEY) may");
 }
