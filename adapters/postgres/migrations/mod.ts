@@ -24,6 +24,7 @@ import m024 from "./024-resolution-within-hold.ts";
 import m025 from "./025-webhook-inbox.ts";
 import m026 from "./026-billing-schedules.ts";
 import m028 from "./028-record-numbers.ts";
+import m030 from "./030-topic-versions.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -60,4 +61,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m025,
   m026,
   m028,
+  m030,
 ];
