@@ -41,7 +41,16 @@ import {
   recordsLabel,
 } from "./targets/collections.ts";
 import { POCKETBASE_FILTER, pocketbaseDeals, pocketbaseLabel, pocketbaseRecordCount } from "./targets/pocketbase.ts";
-import { topicCount, topicDataset, topicLoads, type TopicsApp, topicsApp, type TopicsBackend, topicsLabel } from "./targets/topics.ts";
+import {
+  topicCount,
+  topicDataset,
+  topicLoads,
+  type TopicsApp,
+  topicsApp,
+  type TopicsBackend,
+  topicsLabel,
+  uncachedTopicsApp,
+} from "./targets/topics.ts";
 
 /**
  * The topic scenarios of one backend (their names contain "topics": `BENCH_ONLY=topics`): search
@@ -94,7 +103,7 @@ function topicScenarios(backend: TopicsBackend): Scenario[] {
     { name: `/topics?tags=${queries.midTag} [mid tag]`, path: `/topics?tags=${q(queries.midTag)}`, goal: () => undefined },
   ];
   const loads = topicLoads(backend);
-  return kinds.flatMap((kind) =>
+  const cached = kinds.flatMap((kind) =>
     loads.map((connections, i): Scenario => {
       // With two loads the first (fewest connections) carries the latency targets, the other the throughput ones.
       const target = postgres ? kind.goal(connections, loads.length > 1 ? i === 0 : connections <= 8) : undefined;
@@ -108,6 +117,19 @@ function topicScenarios(backend: TopicsBackend): Scenario[] {
       };
     })
   );
+  if (!postgres) return cached;
+  // The same requests on a server keeping nothing (TOPIC_CACHE_MB=0, ADR 047): what a read costs
+  // when the workspace's topics changed since it was last asked. No targets: the issue's are above.
+  const uncached = kinds.slice(0, 3).flatMap((kind) =>
+    loads.map((connections): Scenario => ({
+      name: `GET /api/v1/workspaces/{slug}${kind.name} [no topic cache] ${topicsLabel(backend, connections)}`,
+      connections,
+      async prepare(ctx) {
+        return request(await uncachedTopicsApp(ctx), kind.path);
+      },
+    }))
+  );
+  return [...cached, ...uncached];
 }
 
 /**

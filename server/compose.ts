@@ -14,6 +14,7 @@ import { createLocalInvalidationBus, type InvalidationBus } from "../adapters/ca
 import { createMemoryEventBus } from "../adapters/memory/event-bus.ts";
 import { createMemoryRateCounter } from "../adapters/memory/rate-counter.ts";
 import { openPgliteStores, openPostgresStores } from "../adapters/postgres/mod.ts";
+import type { TopicReadCacheLimits } from "../core/topics/topic-read-cache.ts";
 import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.ts";
 import { createGitCodeHost } from "../adapters/git/code-host.ts";
 import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
@@ -74,10 +75,10 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     inner = await openMongoStores(config.mongoUrl, { clientOptions: { maxPoolSize: config.dbPoolSize } });
     storeLabel = "mongodb";
   } else if (config.databaseUrl) {
-    inner = await openPostgresStores(config.databaseUrl, { max: config.dbPoolSize });
+    inner = await openPostgresStores(config.databaseUrl, { max: config.dbPoolSize, topicReadCache: topicCache(config) });
     storeLabel = "postgres";
   } else {
-    inner = await openPgliteStores(join(resolve(config.dataDir), "pglite"));
+    inner = await openPgliteStores(join(resolve(config.dataDir), "pglite"), { topicReadCache: topicCache(config) });
     storeLabel = `embedded (${resolve(config.dataDir)})`;
   }
 
@@ -218,4 +219,9 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       for (const c of closers) await c().catch(() => {});
     },
   };
+}
+
+/** TOPIC_CACHE_MB as the cache's bound: kept characters (two bytes each, as JavaScript holds them). */
+function topicCache(config: Config): TopicReadCacheLimits | false {
+  return config.topicCacheMb === 0 ? false : { maxChars: config.topicCacheMb * 500_000 };
 }

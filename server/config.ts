@@ -17,6 +17,8 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: LogLevel;
   dbPoolSize: number;
+  /** TOPIC_CACHE_MB: memory for kept tag pages and searches on PostgreSQL and PGlite (ADR 047); 0: none. */
+  topicCacheMb: number;
   /** 0 disables the in-process authentication cache. */
   authCacheTtlMs: number;
   /** requests per window per API key; 0 turns per-key limiting (and its counting) off */
@@ -246,6 +248,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel,
     dbPoolSize: int(env, "DB_POOL_SIZE", 10, 1, 200),
+    topicCacheMb: int(env, "TOPIC_CACHE_MB", 32, 0, 4096),
     authCacheTtlMs: int(env, "AUTH_CACHE_TTL_MS", 30_000, 0, 3_600_000),
     rateLimitPerKey: int(env, "RATE_LIMIT_PER_KEY", 1200, 0, 1_000_000_000),
     rateLimitPerIp: int(env, "RATE_LIMIT_PER_IP", 30, 0, 1_000_000_000),

@@ -4,6 +4,7 @@
  * before they return.
  */
 import type { Stores, StoreStatus } from "../../core/stores.ts";
+import type { TopicReadCacheLimits } from "../../core/topics/topic-read-cache.ts";
 import { storesOf } from "../store-bundle.ts";
 import { sqlAccessBundle } from "./access/bundle.ts";
 import { sqlBillingBundle } from "./billing/bundle.ts";
@@ -30,15 +31,20 @@ export { type Migration, MIGRATIONS } from "./migrations/mod.ts";
 export { pgliteDriver } from "./pglite-driver.ts";
 export { postgresJsDriver, type PostgresJsOptions } from "./postgres-js-driver.ts";
 
+export interface SqlStoreOptions {
+  /** Bounds of the topic read cache (ADR 047); false: none, every read goes to the database. */
+  topicReadCache?: TopicReadCacheLimits | false;
+}
+
 /**
  * Every store over one driver, one bundle per module (ADR 019). The schema must be migrated
  * already (see `migrate`). A new module adds its migration (migrations/mod.ts) and its bundle here.
  */
-export function createSqlStores(driver: SqlDriver): Stores {
+export function createSqlStores(driver: SqlDriver, opts: SqlStoreOptions = {}): Stores {
   const bundles = [
     sqlWorkspaceBundle(driver),
     sqlAccessBundle(driver),
-    sqlTopicBundle(driver),
+    sqlTopicBundle(driver, opts.topicReadCache),
     sqlCodeContextBundle(driver),
     sqlSharingBundle(driver),
     sqlCollectionBundle(driver),
@@ -70,21 +76,21 @@ async function status(driver: SqlDriver): Promise<StoreStatus> {
 }
 
 /** Connects to a PostgreSQL server (`postgres://user@host:port/db`), migrates, returns the stores. */
-export async function openPostgresStores(url: string, opts: PostgresJsOptions = {}): Promise<Stores> {
-  return open(postgresJsDriver(url, opts));
+export async function openPostgresStores(url: string, opts: PostgresJsOptions & SqlStoreOptions = {}): Promise<Stores> {
+  return open(postgresJsDriver(url, opts), opts);
 }
 
 /** Opens PGlite in `dataDir` (in memory when undefined), migrates, returns the stores. */
-export async function openPgliteStores(dataDir?: string): Promise<Stores> {
-  return open(await pgliteDriver(dataDir));
+export async function openPgliteStores(dataDir?: string, opts: SqlStoreOptions = {}): Promise<Stores> {
+  return open(await pgliteDriver(dataDir), opts);
 }
 
-async function open(driver: SqlDriver): Promise<Stores> {
+async function open(driver: SqlDriver, opts: SqlStoreOptions): Promise<Stores> {
   try {
     await migrate(driver);
   } catch (e) {
     await driver.close().catch(() => {});
     throw e;
   }
-  return createSqlStores(driver);
+  return createSqlStores(driver, opts);
 }

@@ -105,3 +105,22 @@ export async function startApp(
     throw new Error(`${(error as Error).message}\n--- ${name} output ---\n${server.child.tail()}`);
   }
 }
+
+/**
+ * Another server process on `databaseUrl`, which already holds `app`'s workspace: the same
+ * workspace and key (SECRET_KEY is this run's), its own process, caches and `extraEnv`.
+ */
+export async function startAnotherServer(
+  name: string,
+  app: App,
+  databaseUrl: string,
+  extraEnv: Record<string, string>,
+): Promise<Resource<App>> {
+  const server = await startAppServer({
+    name,
+    databaseUrl,
+    flags: SERVER_FLAGS,
+    env: { LOG_LEVEL, SECRET_KEY, RATE_LIMIT_PER_KEY: "1000000000", ...extraEnv },
+  });
+  return { value: { ...app, origin: server.origin }, stop: server.stop };
+}

@@ -20,7 +20,7 @@ import type { Stores } from "../../core/stores.ts";
 import type { BenchContext } from "../scenario.ts";
 import { type SeedSource, seedTopics } from "../datasets/seed-topics.ts";
 import { countLabel, TopicDataset } from "../datasets/topics.ts";
-import { type App, startApp } from "./app.ts";
+import { type App, startAnotherServer, startApp } from "./app.ts";
 import { mongo } from "./mongo.ts";
 import { postgres, vacuumAnalyze } from "./postgres.ts";
 
@@ -108,6 +108,18 @@ export function topicsApp(ctx: BenchContext, backend: TopicsBackend): Promise<To
       throw error;
     }
     return { value: { ...app.value, backend, dataset, databaseUrl }, stop: app.stop };
+  });
+}
+
+/**
+ * A second server on the PostgreSQL topics database with `TOPIC_CACHE_MB=0`: every tag page and
+ * search read from the database, as before ADR 047 and as after any topic write (a cache miss).
+ */
+export function uncachedTopicsApp(ctx: BenchContext): Promise<TopicsApp> {
+  return ctx.use("app:topics-postgres-uncached", async () => {
+    const app = await topicsApp(ctx, "postgres");
+    const other = await startAnotherServer("server (postgres, topics, no topic cache)", app, app.databaseUrl, { TOPIC_CACHE_MB: "0" });
+    return { value: { ...app, origin: other.value.origin }, stop: other.stop };
   });
 }
 
