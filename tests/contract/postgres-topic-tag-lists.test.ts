@@ -98,7 +98,8 @@ function suite(name: string, open: () => Promise<SqlDriver>) {
           return driver.query(text, params, opts);
         },
       };
-      stores = createSqlStores(spy);
+      // The store's own statements, read every time: no topic read cache in front (ADR 047).
+      stores = createSqlStores(spy, { topicReadCache: false });
       ws = (await bootstrapped(stores)).workspace.id;
       await driver.exec(SEED.replaceAll("$1::uuid", `'${ws}'::uuid`));
       expect(await migrate(driver)).toEqual(MIGRATIONS.filter((m) => m.version >= 21).map((m) => m.version));
