@@ -9,10 +9,21 @@ export interface QueryOptions {
    * word against a rare one). Planning costs; simple statements skip it.
    */
   planEach?: boolean;
+  /**
+   * Reuse one generic plan from the statement's first execution on: for statements on a hot
+   * path whose best plan is the same whatever their values (key lookups, the unlock's writes),
+   * which PostgreSQL's default would plan on every execution anyway because a plan for the
+   * values at hand (an array of one key) is estimated cheaper than the generic one (an array of
+   * ten). Planning the unlock's statements was a quarter of PostgreSQL's CPU per unlock
+   * (docs/decisions/045-unlock-plans-once.md).
+   */
+  planOnce?: boolean;
 }
 
 /** The option of the reads whose plans depend on their values. */
 export const PLAN_EACH: QueryOptions = { planEach: true };
+/** The option of the hot statements whose plan does not depend on their values. */
+export const PLAN_ONCE: QueryOptions = { planOnce: true };
 
 export interface SqlDriver {
   readonly kind: "postgres" | "pglite";

@@ -10,7 +10,7 @@ type Client = postgres.Sql | postgres.TransactionSql;
 
 /** A driver over postgres.js: a pool for plain queries, `sql.begin` for transactions. */
 export function postgresJsDriver(url: string, opts: PostgresJsOptions = {}): SqlDriver {
-  const options = (planCacheMode: "auto" | "force_custom_plan") =>
+  const options = (planCacheMode: "auto" | "force_custom_plan" | "force_generic_plan") =>
     ({
       max: opts.max ?? 10,
       // `create table if not exists` and friends raise notices; they are not worth a log line.
@@ -24,13 +24,16 @@ export function postgresJsDriver(url: string, opts: PostgresJsOptions = {}): Sql
   // skewed, and a generic plan chosen for one ran a common-word search 5 times slower
   // (bench/README.md). Everything else keeps PostgreSQL's default, where a simple statement soon
   // runs a cached plan: forcing custom plans on every statement cost inserts and lookups 40%.
-  // Opened on first use.
+  // The hot statements whose plan does not depend on their values (`planOnce`) run on
+  // connections that always reuse the generic plan. Both opened on first use.
   let planned: postgres.Sql | null = null;
+  let generic: postgres.Sql | null = null;
   const pools: Pools = {
     root: sql,
     planned: () => (planned ??= postgres(url, options("force_custom_plan"))),
+    generic: () => (generic ??= postgres(url, options("force_generic_plan"))),
     end: async () => {
-      await Promise.all([sql.end({ timeout: 5 }), planned?.end({ timeout: 5 })]);
+      await Promise.all([sql.end({ timeout: 5 }), planned?.end({ timeout: 5 }), generic?.end({ timeout: 5 })]);
     },
   };
   return wrap(sql, pools);
@@ -39,6 +42,7 @@ export function postgresJsDriver(url: string, opts: PostgresJsOptions = {}): Sql
 interface Pools {
   root: postgres.Sql;
   planned(): postgres.Sql;
+  generic(): postgres.Sql;
   end(): Promise<void>;
 }
 
@@ -50,7 +54,7 @@ function wrap(client: Client, pools: Pools): SqlDriver {
       // Prepared (named) statements: parsed once per connection, typed by the server, so an
       // object passed for a jsonb parameter is serialised as JSON and a string for a
       // timestamptz parameter as a timestamp. Inside a transaction, its own connection.
-      const target = opts.planEach && client === root ? pools.planned() : client;
+      const target = client !== root ? client : opts.planEach ? pools.planned() : opts.planOnce ? pools.generic() : client;
       const rows = await target.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
       return rows as unknown as T[];
     },

@@ -1,7 +1,7 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { Entity } from "../../../core/collections/model.ts";
 import type { EntityStore, IdPage, Slice } from "../../../core/collections/ports.ts";
-import type { SqlDriver } from "../driver.ts";
+import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import { beforeId } from "./collection-store.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
@@ -52,10 +52,12 @@ export class PostgresEntityStore implements EntityStore {
   async getMany(workspaceId: string, ids: readonly string[]): Promise<Entity[]> {
     const wanted = [...new Set(ids)].filter(isUuid);
     if (!isUuid(workspaceId) || wanted.length === 0) return [];
-    const rows = await this.db.query<Row>(`select ${COLUMNS} from entities where workspace_id = $1 and id = any($2::uuid[])`, [
-      workspaceId,
-      wanted,
-    ]);
+    // By primary key whatever the ids: one generic plan (PLAN_ONCE).
+    const rows = await this.db.query<Row>(
+      `select ${COLUMNS} from entities where workspace_id = $1 and id = any($2::uuid[])`,
+      [workspaceId, wanted],
+      PLAN_ONCE,
+    );
     return rows.map(toEntity);
   }
 

@@ -4,7 +4,7 @@ import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from
 import type { AggregateGroup, CompiledAggregate, GroupKeyValue } from "../../../core/collections/record-aggregate.ts";
 import { type DeclaredRollup, groupOfRollup } from "../../../core/collections/record-rollup.ts";
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
-import { FOREIGN_KEY_VIOLATION, inTransaction, type SqlDriver, sqlState } from "../driver.ts";
+import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlState } from "../driver.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
@@ -112,6 +112,8 @@ export class PostgresRecordStore implements RecordStore {
     const rows = await this.db.query<Row>(
       `select ${RECORD_COLUMNS} from collection_records where workspace_id = $1 and collection_id = $2 and id = any($3::uuid[])`,
       [workspaceId, collectionId, wanted],
+      // By primary key whatever the ids: one generic plan.
+      PLAN_ONCE,
     );
     return rows.map(toRecord);
   }

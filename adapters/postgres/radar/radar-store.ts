@@ -11,7 +11,7 @@ import type {
 } from "../../../core/radar/ports.ts";
 import { availableOf, openAccount } from "../credits/account-sql.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
-import { CHECK_VIOLATION, iso, isoOrNull, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
+import { CHECK_VIOLATION, iso, isoOrNull, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json, type Row } from "../row-values.ts";
 
 /**
@@ -248,7 +248,7 @@ export class PostgresRadarStore implements RadarStore {
     for (let attempt = 0;; attempt++) {
       let row: Row | undefined;
       try {
-        [row] = await this.db.query<Row>(sql, params);
+        [row] = await this.db.query<Row>(sql, params, PLAN_ONCE);
       } catch (e) {
         if (sqlState(e) !== CHECK_VIOLATION || !hold) throw e;
         return { ok: false, reason: "insufficient", required: hold.amount, available: (await availableOf(this.db, ws)) ?? 0 };
@@ -336,6 +336,7 @@ export class PostgresRadarStore implements RadarStore {
             r.reason,
             r.at,
           ],
+          PLAN_ONCE,
         );
         const resolution = row!.resolution as Row | null;
         if (resolution) return { settled: row!.settled as string[], resolution: toEntry(resolution) };
@@ -358,6 +359,7 @@ export class PostgresRadarStore implements RadarStore {
     const rows = await this.db.query<Row>(
       `select ${UNLOCK_COLUMNS} from radar_contact_unlocks where workspace_id = $1 and entity_id = any($2::text[])`,
       [workspaceId, wanted],
+      PLAN_ONCE,
     );
     return rows.map(toUnlock);
   }
