@@ -65,12 +65,7 @@ function cacheOf(store: TopicHeadStore): Cache {
 function keptAt(store: TopicHeadStore, workspaceId: string, versions: ReadVersions): Kept {
   const cache = cacheOf(store);
   let k = cache.workspaces.get(workspaceId);
-  if (k) cache.workspaces.delete(workspaceId);
-  if (k && k.topics !== versions.topics) {
-    cache.size -= k.size;
-    k = undefined;
-  }
-  k ??= {
+  const fresh = (): Kept => ({
     topics: versions.topics,
     index: null,
     heads: new Map(),
@@ -79,7 +74,16 @@ function keptAt(store: TopicHeadStore, workspaceId: string, versions: ReadVersio
     texts: new Map(),
     textEntries: 0,
     size: 0,
-  };
+  });
+  // A request that read the version before a write, after another kept what followed it: it reads
+  // for itself (an entry not kept), and leaves the newer entry in place.
+  if (k && BigInt(k.topics) > BigInt(versions.topics)) return fresh();
+  if (k) cache.workspaces.delete(workspaceId);
+  if (k && k.topics !== versions.topics) {
+    cache.size -= k.size;
+    k = undefined;
+  }
+  k ??= fresh();
   cache.workspaces.set(workspaceId, k);
   return k;
 }

@@ -133,7 +133,7 @@ describe("two server instances on one PostgreSQL and one Redis", () => {
     expect(ledger.status).toBe(201);
     expect(await matched(b)).toEqual(["Billing rules/proposed"]);
     expect(await retrieved(b)).toEqual(["Billing rules: Invoices post to the ledger.", "Ledger postings: Each invoice posts twice."]);
-    expect((await call(a, "POST", `${ws}/topics/${first.body.slug}/archive`, key)).status).toBe(200);
+    expect((await call(a, "POST", `${ws}/topics/${first.body.slug}/archive`, key)).status).toBe(201);
     expect(await matched(b)).toEqual([]);
     expect(await retrieved(b)).toEqual(["Ledger postings: Each invoice posts twice."]);
   });
