@@ -14,7 +14,8 @@
  *   BENCH_JSON         also write the results as JSON to this file
  *   BENCH_LOG_LEVEL    LOG_LEVEL of the real server during the load (default warn)
  *   BENCH_PG_STATEMENTS 1: PostgreSQL loads pg_stat_statements, and each measurement after it
- *                      started prints its statements per request (targets/postgres.ts)
+ *                      started prints its statements per request (targets/postgres.ts) and the
+ *                      API server's CPU per request (targets/server-cpu.ts)
  *   BENCH_TOPICS, BENCH_TOPICS_MONGO, BENCH_TOPICS_MONGO_CONNECTIONS, BENCH_SEED_CONCURRENCY:
  *                      the topic scenarios' dataset and load (targets/topics.ts)
  *   BENCH_ANCHORED_TOPICS, BENCH_ANCHORED_TOPICS_MONGO, BENCH_REPO_FILES, BENCH_CODE_CONNECTIONS:
@@ -40,6 +41,7 @@ import { ensureWrk, runWrk, type WrkResult } from "./wrk.ts";
 import { comparisonsReport, goalsReport, markdownTable, type Row } from "./report.ts";
 import { recordedSeedings, seedingReport } from "./summary.ts";
 import { statementsProbe } from "./targets/postgres.ts";
+import { serverCpuProbe } from "./targets/server-cpu.ts";
 import { stopAllAppServers } from "../tests/support/app-server.ts";
 import { isShuttingDown, refuseNewChildren, stopAllChildren } from "../tests/support/child-process.ts";
 
@@ -161,7 +163,9 @@ async function main(): Promise<number> {
         const bodies = load.bodies && [...load.bodies.slice(sent % load.bodies.length), ...load.bodies.slice(0, sent % load.bodies.length)];
         const statements = await statementsProbe();
         await statements?.reset();
+        const serverCpu = serverCpuProbe();
         const result = await runWrk({ ...load, bodies, durationSeconds: settings.durationSeconds });
+        if (serverCpu && result.requests > 0) console.log(serverCpu.report(result.requests));
         if (statements && result.requests > 0) console.log(await statements.report(result.requests));
         if (bodies && sent + result.requests > bodies.length) {
           console.log(`  WARNING: ${sent + result.requests - bodies.length} of the requests repeated a body (${bodies.length} bodies)`);

@@ -161,7 +161,7 @@ export async function matchIndexed<T extends { id: string; at?: number }>(
  * Whether more than `cap` topics (of `repoId`) have an anchor based on an ancestor of a path: what
  * the reference path reads. Counted exactly only when the anchors at those bases exceed the cap.
  */
-function candidatesOver(index: AnchorIndex, paths: readonly string[], repoId: string | null, cap: number): boolean {
+export function candidatesOver(index: AnchorIndex, paths: readonly string[], repoId: string | null, cap: number): boolean {
   const bases = new Set<string>();
   let bound = 0;
   for (const path of paths) {

@@ -1,4 +1,6 @@
-import type { CodeContextDeps, PathMatcher, TopicHead } from "./ports.ts";
+import type { CodeContextDeps, KeptHead, PathMatcher, TopicHead } from "./ports.ts";
+import { keptMatches } from "./kept-heads.ts";
+import { compareKeptMatched, keptStale } from "./kept-head.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { matchCandidates, matchIndexed, normalizePath, requireMatcher } from "./anchor-match.ts";
 import { staleBefore, trustOf } from "../topics/mod.ts";
@@ -21,19 +23,16 @@ export async function matchFiles(deps: CodeContextDeps, ws: Workspace, dto: Matc
   const limit = dto.limit_per_file ?? LIMIT_PER_FILE.default;
   const repoId = dto.repo_id ?? null;
   const before = staleBefore(ws.settings.review_interval_days, deps.clock.now());
-  // Per path, its topics in match order: the one query reads only the heads, already in match
-  // order; the reference path reads whole topics (without their bodies) and orders them here.
-  const { ordered, byPath, truncated } = (await indexedHeads(deps, matcher, ws.id, repoId, paths, before)) ??
-    (await candidateHeads(deps, matcher, ws.id, repoId, paths, before));
-
-  const listedHeads = new Set<TopicHead>();
-  const files = paths.map((path, i) => {
-    const all = byPath[i]!;
-    const listed = all.slice(0, limit);
-    for (const m of listed) listedHeads.add(m.head);
-    return { path, total: all.length, listed };
-  });
-  const shown = ordered.filter((h) => listedHeads.has(h));
+  // Per path, its first topics in match order and how many match it: from the heads kept under
+  // the topic version (ADR 048), else from the one query reading the heads in match order, else
+  // from the reference path (whole topics without their bodies, ordered here).
+  const { files, shown, truncated } = (await keptFiles(deps, matcher, ws.id, repoId, paths, limit, before)) ??
+    listedFiles(
+      paths,
+      limit,
+      (await indexedHeads(deps, matcher, ws.id, repoId, paths, before)) ??
+        (await candidateHeads(deps, matcher, ws.id, repoId, paths, before)),
+    );
 
   if (dto.view === "compact") {
     return {
@@ -58,6 +57,52 @@ export async function matchFiles(deps: CodeContextDeps, ws: Workspace, dto: Matc
     })),
     truncated,
   };
+}
+
+/** Per path (in the request's order), its first topics in match order and how many match it. */
+interface ListedFiles {
+  files: Array<{ path: string; total: number; listed: Array<{ head: TopicHead; anchors: string[] }> }>;
+  /** The topics listed, each once, in match order. */
+  shown: TopicHead[];
+  truncated: boolean;
+}
+
+function listedFiles(paths: readonly string[], limit: number, found: HeadsByPath): ListedFiles {
+  const listedHeads = new Set<TopicHead>();
+  const files = paths.map((path, i) => {
+    const all = found.byPath[i]!;
+    const listed = all.slice(0, limit);
+    for (const m of listed) listedHeads.add(m.head);
+    return { path, total: all.length, listed };
+  });
+  return { files, shown: found.ordered.filter((h) => listedHeads.has(h)), truncated: found.truncated };
+}
+
+/** On the heads kept under the topic version: each path's matches are kept in match order. */
+async function keptFiles(
+  deps: CodeContextDeps,
+  matcher: PathMatcher,
+  workspaceId: string,
+  repoId: string | null,
+  paths: readonly string[],
+  limit: number,
+  before: string,
+): Promise<ListedFiles | null> {
+  const kept = await keptMatches(deps, matcher, workspaceId, repoId, paths);
+  if (!kept) return null;
+  // Each listed topic's head made once per request (its `stale` depends on the clock).
+  const heads = new Map<KeptHead, TopicHead>();
+  const files = paths.map((path, i) => {
+    const all = kept.byPath[i]!;
+    const listed = all.slice(0, limit).map(({ head, anchors }) => {
+      let shown = heads.get(head);
+      if (!shown) heads.set(head, shown = { at: heads.size, ...head, stale: keptStale(head, before) });
+      return { head: shown, anchors };
+    });
+    return { path, total: all.length, listed };
+  });
+  const shown = [...heads.keys()].sort(compareKeptMatched).map((h) => heads.get(h)!);
+  return { files, shown, truncated: false };
 }
 
 /** Per path, the matching topics' heads in match order. */

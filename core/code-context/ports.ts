@@ -141,11 +141,71 @@ export interface TopicHead {
   approved_via: ApprovedVia | null;
 }
 
+/**
+ * A workspace's two versions, read together: the anchor version (`AnchorIndexStore`) and the topic
+ * version, which moves in the same transaction as every write of one of its topics (any column,
+ * deletion too; migrations/030-topic-versions.ts, ADR 047). Opaque decimal strings that only grow.
+ */
+export interface ReadVersions {
+  anchors: string;
+  topics: string;
+}
+
+/**
+ * A matched topic as code context keeps it between requests (ADR 048): what match-files shows and
+ * what retrieve ranks by, nothing that depends on the clock (`stale` is computed per request from
+ * `approved_at`), so it holds as long as the topic version has not moved.
+ */
+export interface KeptHead {
+  id: string;
+  slug: string;
+  title: string;
+  status: TopicStatus;
+  drifted: boolean;
+  approved_via: ApprovedVia | null;
+  /** `governance.approved_at`. */
+  approved_at: string | null;
+  updated_at: string;
+  /** The topic's own version (retrieve's ledger compares it). */
+  version: number;
+}
+
+/**
+ * What code context ranks topics by, read under the workspace's versions so that a server may keep
+ * it in memory (core/code-context/kept-heads.ts, ADR 048). A store without a topic version
+ * (memory, MongoDB) answers `versions` with null, and code context then reads as before.
+ */
+export interface TopicHeadStore {
+  /** The workspace's anchor and topic versions in one read; null when the store keeps no topic version. */
+  versions(workspaceId: string): Promise<ReadVersions | null>;
+  /**
+   * The heads of the non-archived topics of `topicIds` (of the workspace; any order; at most
+   * 5,000 ids), each with its position in `topicIds` (`at`), and the versions, in one consistent read.
+   */
+  heads(
+    workspaceId: string,
+    topicIds: readonly string[],
+  ): Promise<{ versions: ReadVersions | null; heads: Array<KeptHead & { at: number }> }>;
+  /**
+   * Per topic of `topicIds` (of the workspace, any status), the weight of each of `terms` in it,
+   * in the order of `terms`: `FIELD_WEIGHT.title` when its title holds the term (as `topicTerms`
+   * tokenizes), else `.tags` when its tags do, else `.body` when its body does, else 0. Topics not
+   * found are left out. With the versions, in one consistent read: what search scores a topic by,
+   * without sending its body.
+   */
+  termWeights(
+    workspaceId: string,
+    topicIds: readonly string[],
+    terms: readonly string[],
+  ): Promise<{ versions: ReadVersions | null; weights: Map<string, number[]> }>;
+}
+
 /** Code context's stores, one bundle per adapter (adapters/<adapter>/code-context/). */
 export interface CodeContextStores {
   repoIndex: RepoIndexStore;
   retrievals: RetrievalLedger;
   anchorIndex: AnchorIndexStore;
+  topicHeads: TopicHeadStore;
 }
 
 /** What code context's use cases are given: its own stores and those of other modules it reads (ADR 019). */

@@ -92,6 +92,52 @@ describe("two server instances on one PostgreSQL and one Redis", () => {
     expect(await match(b)).toEqual(["Billing A"]);
   });
 
+  test("a topic written through one instance shows in the other's next match-files and retrieve (heads kept under the topic version)", async () => {
+    const boot = await call(a, "POST", "/workspaces", undefined, { slug: "multi-heads", owner_email: "multi-heads@example.com" });
+    const key = boot.body.api_key.key;
+    const ws = "/workspaces/multi-heads";
+    let sessions = 0;
+    const post = async (s: AppServer, route: string, body: unknown) => {
+      const res = await fetch(`${s.origin}/api/v1${ws}/topics/${route}`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json", "x-service-session": `multi-heads-${sessions++}` },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as any;
+    };
+    const matched = async (s: AppServer) =>
+      (await post(s, "match-files", { paths: ["src/billing/invoice.ts"] })).files[0].topics.map((t: any) => `${t.title}/${t.status}`);
+    const retrieved = async (s: AppServer) =>
+      (await post(s, "retrieve", { question: "ledger postings", paths: ["src/billing/invoice.ts"] })).topics
+        .map((t: any) => `${t.title}: ${t.text}`);
+    const first = await call(a, "POST", `${ws}/topics`, key, {
+      title: "Billing",
+      body: "Invoices are numbered.",
+      status: "proposed",
+      anchors: ["src/billing/**"],
+    });
+    expect(await matched(b)).toEqual(["Billing/proposed"]); // b now keeps its head
+    expect(await retrieved(b)).toEqual(["Billing: Invoices are numbered."]);
+    // Writes that leave the anchors alone: title, body, status; and a new topic found by a word.
+    expect(
+      (await call(a, "PATCH", `${ws}/topics/${first.body.slug}`, key, { title: "Billing rules", body: "Invoices post to the ledger." }))
+        .status,
+    )
+      .toBe(200);
+    const ledger = await call(a, "POST", `${ws}/topics`, key, {
+      title: "Ledger postings",
+      body: "Each invoice posts twice.",
+      status: "proposed",
+    });
+    expect(ledger.status).toBe(201);
+    expect(await matched(b)).toEqual(["Billing rules/proposed"]);
+    expect(await retrieved(b)).toEqual(["Billing rules: Invoices post to the ledger.", "Ledger postings: Each invoice posts twice."]);
+    expect((await call(a, "POST", `${ws}/topics/${first.body.slug}/archive`, key)).status).toBe(201);
+    expect(await matched(b)).toEqual([]);
+    expect(await retrieved(b)).toEqual(["Ledger postings: Each invoice posts twice."]);
+  });
+
   test("an event published through one instance reaches a subscriber of the other", async () => {
     const boot = await call(a, "POST", "/workspaces", undefined, { slug: "multi-events", owner_email: "multi-events@example.com" });
     const key = boot.body.api_key.key;

@@ -6,6 +6,7 @@ import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import { MemoryRepoIndexStore } from "./repo-index-store.ts";
 import { MemoryRetrievalLedger } from "./retrieval-ledger.ts";
 import type { CodeContextTables } from "./tables.ts";
+import { MemoryTopicHeadStore } from "./topic-head-store.ts";
 
 export function memoryCodeContextBundle(t: CodeContextTables & WorkspaceTables & TopicTables): MemoryBundle<CodeContextStores> {
   return {
@@ -13,6 +14,7 @@ export function memoryCodeContextBundle(t: CodeContextTables & WorkspaceTables &
       repoIndex: new MemoryRepoIndexStore(t),
       retrievals: new MemoryRetrievalLedger(t),
       anchorIndex: new MemoryAnchorIndexStore(t),
+      topicHeads: new MemoryTopicHeadStore(t),
     },
     purgeWorkspace: (id) => dropWorkspaceRows(id, t.repoIndexes, t.deliveries),
   };

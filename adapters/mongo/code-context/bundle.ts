@@ -6,6 +6,7 @@ import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import { MongoAnchorIndexStore } from "./anchor-index-store.ts";
 import { MongoRepoIndexStore } from "./repo-index-store.ts";
 import { MongoRetrievalLedger } from "./retrieval-ledger.ts";
+import { MongoTopicHeadStore } from "./topic-head-store.ts";
 
 export function mongoCodeContextBundle(
   c: WorkspaceCollections & CodeContextCollections & TopicCollections,
@@ -15,6 +16,7 @@ export function mongoCodeContextBundle(
       repoIndex: new MongoRepoIndexStore(c),
       retrievals: new MongoRetrievalLedger(c),
       anchorIndex: new MongoAnchorIndexStore(c),
+      topicHeads: new MongoTopicHeadStore(c),
     },
     purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.repoIndexes, c.retrievalDeliveries),
   };

@@ -4,6 +4,7 @@ import type { SqlDriver } from "../driver.ts";
 import { PostgresAnchorIndexStore } from "./anchor-index-store.ts";
 import { PostgresRepoIndexStore } from "./repo-index-store.ts";
 import { PostgresRetrievalLedger } from "./retrieval-ledger.ts";
+import { PostgresTopicHeadStore } from "./topic-head-store.ts";
 
 export function sqlCodeContextBundle(driver: SqlDriver): SqlBundle<CodeContextStores> {
   return {
@@ -11,6 +12,7 @@ export function sqlCodeContextBundle(driver: SqlDriver): SqlBundle<CodeContextSt
       repoIndex: new PostgresRepoIndexStore(driver),
       retrievals: new PostgresRetrievalLedger(driver),
       anchorIndex: new PostgresAnchorIndexStore(driver),
+      topicHeads: new PostgresTopicHeadStore(driver),
     },
   };
 }

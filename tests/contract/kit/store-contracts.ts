@@ -12,6 +12,7 @@ import { runRecordRollupStoresContract } from "../record-rollup-stores.contract.
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
 import { runSupportStoresContract } from "../support-stores.contract.ts";
+import { runTopicHeadStoresContract } from "../topic-head-stores.contract.ts";
 import { runTopicStoresContract } from "../topic-stores.contract.ts";
 import { runWebhookStoresContract } from "../webhook-stores.contract.ts";
 import { runWorkspaceStoresContract } from "../workspace-stores.contract.ts";
@@ -27,6 +28,7 @@ export const storeSuites = {
   topics: runTopicStoresContract,
   codeIndex: runCodeIndexStoresContract,
   anchorIndex: runAnchorIndexStoresContract,
+  topicHeads: runTopicHeadStoresContract,
   proposalsRelations: runProposalRelationStoresContract,
   sharing: runShareStoresContract,
   collections: runCollectionStoresContract,
