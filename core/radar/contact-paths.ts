@@ -136,12 +136,13 @@ async function keepValues(deps: CoreDeps, c: Collection, t: Target, values: Part
     const change = agentChange(cur, next, null);
     if ((await deps.stores.records.update({ record: next, change })) === "ok") break;
   }
-  const e = t.person!.entity;
-  if (e.dedup_norm) {
-    await deps.stores.entities.upsert(e, (cur) => {
-      if (Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) return null;
-      return { ...cur, attributes: { ...cur.attributes, ...values }, version: cur.version + 1, updated_at: at };
-    });
+  // The entity as read first, by compare-and-set (it exists: the record links it); read again only
+  // after a concurrent change (another request's unlock of another kind of the same person).
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const cur = attempt === 0 ? t.person!.entity : await deps.stores.entities.get(c.workspace_id, t.person!.entity.id);
+    if (!cur || Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) break;
+    const next = { ...cur, attributes: { ...cur.attributes, ...values }, version: cur.version + 1, updated_at: at };
+    if ((await deps.stores.entities.update(next)) !== "version_conflict") break;
   }
 }
 

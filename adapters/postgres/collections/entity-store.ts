@@ -131,4 +131,17 @@ export class PostgresEntityStore implements EntityStore {
     }
     throw new Error(`Entity upsert of (${fresh.kind}, ${fresh.dedup_norm}) lost ${MAX_UPSERT_ATTEMPTS} races in a row`);
   }
+
+  async update(next: Entity): Promise<"ok" | "version_conflict" | "not_found"> {
+    if (!isUuid(next.workspace_id) || !isUuid(next.id)) return "not_found";
+    const updated = await this.db.query(
+      `update entities set name = $3, attributes = $4::text::jsonb, version = $5, updated_at = $6
+       where workspace_id = $1 and id = $2 and version = $5 - 1 returning 1`,
+      [next.workspace_id, next.id, next.name, json(next.attributes), next.version, next.updated_at],
+      // By primary key whatever the values: one generic plan.
+      PLAN_ONCE,
+    );
+    if (updated.length) return "ok";
+    return (await this.get(next.workspace_id, next.id)) ? "version_conflict" : "not_found";
+  }
 }
