@@ -52,6 +52,7 @@ export function createMemoryStores(): Stores {
     ...new BillingTables(),
     ...new SupportTables(),
   };
+  const collections = memoryCollectionBundle(t);
   const bundles = [
     memoryWorkspaceBundle(t, (id) => {
       for (const b of bundles) b.purgeWorkspace(id);
@@ -60,10 +61,10 @@ export function createMemoryStores(): Stores {
     memoryTopicBundle(t),
     memoryCodeContextBundle(t),
     memorySharingBundle(t),
-    memoryCollectionBundle(t),
+    collections,
     memoryWebhookBundle(t),
     memoryCreditBundle(t),
-    memoryRadarBundle(t),
+    memoryRadarBundle(t, collections.stores),
     memoryJobBundle(t),
     memoryIdentityBundle(t),
     memoryMailBundle(t),

@@ -111,6 +111,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...supportCollections(db),
   };
   const credits = mongoCreditBundle(c);
+  const collections = mongoCollectionBundle(c);
   const bundles = [
     mongoWorkspaceBundle(c, o, async (id) => {
       await Promise.all(bundles.map((b) => b.purgeWorkspace(id)));
@@ -119,10 +120,10 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoTopicBundle(c, o),
     mongoCodeContextBundle(c),
     mongoSharingBundle(c),
-    mongoCollectionBundle(c),
+    collections,
     mongoWebhookBundle(c),
     credits,
-    mongoRadarBundle(c, credits.stores.creditLedger),
+    mongoRadarBundle(c, credits.stores.creditLedger, collections.stores),
     mongoJobBundle(c),
     mongoIdentityBundle(c),
     mongoMailBundle(c),

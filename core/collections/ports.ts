@@ -143,6 +143,12 @@ export interface EntityStore {
    * version conflict). An entity without `dedup_norm` is always inserted.
    */
   upsert(fresh: Entity, merge: (existing: Entity) => Entity | null): Promise<{ entity: Entity; created: boolean; previous: Entity | null }>;
+  /**
+   * Compare-and-set of an entity known to exist: writes `next`'s `name`, `attributes`, `version`
+   * and `updated_at` over the entity stored at `next.version - 1` (its kind and keys stay). Cheaper
+   * than `upsert` where the entity was just read (one write on PostgreSQL, not two).
+   */
+  update(next: Entity): Promise<"ok" | "version_conflict" | "not_found">;
 }
 
 /** Collections' stores (not to be confused with `CollectionStore`, one of them), one bundle per adapter (adapters/<adapter>/collections/). */

@@ -2,9 +2,9 @@ import { assertCanWrite, type Principal } from "../access/mod.ts";
 import {
   admitsField,
   type Collection,
+  collectionNotFound,
   type CollectionRecord,
   type Entity,
-  findCollection,
   recordSearchText,
   validateRecordFields,
 } from "../collections/mod.ts";
@@ -42,15 +42,25 @@ interface Target {
   person: { entity: Entity; providerId: string } | null;
 }
 
-/** The records asked for (all of them in this collection, else 404) and the person each is. */
-async function targetsOf(deps: CoreDeps, ws: Workspace, c: Collection, recordIds: readonly string[]): Promise<Target[]> {
-  const records = await deps.stores.records.getMany(ws.id, c.id, recordIds);
-  if (records.length !== new Set(recordIds).size) throw notFound("Record");
-  const byId = new Map(records.map((r) => [r.id, r]));
-  const entityIds = records.flatMap((r) => (r.entity_id ? [r.entity_id] : []));
-  const entities = new Map((entityIds.length ? await deps.stores.entities.getMany(ws.id, entityIds) : []).map((e) => [e.id, e]));
+/** What a quote or unlock works from: the collection, its targets, and their unlocks by key. */
+interface Context {
+  c: Collection;
+  targets: Target[];
+  unlocks: Map<string, ContactUnlock>;
+}
+
+/**
+ * The collection (else 404), the records asked for (all of them in it, else 404), the person each
+ * is and the unlocks of those people: one store read (`RadarStore.unlockContext`).
+ */
+async function contextOf(deps: CoreDeps, ws: Workspace, collectionId: string, recordIds: readonly string[]): Promise<Context> {
+  const read = await deps.stores.radar.unlockContext(ws.id, collectionId, recordIds);
+  if (!read) throw collectionNotFound();
+  if (read.records.length !== new Set(recordIds).size) throw notFound("Record");
+  const byId = new Map(read.records.map((r) => [r.id, r]));
+  const entities = new Map(read.entities.map((e) => [e.id, e]));
   const directory = deps.prospects?.name ?? null;
-  return recordIds.map((id) => {
+  const targets = recordIds.map((id): Target => {
     const record = byId.get(id)!;
     const entity = record.entity_id ? entities.get(record.entity_id) : undefined;
     if (!entity || entity.kind !== "person" || !directory) return { record, person: null };
@@ -59,21 +69,17 @@ async function targetsOf(deps: CoreDeps, ws: Workspace, c: Collection, recordIds
     const providerId = ids?.[directory] ?? fromKey;
     return { record, person: providerId ? { entity, providerId } : null };
   });
+  // Only the people's unlocks count (a record's entity that is not a person unlocks nothing).
+  const people = new Set(targets.flatMap((t) => (t.person ? [t.person.entity.id] : [])));
+  const unlocks = new Map(read.unlocks.filter((u) => people.has(u.entity_id)).map((u) => [keyOf(u.entity_id, u.kind), u]));
+  return { c: read.collection, targets, unlocks };
 }
 
 const keyOf = (entityId: string, kind: ContactKind) => `${entityId}:${kind}`;
 
-async function unlocksByKey(deps: CoreDeps, ws: Workspace, targets: Target[]): Promise<Map<string, ContactUnlock>> {
-  const ids = [...new Set(targets.flatMap((t) => (t.person ? [t.person.entity.id] : [])))];
-  const unlocks = ids.length ? await deps.stores.radar.unlocksOf(ws.id, ids) : [];
-  return new Map(unlocks.map((u) => [keyOf(u.entity_id, u.kind), u]));
-}
-
 /** What unlocking would cost: per record and kind, and in total (each entity and kind once). Charges nothing. */
 export async function quoteContacts(deps: CoreDeps, ws: Workspace, collectionId: string, dto: EnrichContactsDto): Promise<ContactQuote> {
-  const c = await findCollection(deps, ws, collectionId);
-  const targets = await targetsOf(deps, ws, c, dto.record_ids);
-  const unlocks = await unlocksByKey(deps, ws, targets);
+  const { targets, unlocks } = await contextOf(deps, ws, collectionId, dto.record_ids);
   const prices = deps.radarPrices ?? DEFAULT_PRICES;
   const counted = new Set<string>();
   let total = 0;
@@ -130,12 +136,13 @@ async function keepValues(deps: CoreDeps, c: Collection, t: Target, values: Part
     const change = agentChange(cur, next, null);
     if ((await deps.stores.records.update({ record: next, change })) === "ok") break;
   }
-  const e = t.person!.entity;
-  if (e.dedup_norm) {
-    await deps.stores.entities.upsert(e, (cur) => {
-      if (Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) return null;
-      return { ...cur, attributes: { ...cur.attributes, ...values }, version: cur.version + 1, updated_at: at };
-    });
+  // The entity as read first, by compare-and-set (it exists: the record links it); read again only
+  // after a concurrent change (another request's unlock of another kind of the same person).
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const cur = attempt === 0 ? t.person!.entity : await deps.stores.entities.get(c.workspace_id, t.person!.entity.id);
+    if (!cur || Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) break;
+    const next = { ...cur, attributes: { ...cur.attributes, ...values }, version: cur.version + 1, updated_at: at };
+    if ((await deps.stores.entities.update(next)) !== "version_conflict") break;
   }
 }
 
@@ -152,9 +159,7 @@ export async function unlockContacts(
   dto: UnlockContactsDto,
 ): Promise<UnlockedContacts> {
   assertCanWrite(p, "unlock contact paths");
-  const c = await findCollection(deps, ws, collectionId);
-  const targets = await targetsOf(deps, ws, c, dto.record_ids);
-  const known = await unlocksByKey(deps, ws, targets);
+  const { c, targets, unlocks: known } = await contextOf(deps, ws, collectionId, dto.record_ids);
   const prices = deps.radarPrices ?? DEFAULT_PRICES;
   const now = deps.clock.now();
   const at = now.toISOString();

@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { CollectionStores } from "../collections/mod.ts";
+import type { Collection, CollectionRecord, CollectionStores, Entity } from "../collections/mod.ts";
 import type { CreditStores, LedgerEntry } from "../credits/mod.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
@@ -137,9 +137,27 @@ export interface RadarStore {
   ): Promise<UnlockFinished>;
   /** The unlocks of these entities (at most 1,000), in no particular order. */
   unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]>;
+  /**
+   * What a contact-path quote or unlock reads before it writes (docs/decisions/045-unlock-plans-once.md):
+   * the collection, those of `recordIds` (at most 100) that are its records, the entities they link
+   * and those entities' unlocks, all of the workspace; null when the collection is not the
+   * workspace's. One read where the backend can (one statement on PostgreSQL), else the stores'
+   * reads in turn; not a snapshot on backends without one. Lists in no particular order.
+   */
+  unlockContext(workspaceId: string, collectionId: string, recordIds: readonly string[]): Promise<UnlockContext | null>;
 
   /** Active monitors whose `next_run_at` is at or before `now`, across workspaces, soonest first, at most `limit`. */
   dueMonitors(now: string, limit: number): Promise<RadarMonitor[]>;
+}
+
+/** The reads before a contact-path quote or unlock (`RadarStore.unlockContext`). */
+export interface UnlockContext {
+  collection: Collection;
+  records: CollectionRecord[];
+  /** The entities the records link (those of the workspace). */
+  entities: Entity[];
+  /** Every unlock of those entities, any kind. */
+  unlocks: ContactUnlock[];
 }
 
 /** What an unlock holds: `amount` ≥ 1 credits, the hold entry's id being the claims' token. */

@@ -530,6 +530,28 @@ export function runCollectionStoresContract(name: string, open: () => Promise<St
         .toBe(true);
     });
 
+    test("EntityStore.update() writes over the version it read, once; another workspace's entity is not found", async () => {
+      const ws = await workspace();
+      const e = entity(ws, { kind: "person", dedup_key: "sample:p-9", dedup_norm: "sample:p-9", attributes: { email: null, size: 1 } });
+      await s.entities.upsert(e, () => null);
+      const next = { ...e, name: "Ada L.", attributes: { email: "ada@b.example", size: 1 }, version: 2, updated_at: stamp() };
+      expect(await s.entities.update(next)).toBe("ok");
+      expect(await s.entities.get(ws, e.id)).toEqual(next);
+      // A writer that read version 1 too loses; the entity stays as the winner wrote it.
+      expect(await s.entities.update({ ...e, attributes: { email: "other@b.example" }, version: 2 })).toBe("version_conflict");
+      expect(await s.entities.get(ws, e.id)).toEqual(next);
+      // Of concurrent writers over one version exactly one lands.
+      const racers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => s.entities.update({ ...next, attributes: { n: i }, version: 3, updated_at: stamp() })),
+      );
+      expect(racers.filter((r) => r === "ok")).toHaveLength(1);
+      expect((await s.entities.get(ws, e.id))?.version).toBe(3);
+      expect(await s.entities.update({ ...next, workspace_id: await workspace(), version: 4 })).toBe("not_found");
+      expect(await s.entities.update({ ...next, id: uuidv7(), version: 2 })).toBe("not_found");
+      // Its key still finds it.
+      expect((await s.entities.byDedupKeys(ws, "person", ["sample:p-9"])).map((x) => x.id)).toEqual([e.id]);
+    });
+
     test("RecordStore.getMany() reads records of one collection by id; others' are absent", async () => {
       const ws = await workspace();
       const c = await collection(ws);

@@ -13,6 +13,8 @@ import type { Topic } from "../../core/topics/model.ts";
 import type { RadarRun } from "../../core/radar/model.ts";
 import { radarCollections } from "../../adapters/mongo/radar/collections.ts";
 import { MongoRadarStore } from "../../adapters/mongo/radar/radar-store.ts";
+import { mongoCollectionBundle } from "../../adapters/mongo/collections/bundle.ts";
+import { collectionCollections } from "../../adapters/mongo/collections/collections.ts";
 import { creditCollections } from "../../adapters/mongo/credits/collections.ts";
 import { MongoCreditLedgerStore } from "../../adapters/mongo/credits/credit-ledger-store.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
@@ -522,7 +524,8 @@ describe("mongo: radar compare-and-set", () => {
     await ensureIndexes(db);
     const c = radarCollections(db);
     const ledger = new MongoCreditLedgerStore(creditCollections(db));
-    const live = new MongoRadarStore(c, ledger);
+    const collections = mongoCollectionBundle(collectionCollections(db)).stores;
+    const live = new MongoRadarStore(c, ledger, collections);
     const ws = uuidv7();
     const run = {
       id: uuidv7(),
@@ -557,7 +560,7 @@ describe("mongo: radar compare-and-set", () => {
       get: (target, prop, receiver) =>
         prop === "findOne" ? () => Promise.resolve({ _id: run.id, ...run }) : Reflect.get(target, prop, receiver),
     });
-    const stalled = new MongoRadarStore({ ...c, radarRuns: staleRuns }, ledger);
+    const stalled = new MongoRadarStore({ ...c, radarRuns: staleRuns }, ledger, collections);
     expect(await live.updateRun({ ...run, state: "queued", version: 2 })).toBe("ok");
     expect(await live.updateRun({ ...run, state: "running", version: 3 })).toBe("ok");
     expect(await stalled.updateRun({ ...run, state: "cancelled", version: 2 })).toBe("version_conflict");

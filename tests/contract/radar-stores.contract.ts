@@ -2,7 +2,8 @@ import type { TestApi } from "./kit/test-api.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, RunResult } from "../../core/radar/model.ts";
 import type { Stores } from "../../core/stores.ts";
-import { bootstrapped, stamp } from "./fixtures.ts";
+import { bootstrapped, collectionFixture, recordChangeFixture, recordFixture, stamp } from "./fixtures.ts";
+import type { Collection, Entity } from "../../core/collections/model.ts";
 
 /**
  * The contract of the radar store (core/radar/ports.ts): searches, runs and monitors round-trip
@@ -296,6 +297,63 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       const later = await s.radar.beginUnlocks([unlockOf(ws, entity, uuidv7())], { amount: 4, reason: null }, staleBefore());
       expect(later.ok && later.claims).toEqual([{ claimed: false, existing: stored.find((u) => u.kind === "email") }]);
       expect(await s.radar.unlocksOf(await workspace(), [entity])).toEqual([]);
+    });
+
+    test("RadarStore.unlockContext() reads the collection, its records asked for, their entities and those entities' unlocks, of one workspace", async () => {
+      const ws = await workspace();
+      const c = collectionFixture(ws) as Collection;
+      await s.collections.insert(c);
+      const other = collectionFixture(ws) as Collection;
+      await s.collections.insert(other);
+      const person: Entity = {
+        id: uuidv7(),
+        workspace_id: ws,
+        kind: "person",
+        name: "Ada",
+        dedup_key: "sample:p-1",
+        dedup_norm: "sample:p-1",
+        attributes: { provider_ids: { sample: "p-1" }, note: { nested: [1, "two"] } },
+        version: 1,
+        created_at: stamp(),
+        updated_at: stamp(),
+      };
+      await s.entities.upsert(person, () => null);
+      const linked = recordFixture(c, { entity_id: person.id, fields: { company: "Acme", amount: 3 } });
+      const plain = recordFixture(c);
+      const elsewhere = recordFixture(other, { entity_id: person.id });
+      for (const r of [linked, plain, elsewhere]) {
+        expect(await s.records.insert({ record: r, change: recordChangeFixture(r) })).toBe("ok");
+      }
+      const token = uuidv7();
+      const claim = unlockOf(ws, person.id, token, "email");
+      await s.radar.beginUnlocks([claim], null, staleBefore());
+      await s.radar.finishUnlocks(ws, token, [settle(claim, "ada@b.example", 4)], resolution());
+      const [unlock] = await s.radar.unlocksOf(ws, [person.id]);
+
+      const read = await s.radar.unlockContext(ws, c.id, [linked.id, plain.id, elsewhere.id, uuidv7(), "not-a-uuid"]);
+      expect(read?.collection).toEqual(c);
+      // The record of another collection and ids of no record read nothing.
+      expect(read?.records.sort((a, b) => (a.id < b.id ? -1 : 1))).toEqual([linked, plain].sort((a, b) => (a.id < b.id ? -1 : 1)));
+      expect(read?.entities).toEqual([person]);
+      expect(read?.unlocks).toEqual([unlock]);
+      expect(unlock).toMatchObject({ entity_id: person.id, kind: "email", state: "unlocked", value: "ada@b.example" });
+      // Records without entities: no entities or unlocks.
+      expect(await s.radar.unlockContext(ws, c.id, [plain.id])).toEqual({ collection: c, records: [plain], entities: [], unlocks: [] });
+      expect(await s.radar.unlockContext(ws, c.id, [])).toEqual({ collection: c, records: [], entities: [], unlocks: [] });
+      // Unknown collection: null.
+      expect(await s.radar.unlockContext(ws, uuidv7(), [linked.id])).toBeNull();
+      expect(await s.radar.unlockContext(ws, "not-a-uuid", [linked.id])).toBeNull();
+      // Another workspace's ids read nothing: its collection is not the asker's.
+      const stranger = await workspace();
+      expect(await s.radar.unlockContext(stranger, c.id, [linked.id, plain.id])).toBeNull();
+      const theirs = collectionFixture(stranger) as Collection;
+      await s.collections.insert(theirs);
+      expect(await s.radar.unlockContext(stranger, theirs.id, [linked.id, plain.id])).toEqual({
+        collection: theirs,
+        records: [],
+        entities: [],
+        unlocks: [],
+      });
     });
 
     test("RadarStore.beginUnlocks() short of credits holds and claims nothing; concurrent begins never hold more than the balance", async () => {

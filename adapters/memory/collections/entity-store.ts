@@ -51,4 +51,13 @@ export class MemoryEntityStore implements EntityStore {
     if (next) this.t.entities.set(next.id, copy(next));
     return { entity: copy(next ?? existing), created: false, previous: copy(existing) };
   }
+
+  async update(next: Entity): Promise<"ok" | "version_conflict" | "not_found"> {
+    const cur = this.t.entities.get(next.id);
+    if (!cur || cur.workspace_id !== next.workspace_id) return "not_found";
+    if (cur.version !== next.version - 1) return "version_conflict";
+    const n = copy(next);
+    this.t.entities.set(cur.id, { ...cur, name: n.name, attributes: n.attributes, version: n.version, updated_at: n.updated_at });
+    return "ok";
+  }
 }

@@ -1,3 +1,4 @@
+import type { CollectionStores } from "../../../core/collections/ports.ts";
 import type { RadarStores } from "../../../core/radar/ports.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import { MemoryRadarStore } from "./radar-store.ts";
@@ -5,9 +6,10 @@ import type { RadarTables } from "./tables.ts";
 import type { CreditTables } from "../credits/tables.ts";
 import { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 
-export function memoryRadarBundle(t: RadarTables & CreditTables): MemoryBundle<RadarStores> {
+/** `collections`: the collection bundle's stores (an unlock's context reads them). */
+export function memoryRadarBundle(t: RadarTables & CreditTables, collections: CollectionStores): MemoryBundle<RadarStores> {
   return {
-    stores: { radar: new MemoryRadarStore(t, new MemoryCreditLedgerStore(t)) },
+    stores: { radar: new MemoryRadarStore(t, new MemoryCreditLedgerStore(t), collections) },
     purgeWorkspace: (id) => {
       for (const [runId, run] of t.radarRuns) {
         if (run.workspace_id !== id) continue;

@@ -5,10 +5,13 @@ import type {
   ResultPage,
   UnlockBegun,
   UnlockClaim,
+  UnlockContext,
   UnlockFinished,
   UnlockHold,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
+import type { CollectionStores } from "../../../core/collections/ports.ts";
+import { unlockContextOfStores } from "../../../core/radar/unlock-context.ts";
 import type { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import type { RadarTables } from "./tables.ts";
 
@@ -18,8 +21,15 @@ const mine = <T extends { workspace_id: string }>(row: T | undefined, workspaceI
 
 /** Each method runs in one turn of the event loop, so each is atomic by construction. */
 export class MemoryRadarStore implements RadarStore {
-  /** `ledger`: the credit ledger over the same tables (an unlock holds and claims in one write). */
-  constructor(private readonly t: RadarTables, private readonly ledger: MemoryCreditLedgerStore) {}
+  /**
+   * `ledger`: the credit ledger over the same tables (an unlock holds and claims in one write);
+   * `collections`: the collection stores an unlock's context reads.
+   */
+  constructor(
+    private readonly t: RadarTables,
+    private readonly ledger: MemoryCreditLedgerStore,
+    private readonly collections: CollectionStores,
+  ) {}
 
   async insertSearch(search: RadarSearch): Promise<void> {
     this.t.radarSearches.set(search.id, copy(search));
@@ -162,6 +172,9 @@ export class MemoryRadarStore implements RadarStore {
     throw new Error(`Cannot resolve the unlock's hold ${token}: the ledger refused (${out.reason})`);
   }
 
+  unlockContext(workspaceId: string, collectionId: string, recordIds: readonly string[]): Promise<UnlockContext | null> {
+    return unlockContextOfStores(this.collections, this, workspaceId, collectionId, recordIds);
+  }
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
     const wanted = new Set(entityIds);
     return [...this.t.radarUnlocks.values()].filter((u) => u.workspace_id === workspaceId && wanted.has(u.entity_id)).map(copy);

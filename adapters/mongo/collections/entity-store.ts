@@ -100,6 +100,20 @@ export class MongoEntityStore implements EntityStore {
     throw new Error(`Entity upsert of (${fresh.kind}, ${fresh.dedup_norm}) conflicted ${MAX_ROUNDS} times in a row`);
   }
 
+  /** The merge's steps for an entity read before: its next version is the lock, as in `upsert`. */
+  async update(next: Entity): Promise<"ok" | "version_conflict" | "not_found"> {
+    const doc = await this.c.entities.findOne({ _id: next.id, workspace_id: next.workspace_id });
+    if (!doc) return "not_found";
+    const cur = toEntity(doc);
+    if (cur.version !== next.version - 1) return "version_conflict";
+    const state: Entity = { ...cur, name: next.name, attributes: next.attributes, version: next.version, updated_at: next.updated_at };
+    if (!(await this.insertVersion(next.workspace_id, state))) {
+      await this.rollForward(next.workspace_id, next.id);
+      return "version_conflict";
+    }
+    return (await this.apply(entityDoc(state))) ? "ok" : "version_conflict";
+  }
+
   // ---- the steps ----
 
   /** Inserts version `next.version` with its state: true when this writer holds it. */

@@ -5,10 +5,13 @@ import type {
   ResultPage,
   UnlockBegun,
   UnlockClaim,
+  UnlockContext,
   UnlockFinished,
   UnlockHold,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
+import type { CollectionStores } from "../../../core/collections/ports.ts";
+import { unlockContextOfStores } from "../../../core/radar/unlock-context.ts";
 import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import type { RadarCollections } from "./collections.ts";
@@ -18,8 +21,15 @@ type Versioned = (RadarRun | RadarMonitor) & { id: string; workspace_id: string;
 
 /** Radar's MongoDB store; each method keeps its invariant without transactions (documents.ts). */
 export class MongoRadarStore implements RadarStore {
-  /** `ledger`: the credit ledger of the same database (an unlock holds and captures through it). */
-  constructor(private readonly c: RadarCollections, private readonly ledger: MongoCreditLedgerStore) {}
+  /**
+   * `ledger`: the credit ledger of the same database (an unlock holds and captures through it);
+   * `collections`: the collection stores an unlock's context reads (one after another: no snapshot).
+   */
+  constructor(
+    private readonly c: RadarCollections,
+    private readonly ledger: MongoCreditLedgerStore,
+    private readonly collections: CollectionStores,
+  ) {}
 
   /**
    * Compare-and-set of a run or monitor at `next.version - 1`: the version insert is the lock.
@@ -232,6 +242,10 @@ export class MongoRadarStore implements RadarStore {
     if (out.reason === "hold_not_found") return { settled, resolution: null };
     if (out.reason === "hold_resolved") return { settled, resolution: out.resolution };
     throw new Error(`Cannot resolve the unlock's hold ${token}: the ledger refused (${out.reason})`);
+  }
+
+  unlockContext(workspaceId: string, collectionId: string, recordIds: readonly string[]): Promise<UnlockContext | null> {
+    return unlockContextOfStores(this.collections, this, workspaceId, collectionId, recordIds);
   }
 
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {

@@ -6,10 +6,10 @@ import { inTransaction, type SqlDriver } from "../driver.ts";
 import { syncRollups } from "./rollup-sync.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
-const COLUMNS =
+export const COLLECTION_COLUMNS =
   "workspace_id, id, name, archetype, status, record_schema, views, criterion_rel_slugs, distill_policy, connector_mapping, presentation, owner_identity_id, created_by, version, created_at, updated_at";
 
-function toCollection(r: Row): Collection {
+export function toCollection(r: Row): Collection {
   return {
     id: str(r.id),
     workspace_id: str(r.workspace_id),
@@ -61,7 +61,10 @@ export class PostgresCollectionStore implements CollectionStore {
 
   async get(workspaceId: string, id: string): Promise<Collection | null> {
     if (!isUuid(workspaceId) || !isUuid(id)) return null;
-    const rows = await this.db.query<Row>(`select ${COLUMNS} from collections where workspace_id = $1 and id = $2`, [workspaceId, id]);
+    const rows = await this.db.query<Row>(`select ${COLLECTION_COLUMNS} from collections where workspace_id = $1 and id = $2`, [
+      workspaceId,
+      id,
+    ]);
     return rows[0] ? toCollection(rows[0]) : null;
   }
 
@@ -76,7 +79,7 @@ export class PostgresCollectionStore implements CollectionStore {
     if (page.afterId !== undefined) where.push(beforeId(page.afterId, add));
     const limit = Math.max(0, Math.trunc(page.limit));
     const rows = await this.db.query<Row>(
-      `select ${COLUMNS} from collections where ${where.join(" and ")} order by id desc limit ${add(limit + 1)}::int`,
+      `select ${COLLECTION_COLUMNS} from collections where ${where.join(" and ")} order by id desc limit ${add(limit + 1)}::int`,
       params,
     );
     return { items: rows.slice(0, limit).map(toCollection), has_more: rows.length > limit };
@@ -94,7 +97,7 @@ export class PostgresCollectionStore implements CollectionStore {
 
   async #insert(db: SqlDriver, c: Collection): Promise<void> {
     await db.query(
-      `insert into collections (${COLUMNS}, name_folded)
+      `insert into collections (${COLLECTION_COLUMNS}, name_folded)
        values ($1, $2, $3, $4, $5, $6::text::jsonb, $7::text::jsonb, $8::text[], $9::text::jsonb, $10::text::jsonb, $11::text::jsonb,
                $12, $13, $14, $15, $16, $17)`,
       [c.workspace_id, c.id, ...values(c)],

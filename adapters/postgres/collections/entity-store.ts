@@ -5,11 +5,11 @@ import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import { beforeId } from "./collection-store.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
-const COLUMNS = "workspace_id, id, kind, name, dedup_key, dedup_norm, attributes, version, created_at, updated_at";
+export const ENTITY_COLUMNS = "workspace_id, id, kind, name, dedup_key, dedup_norm, attributes, version, created_at, updated_at";
 /** Rounds of read, merge, version-checked write an upsert tries before it gives up. */
 const MAX_UPSERT_ATTEMPTS = 20;
 
-function toEntity(r: Row): Entity {
+export function toEntity(r: Row): Entity {
   return {
     id: str(r.id),
     workspace_id: str(r.workspace_id),
@@ -38,14 +38,14 @@ const values = (
   e.created_at,
   e.updated_at,
 ];
-const INSERT = `insert into entities (${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8, $9, $10)`;
+const INSERT = `insert into entities (${ENTITY_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7::text::jsonb, $8, $9, $10)`;
 
 export class PostgresEntityStore implements EntityStore {
   constructor(private readonly db: SqlDriver) {}
 
   async get(workspaceId: string, id: string): Promise<Entity | null> {
     if (!isUuid(workspaceId) || !isUuid(id)) return null;
-    const rows = await this.db.query<Row>(`select ${COLUMNS} from entities where workspace_id = $1 and id = $2`, [workspaceId, id]);
+    const rows = await this.db.query<Row>(`select ${ENTITY_COLUMNS} from entities where workspace_id = $1 and id = $2`, [workspaceId, id]);
     return rows[0] ? toEntity(rows[0]) : null;
   }
 
@@ -54,7 +54,7 @@ export class PostgresEntityStore implements EntityStore {
     if (!isUuid(workspaceId) || wanted.length === 0) return [];
     // By primary key whatever the ids: one generic plan (PLAN_ONCE).
     const rows = await this.db.query<Row>(
-      `select ${COLUMNS} from entities where workspace_id = $1 and id = any($2::uuid[])`,
+      `select ${ENTITY_COLUMNS} from entities where workspace_id = $1 and id = any($2::uuid[])`,
       [workspaceId, wanted],
       PLAN_ONCE,
     );
@@ -66,7 +66,7 @@ export class PostgresEntityStore implements EntityStore {
     if (!isUuid(workspaceId) || wanted.length === 0) return [];
     // Served by the unique (workspace_id, kind, dedup_norm) index of upserts.
     const rows = await this.db.query<Row>(
-      `select ${COLUMNS} from entities where workspace_id = $1 and kind = $2 and dedup_norm = any($3::text[])`,
+      `select ${ENTITY_COLUMNS} from entities where workspace_id = $1 and kind = $2 and dedup_norm = any($3::text[])`,
       [workspaceId, kind, wanted],
     );
     return rows.map(toEntity);
@@ -81,7 +81,7 @@ export class PostgresEntityStore implements EntityStore {
     if (page.afterId !== undefined) where.push(beforeId(page.afterId, add));
     const limit = Math.max(0, Math.trunc(page.limit));
     const rows = await this.db.query<Row>(
-      `select ${COLUMNS} from entities where ${where.join(" and ")} order by id desc limit ${add(limit + 1)}::int`,
+      `select ${ENTITY_COLUMNS} from entities where ${where.join(" and ")} order by id desc limit ${add(limit + 1)}::int`,
       params,
     );
     return { items: rows.slice(0, limit).map(toEntity), has_more: rows.length > limit };
@@ -106,9 +106,9 @@ export class PostgresEntityStore implements EntityStore {
       // One round trip either way: the insert, or else the holder it yielded to.
       const rows = await this.db.query<Row & { created: boolean }>(
         `with ins as (${INSERT} on conflict (workspace_id, kind, dedup_norm) where dedup_norm is not null do nothing returning 1)
-         select true as created, null as ${COLUMNS.replaceAll(", ", ", null as ")} from ins
+         select true as created, null as ${ENTITY_COLUMNS.replaceAll(", ", ", null as ")} from ins
          union all
-         select false, ${COLUMNS} from entities
+         select false, ${ENTITY_COLUMNS} from entities
          where workspace_id = $1 and kind = $3 and dedup_norm = $6 and dedup_norm is not null and not exists (select 1 from ins)`,
         values(fresh),
       );
@@ -130,5 +130,18 @@ export class PostgresEntityStore implements EntityStore {
       if (updated.length) return { entity: structuredClone(stored), created: false, previous: existing };
     }
     throw new Error(`Entity upsert of (${fresh.kind}, ${fresh.dedup_norm}) lost ${MAX_UPSERT_ATTEMPTS} races in a row`);
+  }
+
+  async update(next: Entity): Promise<"ok" | "version_conflict" | "not_found"> {
+    if (!isUuid(next.workspace_id) || !isUuid(next.id)) return "not_found";
+    const updated = await this.db.query(
+      `update entities set name = $3, attributes = $4::text::jsonb, version = $5, updated_at = $6
+       where workspace_id = $1 and id = $2 and version = $5 - 1 returning 1`,
+      [next.workspace_id, next.id, next.name, json(next.attributes), next.version, next.updated_at],
+      // By primary key whatever the values: one generic plan.
+      PLAN_ONCE,
+    );
+    if (updated.length) return "ok";
+    return (await this.get(next.workspace_id, next.id)) ? "version_conflict" : "not_found";
   }
 }

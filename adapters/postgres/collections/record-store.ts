@@ -8,10 +8,10 @@ import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlSta
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
-const RECORD_COLUMNS =
+export const RECORD_COLUMNS =
   "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, version, created_at, updated_at";
 
-function toRecord(r: Row): CollectionRecord {
+export function toRecord(r: Row): CollectionRecord {
   return {
     id: str(r.id),
     workspace_id: str(r.workspace_id),

@@ -5,6 +5,7 @@ import type {
   ResultPage,
   UnlockBegun,
   UnlockClaim,
+  UnlockContext,
   UnlockFinished,
   UnlockHold,
   UnlockResolution,
@@ -13,6 +14,9 @@ import { availableOf, openAccount } from "../credits/account-sql.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
 import { CHECK_VIOLATION, iso, isoOrNull, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json, type Row } from "../row-values.ts";
+import { COLLECTION_COLUMNS, toCollection } from "../collections/collection-store.ts";
+import { RECORD_COLUMNS, toRecord } from "../collections/record-store.ts";
+import { ENTITY_COLUMNS, toEntity } from "../collections/entity-store.ts";
 
 /**
  * Radar's SQL store (migration 011). Runs and monitors are jsonb documents beside the columns
@@ -362,6 +366,44 @@ export class PostgresRadarStore implements RadarStore {
       PLAN_ONCE,
     );
     return rows.map(toUnlock);
+  }
+
+  /**
+   * One statement, each part by a primary key (or the unlocks' key prefix) whatever the values, so
+   * one generic plan (PLAN_ONCE): the collection, its records asked for, the entities they link
+   * (a record's `entity_id` is text: one that is not a uuid links nothing) and their unlocks.
+   * Every part is scoped by the workspace; records and entities come back as `json_agg` rows and
+   * go through the stores' own mappers (text timestamps; the unlocks' timestamptz read by `iso`).
+   */
+  async unlockContext(workspaceId: string, collectionId: string, recordIds: readonly string[]): Promise<UnlockContext | null> {
+    if (!isUuid(workspaceId) || !isUuid(collectionId)) return null;
+    const wanted = [...new Set(recordIds)].filter(isUuid);
+    const [row] = await this.db.query<Row>(
+      `with recs as (
+         select ${RECORD_COLUMNS} from collection_records where workspace_id = $1 and collection_id = $2 and id = any($3::uuid[])
+       ),
+       ents as (
+         select ${ENTITY_COLUMNS} from entities
+         where workspace_id = $1 and id = any(array(
+           select case when entity_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then entity_id::uuid end from recs
+         ))
+       )
+       select (select row_to_json(c) from (select ${COLLECTION_COLUMNS} from collections where workspace_id = $1 and id = $2) c) as collection,
+         (select coalesce(json_agg(r), '[]') from recs r) as records,
+         (select coalesce(json_agg(e), '[]') from ents e) as entities,
+         (select coalesce(json_agg(u), '[]') from (
+           select ${UNLOCK_COLUMNS} from radar_contact_unlocks where workspace_id = $1 and entity_id = any(array(select id::text from ents))
+         ) u) as unlocks`,
+      [workspaceId, collectionId, wanted],
+      PLAN_ONCE,
+    );
+    if (!row?.collection) return null;
+    return {
+      collection: toCollection(row.collection as Row),
+      records: (row.records as Row[]).map(toRecord),
+      entities: (row.entities as Row[]).map(toEntity),
+      unlocks: (row.unlocks as Row[]).map(toUnlock),
+    };
   }
 
   async dueMonitors(now: string, limit: number): Promise<RadarMonitor[]> {
