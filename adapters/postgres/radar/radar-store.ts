@@ -10,6 +10,7 @@ import type {
   UnlockHold,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
+import { AccountTurns } from "../credits/account-turns.ts";
 import { availableOf, openAccount } from "../credits/account-sql.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
 import { CHECK_VIOLATION, iso, isoOrNull, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
@@ -38,6 +39,7 @@ const toUnlock = (r: Row): ContactUnlock => ({
 });
 
 export class PostgresRadarStore implements RadarStore {
+  readonly #turns = new AccountTurns();
   constructor(private readonly db: SqlDriver) {}
 
   async insertSearch(s: RadarSearch): Promise<void> {
@@ -203,7 +205,12 @@ export class PostgresRadarStore implements RadarStore {
    * reads the asked keys as they stood: the token of a claim taken over, the claim of a key
    * another request holds.
    */
-  async beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
+  beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
+    const ws = us[0]?.workspace_id;
+    return hold && ws ? this.#turns.run(ws, () => this.#begin(us, hold, staleBefore)) : this.#begin(us, hold, staleBefore);
+  }
+
+  async #begin(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
     const first = us[0];
     if (!first) return { ok: true, hold: null, claims: [] };
     const ws = first.workspace_id;
@@ -295,7 +302,11 @@ export class PostgresRadarStore implements RadarStore {
    * migration's check on resolutions (capture ≤ hold) and the account's (available ≥ 0) refuse
    * the whole statement rather than part of it; a hold resolved before lets nothing settle.
    */
-  async finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
+  finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
+    return this.#turns.run(workspaceId, () => this.#finish(workspaceId, token, us, r));
+  }
+
+  async #finish(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
     if (!isUuid(workspaceId) || !isUuid(token)) return { settled: [], resolution: null };
     for (let attempt = 0;; attempt++) {
       try {
