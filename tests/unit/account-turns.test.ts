@@ -28,8 +28,8 @@ describe("AccountTurns", () => {
 
   test("a failed write passes its turn on and its error to its caller", async () => {
     const turns = new AccountTurns();
-    const failing = Array.from({ length: 6 }, () => turns.run("a", () => Promise.reject(new Error("refused"))));
-    for (const f of failing) await expect(f).rejects.toThrow("refused");
+    const failing = await Promise.allSettled(Array.from({ length: 6 }, () => turns.run("a", () => Promise.reject(new Error("refused")))));
+    expect(failing.map((f) => f.status === "rejected" && (f.reason as Error).message)).toEqual(Array(6).fill("refused"));
     expect(await turns.run("a", () => Promise.resolve("after"))).toBe("after");
   });
 });
