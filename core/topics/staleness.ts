@@ -8,8 +8,23 @@ const DAY_MS = 86_400_000;
  */
 export function isStale(status: TopicStatus, approvedAt: string | null, reviewIntervalDays: number, now: Date): boolean {
   if (status !== "reviewed" || approvedAt === null) return false;
+  // Stored instants are canonical ISO strings (`toISOString`: 24 characters, UTC), which compare
+  // as their instants do: against the threshold, computed once for a page's 50 topics rather than
+  // a date parsed per topic. Anything else is parsed.
+  if (approvedAt.length === 24 && approvedAt.charCodeAt(23) === Z && approvedAt.charCodeAt(10) === T) {
+    const at = now.getTime();
+    if (threshold.at !== at || threshold.days !== reviewIntervalDays) {
+      threshold = { at, days: reviewIntervalDays, before: staleBefore(reviewIntervalDays, now) };
+    }
+    return approvedAt < threshold.before;
+  }
   return now.getTime() - Date.parse(approvedAt) > reviewIntervalDays * DAY_MS;
 }
+
+const Z = 90;
+const T = 84;
+/** The last threshold computed: a list asks for the same instant and interval for each topic. */
+let threshold = { at: Number.NaN, days: Number.NaN, before: "" };
 
 /** The instant before which an approval makes a reviewed topic stale: what a store filters on. */
 export function staleBefore(reviewIntervalDays: number, now: Date): string {

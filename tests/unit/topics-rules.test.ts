@@ -107,4 +107,21 @@ describe("isStale()", () => {
   test("staleBefore() is the cut-off a store filters on", () => {
     expect(staleBefore(90, now)).toBe("2026-03-03T00:00:00.000Z");
   });
+
+  test("isStale() answers as the instants compare, to the millisecond, whatever the string's form", () => {
+    const cut = Date.parse("2026-03-03T00:00:00.000Z");
+    const forms = (ms: number) => {
+      const iso = new Date(ms).toISOString();
+      return [iso, iso.replace("Z", "+00:00"), iso.replace(/\.\d{3}Z$/, "Z")];
+    };
+    for (const [ms, stale] of [[cut - 1, true], [cut, false], [cut + 1, false], [cut - 86_400_000, true]] as const) {
+      for (const form of forms(ms)) {
+        expect({ form, stale: isStale("reviewed", form, 90, now) }).toEqual({ form, stale: Date.parse(form) < cut });
+      }
+      expect(isStale("reviewed", new Date(ms).toISOString(), 90, now)).toBe(stale);
+    }
+    // Another instant or interval after the first: a threshold of its own.
+    expect(isStale("reviewed", "2026-03-02T00:00:00.000Z", 90, new Date("2026-05-30T00:00:00.000Z"))).toBe(false);
+    expect(isStale("reviewed", "2026-03-02T00:00:00.000Z", 80, now)).toBe(true);
+  });
 });
