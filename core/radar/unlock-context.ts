@@ -1,4 +1,4 @@
-import type { CollectionStores } from "../collections/ports.ts";
+import type { CollectionStores } from "../collections/mod.ts";
 import type { RadarStore, UnlockContext } from "./ports.ts";
 
 /**

@@ -17,41 +17,43 @@ export function trustOf(status: Topic["status"]): Trust {
   return status === "archived" ? "draft" : status;
 }
 
-/** A topic as responses show it, in one of the documented views. */
+/**
+ * A topic as responses show it, in one of the documented views. Built field by field in the order
+ * the answer shows them (the head, the text, the rest), rather than by spreading objects: a page
+ * builds fifty of these per request.
+ */
 export function toTopicView(t: Topic, ws: Workspace, now: Date, view: TopicViewName): TopicView {
   const trust = trustOf(t.status);
-  const stale = isStale(t.status, t.governance.approved_at, ws.settings.review_interval_days, now);
-  const head = {
+  const v: TopicView = {
     id: t.id,
     slug: t.slug,
     title: t.title,
     status: t.status,
     trust,
     classification: { status: trust },
-    stale,
+    stale: isStale(t.status, t.governance.approved_at, ws.settings.review_interval_days, now),
     drifted: t.drift !== null,
     version: t.version,
     updated_at: t.updated_at,
   };
-  if (view === "compact") return head;
-  const rest = {
-    tags: t.tags,
-    area_id: t.area_id,
-    repo_id: t.repo_id,
-    anchors: t.anchors,
-    kind: t.kind,
-    origin: t.origin,
-    source_url: t.source_url,
-    owner_id: t.owner_id,
-    author_id: t.author_id,
-    governance: t.governance,
-    approved_via: t.approved_via,
-    drift: t.drift,
-    merged_into: t.merged_into,
-    created_at: t.created_at,
-  };
-  if (view === "full") return { ...head, body: t.body, ...rest };
-  return { ...head, excerpt: excerpt(t.body), ...rest };
+  if (view === "compact") return v;
+  if (view === "full") v.body = t.body;
+  else v.excerpt = excerpt(t.body);
+  v.tags = t.tags;
+  v.area_id = t.area_id;
+  v.repo_id = t.repo_id;
+  v.anchors = t.anchors;
+  v.kind = t.kind;
+  v.origin = t.origin;
+  v.source_url = t.source_url;
+  v.owner_id = t.owner_id;
+  v.author_id = t.author_id;
+  v.governance = t.governance;
+  v.approved_via = t.approved_via;
+  v.drift = t.drift;
+  v.merged_into = t.merged_into;
+  v.created_at = t.created_at;
+  return v;
 }
 
 function excerpt(body: string): string {
