@@ -91,12 +91,7 @@ export async function startApp(
   extraEnv: Record<string, string> = {},
   slug = BENCH_SLUG,
 ): Promise<Resource<App>> {
-  const server = await startAppServer({
-    name,
-    databaseUrl,
-    flags: SERVER_FLAGS,
-    env: { LOG_LEVEL, SECRET_KEY, RATE_LIMIT_PER_KEY: "1000000000", ...extraEnv },
-  });
+  const server = await startServer(name, databaseUrl, extraEnv);
   try {
     const workspace = await bootstrapWorkspace(server.origin, slug);
     return { value: { origin: server.origin, slug: workspace.slug, apiKey: workspace.apiKey }, stop: server.stop };
@@ -116,11 +111,15 @@ export async function startAnotherServer(
   databaseUrl: string,
   extraEnv: Record<string, string>,
 ): Promise<Resource<App>> {
-  const server = await startAppServer({
+  const server = await startServer(name, databaseUrl, extraEnv);
+  return { value: { ...app, origin: server.origin }, stop: server.stop };
+}
+
+function startServer(name: string, databaseUrl: string | undefined, extraEnv: Record<string, string>) {
+  return startAppServer({
     name,
     databaseUrl,
     flags: SERVER_FLAGS,
     env: { LOG_LEVEL, SECRET_KEY, RATE_LIMIT_PER_KEY: "1000000000", ...extraEnv },
   });
-  return { value: { ...app, origin: server.origin }, stop: server.stop };
 }
