@@ -14,6 +14,7 @@ import { type Browser, chromium } from "playwright-core";
 import { s256Challenge } from "../../core/identity/pkce.ts";
 import { type AppServer, bootstrapWorkspace, PROJECT_ROOT, startAppServer } from "../support/app-server.ts";
 import { chromiumExecutable } from "../support/chromium.ts";
+import { allowAndRedeem } from "../support/consent-browser.ts";
 
 const ARTIFACTS = join(PROJECT_ROOT, "test-artifacts");
 const SCREENSHOT = join(ARTIFACTS, "consent-page.png");
@@ -141,32 +142,18 @@ describe("consent page in a browser", () => {
 
     // The person enters an API key and allows: the form posts, the 303 takes the browser to the client.
     await page.locator("#api_key").fill(apiKey);
-    await Promise.all([
-      page.waitForURL((url) => url.href.startsWith(redirectUri)),
-      page.getByRole("button", { name: "Allow" }).click(),
-    ]);
-    expect(await page.locator("#done").textContent()).toBe("Connected");
-    const landed = new URL(page.url());
-    expect(landed.searchParams.get("code")).toStartWith("wkac_");
-    expect(landed.searchParams.get("state")).toBe(STATE);
-    expect(landed.searchParams.get("iss")).toBe(server.origin);
-    expect(callbacks.map((u) => u.href)).toEqual([landed.href]);
-    expect(errors).toEqual([]);
-
     // The code is real: the client redeems it.
-    const token = await fetch(`${server.origin}/api/v1/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code: landed.searchParams.get("code")!,
-        code_verifier: VERIFIER,
-        redirect_uri: redirectUri,
-        client_id: clientId,
-      }),
+    const tokens = await allowAndRedeem({
+      page,
+      origin: server.origin,
+      redirectUri,
+      clientId,
+      state: STATE,
+      verifier: VERIFIER,
+      callbacks,
+      errors,
     });
-    expect(token.status).toBe(200);
-    expect((await token.json()).scope).toBe("work:read work:write");
+    expect(tokens.scope).toBe("work:read work:write");
     await page.close();
   });
 

@@ -15,6 +15,7 @@ import { type Browser, chromium } from "playwright-core";
 import { s256Challenge } from "../../core/identity/pkce.ts";
 import { type AppServer, bootstrapWorkspace, PROJECT_ROOT, startAppServer } from "../support/app-server.ts";
 import { chromiumExecutable } from "../support/chromium.ts";
+import { allowAndRedeem } from "../support/consent-browser.ts";
 import { freePort } from "../support/net.ts";
 import { startOidcProvider, TEST_OIDC_CLIENT, type TestOidcProvider } from "../support/oidc-provider.ts";
 
@@ -146,32 +147,17 @@ describe("dashboard sign-in and consent as the signed-in person, in a browser", 
     // Allow: the form posts with the session, the 303 takes the browser to the client. The page's
     // `Referrer-Policy: no-referrer` makes Chromium send this post with `Origin: null`: the session-bound
     // CSRF token is what lets it through (ADR 044); before, the signed-in form post was refused here.
-    await Promise.all([
-      page.waitForURL((url) => url.href.startsWith(redirectUri)),
-      page.getByRole("button", { name: "Allow" }).click(),
-    ]);
-    expect(await page.locator("#done").textContent()).toBe("Connected");
-    const landed = new URL(page.url());
-    expect(landed.searchParams.get("code")).toStartWith("wkac_");
-    expect(landed.searchParams.get("state")).toBe(STATE);
-    expect(landed.searchParams.get("iss")).toBe(server.origin);
-    expect(callbacks.map((u) => u.href)).toEqual([landed.href]);
-    expect(errors).toEqual([]);
-
     // The code is the signed-in person's: the client redeems it and acts as them in the workspace chosen.
-    const token = await fetch(`${server.origin}/api/v1/oauth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code: landed.searchParams.get("code")!,
-        code_verifier: VERIFIER,
-        redirect_uri: redirectUri,
-        client_id: clientId,
-      }),
+    const tokens = await allowAndRedeem({
+      page,
+      origin: server.origin,
+      redirectUri,
+      clientId,
+      state: STATE,
+      verifier: VERIFIER,
+      callbacks,
+      errors,
     });
-    expect(token.status).toBe(200);
-    const tokens = await token.json();
     expect(tokens.scope).toBe("work:read work:write");
     const asClient = await fetch(`${server.origin}/api/v1/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     const acting = await asClient.json();

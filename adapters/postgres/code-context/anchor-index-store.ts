@@ -68,10 +68,7 @@ export class PostgresAnchorIndexStore implements AnchorIndexStore {
   async heads(workspaceId: string, topicIds: readonly string[], staleBefore: string): Promise<{ version: string; topics: TopicHead[] }> {
     if (!isUuid(workspaceId)) return { version: "0", topics: [] };
     // Positions in the list sent, then in `topicIds` (an id that is no UUID names no topic).
-    const sent: number[] = [];
-    topicIds.forEach((id, i) => {
-      if (isUuid(id)) sent.push(i);
-    });
+    const sent = uuidPositions(topicIds);
     const rows = await this.db.query<Row>(READ_HEADS, [workspaceId, sent.map((i) => topicIds[i]).join(","), staleBefore]);
     const topics: TopicHead[] = [];
     for (const r of rows) {
@@ -90,4 +87,13 @@ export class PostgresAnchorIndexStore implements AnchorIndexStore {
     }
     return { version: str(rows[0]!.anchor_version), topics };
   }
+}
+
+/** The positions in `topicIds` of the ids that can name a topic (UUIDs): what a heads read sends. */
+export function uuidPositions(topicIds: readonly string[]): number[] {
+  const sent: number[] = [];
+  topicIds.forEach((id, i) => {
+    if (isUuid(id)) sent.push(i);
+  });
+  return sent;
 }

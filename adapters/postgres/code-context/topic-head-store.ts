@@ -6,6 +6,8 @@ import { FIELD_WEIGHT } from "../../../core/topics/mod.ts";
 import { iso, isoOrNull } from "../driver.ts";
 import type { SqlDriver } from "../driver.ts";
 import { type Row, str } from "../row-values.ts";
+import { uuidPositions } from "./anchor-index-store.ts";
+import { TOPIC_VERSION } from "../topics/topic-versions.ts";
 
 /**
  * The workspace's anchor version (migrations/022) and topic version (migrations/030) as one row:
@@ -13,7 +15,7 @@ import { type Row, str } from "../row-values.ts";
  * snapshot. "0" before the first write that moves each.
  */
 const VERSIONS = `(select coalesce((select version from anchor_versions where workspace_id = $1), 0)::text as anchor_version,
-    coalesce((select version from topic_versions where workspace_id = $1), 0)::text as topic_version) v`;
+    ${TOPIC_VERSION} as topic_version) v`;
 
 /** The versions alone: what a request whose kept heads still hold reads, and nothing else. */
 export const READ_VERSIONS = `select v.anchor_version, v.topic_version from ${VERSIONS}`;
@@ -47,15 +49,6 @@ export const READ_TERM_WEIGHTS = `select v.anchor_version, v.topic_version, p.n:
 
 const versionsOf = (r: Row): ReadVersions => ({ anchors: str(r.anchor_version), topics: str(r.topic_version) });
 
-/** The ids that can name a topic, with their positions in `topicIds`. */
-function sendable(topicIds: readonly string[]): number[] {
-  const sent: number[] = [];
-  topicIds.forEach((id, i) => {
-    if (isUuid(id)) sent.push(i);
-  });
-  return sent;
-}
-
 export class PostgresTopicHeadStore implements TopicHeadStore {
   constructor(private readonly db: SqlDriver) {}
 
@@ -71,7 +64,7 @@ export class PostgresTopicHeadStore implements TopicHeadStore {
     topicIds: readonly string[],
   ): Promise<{ versions: ReadVersions | null; heads: Array<KeptHead & { at: number }> }> {
     if (!isUuid(workspaceId)) return { versions: null, heads: [] };
-    const sent = sendable(topicIds);
+    const sent = uuidPositions(topicIds);
     const rows = await this.db.query<Row>(READ_KEPT_HEADS, [workspaceId, sent.map((i) => topicIds[i]).join(",")]);
     const heads: Array<KeptHead & { at: number }> = [];
     for (const r of rows) {
@@ -100,7 +93,7 @@ export class PostgresTopicHeadStore implements TopicHeadStore {
   ): Promise<{ versions: ReadVersions | null; weights: Map<string, number[]> }> {
     const weights = new Map<string, number[]>();
     if (!isUuid(workspaceId)) return { versions: null, weights };
-    const sent = sendable(topicIds);
+    const sent = uuidPositions(topicIds);
     const rows = await this.db.query<Row>(READ_TERM_WEIGHTS, [workspaceId, sent.map((i) => topicIds[i]).join(","), [...terms]]);
     for (const r of rows) {
       if (r.n === null) continue;

@@ -7,7 +7,10 @@ import type { SqlDriver } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 
-const CURRENT = `select coalesce((select version from topic_versions where workspace_id = $1), 0)::text as version`;
+/** The version of workspace `$1` as text, in any statement that needs it. */
+export const TOPIC_VERSION = `coalesce((select version from topic_versions where workspace_id = $1), 0)::text`;
+
+const CURRENT = `select ${TOPIC_VERSION} as version`;
 
 export class PostgresTopicVersions implements TopicVersions {
   constructor(private readonly db: SqlDriver) {}
