@@ -22,6 +22,8 @@ interface StepResult {
   failed: number;
   skipped: number;
   exitCode: number;
+  /** What each failure printed, repeated under the summary: CI shows only the end of the output. */
+  failures: string[];
 }
 
 const root = new URL("..", import.meta.url).pathname;
@@ -48,8 +50,25 @@ async function step(
   const exitCode = await child.exited;
   // Colour codes (ESC [ … m) stripped before counting.
   // deno-lint-ignore no-control-regex
-  const [passed, failed, skipped = 0] = count(out.replace(/\x1b\[[0-9;]*m/g, ""));
-  return { name, passed, failed, skipped, exitCode };
+  const plain = out.replace(/\x1b\[[0-9;]*m/g, "");
+  const [passed, failed, skipped = 0] = count(plain);
+  return { name, passed, failed, skipped, exitCode, failures: failureReports(plain) };
+}
+
+/**
+ * bun test prints a failing test's error above its `(fail) name` line; keep the name and the
+ * lines just before it (from the nearest earlier test result), at most 25 of them.
+ */
+function failureReports(out: string): string[] {
+  const lines = out.split("\n");
+  const reports: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.startsWith("(fail) ")) continue;
+    let from = i;
+    while (from > 0 && i - from < 25 && !/^\((pass|fail|skip)\) /.test(lines[from - 1]!)) from--;
+    reports.push(lines.slice(from, i + 1).join("\n"));
+  }
+  return reports;
 }
 
 const lastNumber = (out: string, re: RegExp) => {
@@ -123,6 +142,8 @@ try {
   await mongo.stop();
 }
 
+const failures = results.flatMap((r) => r.failures.map((f) => `--- ${r.name}\n${f}`));
+if (failures.length > 0) console.log(`\n=== failures, repeated\n${failures.join("\n")}`);
 console.log("\n=== summary");
 const skips = (n: number) => (n > 0 ? `, ${n} skipped` : "");
 for (const r of results) console.log(`${r.name}: ${r.passed} passed, ${r.failed} failed${skips(r.skipped)} (exit ${r.exitCode})`);

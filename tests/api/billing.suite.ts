@@ -221,7 +221,7 @@ export function runBillingSuite(name: string, open: () => Promise<Stores>) {
         const base = t0 + round * 100;
         const events = Array.from({ length: 6 }, (_, i) => sub(i === 5 ? last : i % 2 === 0 ? "business" : "team", base + i));
         const answers = await Promise.all((round < 2 ? events : events.reverse()).map((e) => deliver(plain, e)));
-        expect(answers.every((a) => a.status === 200)).toBe(true);
+        expect(answers.filter((a) => a.status !== 200).map((a) => JSON.stringify(a.body))).toEqual([]);
         expect((await usage(plain, s, key)).plan).toBe(last);
         expect((await plain.core.stores.billingAccounts.get(id))?.last_event_created).toBe(base + 5);
       }

@@ -141,6 +141,16 @@ export function runCreditStoresContract(name: string, open: () => Promise<Stores
       expect(await s.creditLedger.totals(ws)).toMatchObject({ seq: 2, balance: 93 });
     });
 
+    test("CreditLedgerStore.append(): concurrent first writes of a workspace with no account all apply (none is refused as insufficient)", async () => {
+      // Repeated on fresh workspaces: the race (the account opened by another write between this
+      // write's attempt and its check) is narrow.
+      for (let round = 0; round < 5; round++) {
+        const ws = await workspace();
+        const outcomes = await Promise.all(Array.from({ length: 12 }, () => append(ws, { type: "grant", amount: 5 })));
+        expect(outcomes.filter((o) => !o.ok)).toEqual([]);
+        expect(await s.creditLedger.totals(ws)).toEqual({ seq: 12, balance: 60, held: 0 });
+      }
+    });
     test("CreditLedgerStore.history() is newest first, filters by type and run, pages before a seq", async () => {
       const ws = await workspace();
       await append(ws, { type: "grant", amount: 50 });

@@ -93,9 +93,8 @@ export class PostgresCreditLedgerStore implements CreditLedgerStore {
       const resolution = await this.resolutionOf(ws, change.hold_id);
       if (resolution) return { ok: false, reason: "hold_resolved", resolution };
     }
-    const available = await availableOf(this.db, ws);
-    if (available !== null) return { ok: false, reason: "insufficient", required: requiredBy(change), available };
-    // The workspace's first entry opens its account.
+    // Opening the account (a no-op when it is open) and writing again tells the two apart: reading
+    // it instead would take a concurrent first write's new account for a refusal of this one.
     await openAccount(this.db, ws);
     [entry] = await write();
     if (entry) return { ok: true, entry: toEntry(entry), replayed: false };
