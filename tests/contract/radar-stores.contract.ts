@@ -392,6 +392,46 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 996, held: 0 });
     });
 
+    test("RadarStore: 60 concurrent unlocks of one account (hits, misses, finishes repeated) leave a whole ledger chain", async () => {
+      const ws = await workspace();
+      await grant(ws, 1_000);
+      const runs = await Promise.all(Array.from({ length: 60 }, async (_, i) => {
+        const token = uuidv7();
+        const entity = uuidv7();
+        const asked = [unlockOf(ws, entity, token, "email"), unlockOf(ws, entity, token, "phone")];
+        const begun = await s.radar.beginUnlocks(asked, { amount: 3 + (i % 4), reason: `unlock ${i}` }, staleBefore());
+        if (!begun.ok) throw new Error("refused");
+        expect(begun.hold).toMatchObject({ id: token, type: "hold", held: 3 + (i % 4), reason: `unlock ${i}` });
+        // Every third a miss on the phone; every fifth finished twice at once (one resolution).
+        const settles = [settle(asked[0]!, `${i}@b.example`, 2), settle(asked[1]!, i % 3 === 0 ? null : `+${i}`, 1)];
+        const finishes = await Promise.all(
+          Array.from({ length: i % 5 === 0 ? 2 : 1 }, () => s.radar.finishUnlocks(ws, token, settles, resolution())),
+        );
+        return { i, token, entity, finishes };
+      }));
+      let captured = 0;
+      for (const r of runs) {
+        const capture = r.i % 3 === 0 ? 2 : 3;
+        captured += capture;
+        const [first, second] = r.finishes;
+        expect(first!.resolution).toMatchObject({ type: "capture", amount: -capture, held: -(3 + (r.i % 4)), hold_id: r.token });
+        if (second) {
+          expect(second.resolution).toEqual(first!.resolution);
+          // Between them, both claims settled (MongoDB, without transactions, may report one twice: the same write).
+          expect([...new Set([...first!.settled, ...second.settled])].sort()).toEqual([`${r.entity}:email`, `${r.entity}:phone`]);
+        } else expect(first!.settled.sort()).toEqual([`${r.entity}:email`, `${r.entity}:phone`]);
+      }
+      expect(await s.creditLedger.totals(ws)).toEqual({ seq: 121, balance: 1_000 - captured, held: 0 });
+      // The chain: seqs 1…121 without gaps, each entry's totals the previous ones plus its change.
+      const chain = (await s.creditLedger.history(ws, {}, { limit: 200 })).reverse();
+      expect(chain.map((e) => e.seq)).toEqual(Array.from({ length: 121 }, (_, i) => i + 1));
+      for (let i = 1; i < chain.length; i++) {
+        const [prev, e] = [chain[i - 1]!, chain[i]!];
+        expect([e.balance_after, e.held_after]).toEqual([prev.balance_after + e.amount, prev.held_after + e.held]);
+        expect(e.balance_after - e.held_after).toBeGreaterThanOrEqual(0);
+      }
+    });
+
     test("RadarStore: an unlock whose request died is taken over once stale, and finishing its token repairs its hold", async () => {
       const ws = await workspace();
       await grant(ws, 10);

@@ -4,17 +4,18 @@ import type {
   RadarStore,
   ResultPage,
   UnlockBegun,
-  UnlockClaim,
   UnlockContext,
   UnlockFinished,
   UnlockHold,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
-import { AccountTurns } from "../credits/account-turns.ts";
+import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
 import { availableOf, openAccount } from "../credits/account-sql.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
-import { CHECK_VIOLATION, iso, isoOrNull, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
+import { CHECK_VIOLATION, iso, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json, type Row } from "../row-values.ts";
+import { toUnlock, UNLOCK_COLUMNS } from "./unlock-rows.ts";
+import { beginBatch, beginFits, type BeginRequest, claimsOf, finishBatch, finishFits, type FinishRequest } from "./unlock-batches.ts";
 import { COLLECTION_COLUMNS, toCollection } from "../collections/collection-store.ts";
 import { RECORD_COLUMNS, toRecord } from "../collections/record-store.ts";
 import { ENTITY_COLUMNS, toEntity } from "../collections/entity-store.ts";
@@ -25,21 +26,11 @@ import { ENTITY_COLUMNS, toEntity } from "../collections/entity-store.ts";
  */
 const doc = <T>(r: Row): T => r.doc as T;
 
-const UNLOCK_COLUMNS = "workspace_id, entity_id, kind, state, value, credits, token, claimed_at, settled_at";
-const toUnlock = (r: Row): ContactUnlock => ({
-  workspace_id: r.workspace_id as string,
-  entity_id: r.entity_id as string,
-  kind: r.kind as ContactUnlock["kind"],
-  state: r.state as ContactUnlock["state"],
-  value: (r.value as string | null) ?? null,
-  credits: Number(r.credits),
-  token: r.token as string,
-  claimed_at: iso(r.claimed_at),
-  settled_at: isoOrNull(r.settled_at),
-});
-
 export class PostgresRadarStore implements RadarStore {
-  readonly #turns = new AccountTurns();
+  // A workspace's unlock begins and finishes (its account's hot writers) combined: ADR 050.
+  readonly #batches = new AccountBatches();
+  readonly #begins: AccountWrite<BeginRequest, UnlockBegun> = { max: 16, fits: beginFits, run: (rs) => this.#beginMany(rs) };
+  readonly #finishes: AccountWrite<FinishRequest, UnlockFinished> = { max: 16, fits: finishFits, run: (rs) => this.#finishMany(rs) };
   constructor(private readonly db: SqlDriver) {}
 
   async insertSearch(s: RadarSearch): Promise<void> {
@@ -207,7 +198,22 @@ export class PostgresRadarStore implements RadarStore {
    */
   beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
     const ws = us[0]?.workspace_id;
-    return hold && ws ? this.#turns.run(ws, () => this.#begin(us, hold, staleBefore)) : this.#begin(us, hold, staleBefore);
+    return hold && ws ? this.#batches.run(ws, this.#begins, { us, hold, staleBefore }) : this.#begin(us, hold, staleBefore);
+  }
+
+  /** One begin alone; several in one statement, or one by one when that statement is refused. */
+  async #beginMany(rs: readonly BeginRequest[]): Promise<UnlockBegun[]> {
+    if (rs.length > 1) {
+      try {
+        const done = await beginBatch(this.db, rs[0]!.us[0]!.workspace_id, rs);
+        if (done) return done;
+      } catch (e) {
+        if (sqlState(e) !== CHECK_VIOLATION) throw e;
+      }
+    }
+    const out: UnlockBegun[] = [];
+    for (const r of rs) out.push(await this.#begin(r.us, r.hold, r.staleBefore));
+    return out;
   }
 
   async #begin(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
@@ -273,26 +279,8 @@ export class PostgresRadarStore implements RadarStore {
       }
       const mine = new Set(row!.claimed as string[]);
       const before = new Map((row!.before as Row[]).map((r) => [`${r.entity_id}:${r.kind}`, toUnlock(r)]));
-      // A key another request claimed after this statement's snapshot: read as it stands now.
-      const unseen = us.filter((u) => !mine.has(`${u.entity_id}:${u.kind}`) && !before.has(`${u.entity_id}:${u.kind}`));
-      if (unseen.length > 0) {
-        const rows = await this.db.query<Row>(
-          `select ${UNLOCK_COLUMNS} from radar_contact_unlocks
-           where workspace_id = $1 and (entity_id, kind) in (select * from unnest($2::text[], $3::text[]))`,
-          [ws, unseen.map((u) => u.entity_id), unseen.map((u) => u.kind)],
-        );
-        for (const r of rows) before.set(`${r.entity_id}:${r.kind}`, toUnlock(r));
-      }
-      return {
-        ok: true,
-        hold: held ? toEntry(held) : null,
-        claims: us.map((u): UnlockClaim => {
-          const key = `${u.entity_id}:${u.kind}`;
-          return mine.has(key)
-            ? { claimed: true, took_over: before.get(key)?.token ?? null }
-            : { claimed: false, existing: before.get(key)! };
-        }),
-      };
+      const [claims] = await claimsOf(this.db, ws, [us], mine, before);
+      return { ok: true, hold: held ? toEntry(held) : null, claims: claims! };
     }
   }
 
@@ -303,7 +291,24 @@ export class PostgresRadarStore implements RadarStore {
    * the whole statement rather than part of it; a hold resolved before lets nothing settle.
    */
   finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
-    return this.#turns.run(workspaceId, () => this.#finish(workspaceId, token, us, r));
+    if (!isUuid(workspaceId) || !isUuid(token)) return Promise.resolve({ settled: [], resolution: null });
+    return this.#batches.run(workspaceId, this.#finishes, { workspaceId, token, us, resolution: r });
+  }
+
+  /** One finish alone; several in one statement, or one by one when that statement is refused. */
+  async #finishMany(rs: readonly FinishRequest[]): Promise<UnlockFinished[]> {
+    const ws = rs[0]!.workspaceId;
+    if (rs.length > 1) {
+      try {
+        return await finishBatch(this.db, ws, rs);
+      } catch (e) {
+        const state = sqlState(e);
+        if (state !== UNIQUE_VIOLATION && state !== CHECK_VIOLATION) throw e;
+      }
+    }
+    const out: UnlockFinished[] = [];
+    for (const r of rs) out.push(await this.#finish(ws, r.token, r.us, r.resolution));
+    return out;
   }
 
   async #finish(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
