@@ -22,7 +22,7 @@ import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transi
 import type { ServerDeps } from "../deps.ts";
 import { deprecationHeaders, WATCHERS_DEPRECATION } from "../http/deprecations.ts";
 import { withEtag } from "../http/etag.ts";
-import { jsonAnswer, keepAnswer, sendAndKeep } from "../http/kept-json.ts";
+import { keepAnswer, keptAnswer, sendAndKeep } from "../http/kept-json.ts";
 import { expectedVersion } from "../http/expected-version.ts";
 import { IfMatchHeader } from "../http/query-schemas.ts";
 import { authenticated, Deleted, errors, pageOf } from "../http/schemas.ts";
@@ -70,7 +70,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
       base,
       async ({ workspace, query, request }) => {
         const answer = await listTopicPage(core, workspace, query);
-        if ("json" in answer) return jsonAnswer(answer.json) as never;
+        if ("json" in answer) return keptAnswer(request, answer.json);
         keepAnswer(request, answer.keep);
         const { items, total, has_more } = answer.page;
         return { topics: items, total, has_more };
@@ -108,7 +108,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
       `${base}/search`,
       async ({ workspace, query, request }) => {
         const answer = await searchTopicPage(core, workspace, query);
-        if ("json" in answer) return jsonAnswer(answer.json) as never;
+        if ("json" in answer) return keptAnswer(request, answer.json);
         keepAnswer(request, answer.keep);
         const { items, total, has_more, total_capped } = answer.page;
         return { topics: items, total, has_more, total_capped };
