@@ -10,17 +10,38 @@
  * with `node_modules` linked in). Environment: ROUNDS (default 7), SECS (measured seconds, 4, after
  * 2 s of warm-up), CONNS (16). Also prints wrk's own CPU per request, which the requests/s ratio of
  * `npm run bench` carries on both sides.
+ *
+ * `REQUEST=tag-page` measures a kept tag page instead (ADR 049): each build's workspace gets 60
+ * topics of the bench dataset (bench/datasets/topics.ts) tagged `popular`, created through the API,
+ * and the load asks `GET …/topics?tags=popular&view=summary` (50 of them per answer, ~45 KB).
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startPostgres } from "../tests/support/postgres-server.ts";
 import { freePort } from "../tests/support/net.ts";
 import { bootstrapWorkspace } from "../tests/support/app-server.ts";
+import { TopicDataset } from "./datasets/topics.ts";
 
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const SECS = Number(process.env.SECS ?? 4);
 const CONNS = Number(process.env.CONNS ?? 16);
 const TICKS_PER_SECOND = 100;
+const REQUEST = process.env.REQUEST ?? "workspace";
+if (REQUEST !== "workspace" && REQUEST !== "tag-page") throw new Error(`REQUEST: workspace or tag-page, got ${REQUEST}`);
+
+/** Creates the tag page's topics in a workspace through the API; answers the path to load. */
+async function seedTagPage(origin: string, slug: string, apiKey: string): Promise<string> {
+  const dataset = new TopicDataset({ count: 60 });
+  for (const t of dataset.topics("00000000-0000-7000-8000-000000000000")) {
+    const response = await fetch(`${origin}/api/v1/workspaces/${slug}/topics`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": apiKey },
+      body: JSON.stringify({ title: t.title, body: t.body, tags: [...t.tags, "popular"], kind: t.kind }),
+    });
+    if (response.status !== 201) throw new Error(`Cannot seed a topic: ${response.status} ${await response.text()}`);
+  }
+  return "/topics?tags=popular&view=summary";
+}
 
 const builds = process.argv.slice(2).map((arg) => {
   const [head, ...envs] = arg.split(",");
@@ -96,7 +117,8 @@ try {
     servers.push({ name: build.name, proc, url: "", headers: [] });
     await waitFor(`${origin}/api/v1/health`);
     const workspace = await bootstrapWorkspace(origin, `cpu-${build.name}-${Date.now().toString(36)}`.slice(0, 40).toLowerCase());
-    servers.at(-1)!.url = `${origin}/api/v1/workspaces/${workspace.slug}`;
+    const path = REQUEST === "tag-page" ? await seedTagPage(origin, workspace.slug, workspace.apiKey) : "";
+    servers.at(-1)!.url = `${origin}/api/v1/workspaces/${workspace.slug}${path}`;
     servers.at(-1)!.headers = ["-H", `x-api-key: ${workspace.apiKey}`];
   }
   const results = new Map(servers.map((s) => [s.name, { micros: [] as number[], rps: [] as number[], wrk: [] as number[] }]));

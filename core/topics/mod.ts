@@ -25,8 +25,10 @@ export {
   getTopic,
   HISTORY_LIMIT,
   listTopicEvents,
+  listTopicPage,
   listTopics,
   SEARCH_TOTAL_CAP,
+  searchTopicPage,
   searchTopics,
   updateTopic,
 } from "./topics.ts";

@@ -97,7 +97,20 @@ export interface TopicWrite {
   event: TopicEvent;
 }
 
+/** What is kept beside a kept answer (ADR 049): values derived from it, each under a key. */
+export interface KeptBeside {
+  /** The value kept beside `answer` under `key`; undefined when none is, or `answer` is not kept. */
+  get(answer: object, key: string): unknown;
+  /** Keeps `value` (`chars` characters) beside `answer` under `key`, when `answer` is kept now. */
+  set(answer: object, key: string, value: unknown, chars: number): void;
+}
+
 export interface TopicStore {
+  /**
+   * Present when `list` and `search` answers are kept (ADR 047): what may be kept beside them
+   * (ADR 049). Absent on stores that keep nothing (memory, MongoDB, `TOPIC_CACHE_MB=0`).
+   */
+  readonly kept?: KeptBeside;
   get(workspaceId: string, topicId: string): Promise<Topic | null>;
   /** The topics of these ids that exist, in no particular order (at most 1,000 ids). */
   getMany(workspaceId: string, topicIds: readonly string[]): Promise<Topic[]>;

@@ -30,3 +30,16 @@ let threshold = { at: Number.NaN, days: Number.NaN, before: "" };
 export function staleBefore(reviewIntervalDays: number, now: Date): string {
   return new Date(now.getTime() - reviewIntervalDays * DAY_MS).toISOString();
 }
+
+/**
+ * The last instant (ms since the epoch) up to which `isStale` keeps the verdict it gives at `now`,
+ * as the clock moves forward: a reviewed topic not yet stale turns stale just after
+ * approved_at + the review interval; any other verdict never changes with time
+ * (`Infinity`). What a kept page of views may be served until (ADR 049).
+ */
+export function staleVerdictHoldsUntil(status: TopicStatus, approvedAt: string | null, reviewIntervalDays: number, now: Date): number {
+  if (status !== "reviewed" || approvedAt === null || isStale(status, approvedAt, reviewIntervalDays, now)) return Number.POSITIVE_INFINITY;
+  const approved = Date.parse(approvedAt);
+  // Unparseable: `isStale` never calls it stale (a NaN comparison is false), whatever the clock.
+  return Number.isNaN(approved) ? Number.POSITIVE_INFINITY : approved + reviewIntervalDays * DAY_MS;
+}

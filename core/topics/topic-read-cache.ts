@@ -11,11 +11,16 @@
  *
  * Answers are shared between requests: callers must not mutate what `list` or `search` return
  * (they map it into views).
+ *
+ * Beside a kept answer, what was derived from it can be kept (`KeptBeside`, ADR 049: a page's
+ * encoded JSON): it lives and dies with the answer, and counts against the same bound. An answer
+ * object comes back from `list`/`search` only while the version it was kept under is current, so
+ * "the same object again" means "nothing it was derived from has changed in the store".
  */
 import type { Listed } from "../workspaces/mod.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { Topic } from "./model.ts";
-import type { ReadOptions, SearchResult, TopicFilter, TopicSearch, TopicStore } from "./ports.ts";
+import type { KeptBeside, ReadOptions, SearchResult, TopicFilter, TopicSearch, TopicStore } from "./ports.ts";
 
 /** Where a workspace's topic version is read. */
 export interface TopicVersions {
@@ -34,14 +39,18 @@ interface Entry {
   version: string;
   value: unknown;
   chars: number;
+  /** Derived values kept beside the answer, and their characters (counted in `chars` too). */
+  beside?: Map<string, { value: unknown; chars: number }>;
 }
 
 /** Per-topic overhead counted beside its title and body: ids, tags, timestamps, the object. */
 const TOPIC_OVERHEAD_CHARS = 400;
 
 /** A bounded, least-recently-used map of answers, each labelled with the version it was read at. */
-export class TopicReadCache {
+export class TopicReadCache implements KeptBeside {
   readonly #entries = new Map<string, Entry>();
+  /** The entry of each answer kept now, by the answer object itself. */
+  readonly #byAnswer = new WeakMap<object, Entry>();
   readonly #loading = new Map<string, Promise<unknown>>();
   readonly #maxEntries: number;
   readonly #maxChars: number;
@@ -79,22 +88,51 @@ export class TopicReadCache {
     return loading;
   }
 
+  get(answer: object, key: string): unknown {
+    return this.#byAnswer.get(answer)?.beside?.get(key)?.value;
+  }
+
+  set(answer: object, key: string, value: unknown, chars: number): void {
+    const entry = this.#byAnswer.get(answer);
+    if (!entry) return;
+    entry.beside ??= new Map();
+    const old = entry.beside.get(key);
+    const without = entry.chars - (old?.chars ?? 0);
+    // Too large to keep: the value it replaces goes all the same (it is no longer the one wanted).
+    const keep = without + chars <= this.#maxChars / 4;
+    if (keep) entry.beside.set(key, { value, chars });
+    else entry.beside.delete(key);
+    const grown = (keep ? without + chars : without) - entry.chars;
+    entry.chars += grown;
+    this.#chars += grown;
+    this.#evict();
+  }
+
   #keep(key: string, entry: Entry): void {
     const old = this.#entries.get(key);
     if (old) {
       // A slower load of an older version must not replace a newer answer (versions only grow).
       if (BigInt(old.version) > BigInt(entry.version)) return;
-      this.#entries.delete(key);
-      this.#chars -= old.chars;
+      this.#drop(key, old);
     }
     if (entry.chars > this.#maxChars / 4) return;
     this.#entries.set(key, entry);
+    if (typeof entry.value === "object" && entry.value !== null) this.#byAnswer.set(entry.value, entry);
     this.#chars += entry.chars;
+    this.#evict();
+  }
+
+  #evict(): void {
     for (const [k, e] of this.#entries) {
       if (this.#entries.size <= this.#maxEntries && this.#chars <= this.#maxChars) break;
-      this.#entries.delete(k);
-      this.#chars -= e.chars;
+      this.#drop(k, e);
     }
+  }
+
+  #drop(key: string, entry: Entry): void {
+    this.#entries.delete(key);
+    if (typeof entry.value === "object" && entry.value !== null) this.#byAnswer.delete(entry.value);
+    this.#chars -= entry.chars;
   }
 }
 
@@ -110,6 +148,7 @@ export function cachingTopicStore(inner: TopicStore, versions: TopicVersions, ca
     return version === null ? load() : cache.read(version, `${workspaceId}\u0000${key}`, load, chars);
   };
   return {
+    kept: cache,
     get: (w, id) => inner.get(w, id),
     getMany: (w, ids) => inner.getMany(w, ids),
     resolve: (w, slug) => inner.resolve(w, slug),

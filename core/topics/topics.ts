@@ -26,6 +26,7 @@ import {
 import type { TopicWrite } from "./ports.ts";
 import { RESERVED_TOPIC_SLUGS, slugCandidate, slugFromTitle } from "./topic-slug.ts";
 import { bodyCharsFor, toEventView, toRevisionView, toTopicView } from "./view.ts";
+import { keptPage, type PageAnswer } from "./kept-pages.ts";
 
 /** How many revisions `history=true` returns, newest first. */
 export const HISTORY_LIMIT = 100;
@@ -117,12 +118,37 @@ export async function getTopic(
 }
 
 export async function listTopics(deps: TopicDeps, ws: Workspace, query: TopicListQuery): Promise<OffsetResult<TopicView>> {
+  return built(await listTopicPage(deps, ws, query, false));
+}
+
+/** A list's page, or its encoding when one is kept (ADR 049): what the list route answers. */
+export async function listTopicPage(
+  deps: TopicDeps,
+  ws: Workspace,
+  query: TopicListQuery,
+  keep = true,
+): Promise<PageAnswer<OffsetResult<TopicView>>> {
   const now = deps.clock.now();
   const { filter, page, view } = parseTopicListQuery(query, ws, now);
-  const { items, total } = filter.tags?.length === 0
-    ? { items: [], total: 0 }
-    : await deps.stores.topics.list(ws.id, filter, page, { bodyChars: bodyCharsFor(view) });
-  return toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page);
+  if (filter.tags?.length === 0) return { page: toOffsetResult([], 0, page), keep: null };
+  const store = deps.stores.topics;
+  const answer = await store.list(ws.id, filter, page, { bodyChars: bodyCharsFor(view) });
+  return keptPage(
+    keep ? store.kept : undefined,
+    answer,
+    answer.items,
+    ws,
+    "list",
+    view,
+    now,
+    () => toOffsetResult(answer.items.map((t) => toTopicView(t, ws, now, view)), answer.total, page),
+  );
+}
+
+/** The page itself, for callers that answer views rather than bytes. */
+function built<T>(answer: PageAnswer<T>): T {
+  if ("json" in answer) throw new Error("A kept encoding was answered to a caller that asked for views");
+  return answer.page;
 }
 
 /**
@@ -137,18 +163,32 @@ export async function searchTopics(
   ws: Workspace,
   query: TopicSearchQuery,
 ): Promise<OffsetResult<TopicView> & { total_capped: boolean }> {
+  return built(await searchTopicPage(deps, ws, query, false));
+}
+
+/** A search's page, or its encoding when one is kept (ADR 049): what the search route answers. */
+export async function searchTopicPage(
+  deps: TopicDeps,
+  ws: Workspace,
+  query: TopicSearchQuery,
+  keep = true,
+): Promise<PageAnswer<OffsetResult<TopicView> & { total_capped: boolean }>> {
   const now = deps.clock.now();
   const { view, tags, stale, ...rest } = parseSearchQuery(query, ws, now);
   const page = { limit: rest.limit, offset: 0 };
-  if (rest.terms.length === 0 || tags?.length === 0) return { ...toOffsetResult([], 0, page), total_capped: false };
-  const { items, total, capped } = await deps.stores.topics.search(ws.id, {
+  if (rest.terms.length === 0 || tags?.length === 0) return { page: { ...toOffsetResult([], 0, page), total_capped: false }, keep: null };
+  const store = deps.stores.topics;
+  const answer = await store.search(ws.id, {
     ...rest,
     ...(tags ? { tags } : {}),
     ...(stale ? { stale } : {}),
     countCap: SEARCH_TOTAL_CAP,
     bodyChars: bodyCharsFor(view),
   });
-  return { ...toOffsetResult(items.map((t) => toTopicView(t, ws, now, view)), total, page), total_capped: capped ?? false };
+  return keptPage(keep ? store.kept : undefined, answer, answer.items, ws, "search", view, now, () => ({
+    ...toOffsetResult(answer.items.map((t) => toTopicView(t, ws, now, view)), answer.total, page),
+    total_capped: answer.capped ?? false,
+  }));
 }
 
 export async function listTopicEvents(deps: TopicDeps, ws: Workspace, query: TimelineQuery): Promise<OffsetResult<TopicEventView>> {

@@ -9,11 +9,20 @@ import {
   TransitionDto,
   UpdateTopicDto,
 } from "../../core/topics/dto.ts";
-import { createTopic, deleteTopic, getTopic, listTopicEvents, listTopics, searchTopics, updateTopic } from "../../core/topics/topics.ts";
+import {
+  createTopic,
+  deleteTopic,
+  getTopic,
+  listTopicEvents,
+  listTopicPage,
+  searchTopicPage,
+  updateTopic,
+} from "../../core/topics/topics.ts";
 import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
 import type { ServerDeps } from "../deps.ts";
 import { deprecationHeaders, WATCHERS_DEPRECATION } from "../http/deprecations.ts";
 import { withEtag } from "../http/etag.ts";
+import { keepAnswer, keptAnswer, sendAndKeep } from "../http/kept-json.ts";
 import { expectedVersion } from "../http/expected-version.ts";
 import { IfMatchHeader } from "../http/query-schemas.ts";
 import { authenticated, Deleted, errors, pageOf } from "../http/schemas.ts";
@@ -59,11 +68,15 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
   const r = routes
     .get(
       base,
-      async ({ workspace, query }) => {
-        const { items, total, has_more } = await listTopics(core, workspace, query);
+      async ({ workspace, query, request }) => {
+        const answer = await listTopicPage(core, workspace, query);
+        if ("json" in answer) return keptAnswer(request, answer.json);
+        keepAnswer(request, answer.keep);
+        const { items, total, has_more } = answer.page;
         return { topics: items, total, has_more };
       },
       {
+        mapResponse: sendAndKeep,
         params: SlugParams,
         query: TopicListQuery,
         response: { 200: pageOf("topics", TopicView), ...errors(400, 401, 404) },
@@ -93,11 +106,15 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
     )
     .get(
       `${base}/search`,
-      async ({ workspace, query }) => {
-        const { items, total, has_more, total_capped } = await searchTopics(core, workspace, query);
+      async ({ workspace, query, request }) => {
+        const answer = await searchTopicPage(core, workspace, query);
+        if ("json" in answer) return keptAnswer(request, answer.json);
+        keepAnswer(request, answer.keep);
+        const { items, total, has_more, total_capped } = answer.page;
         return { topics: items, total, has_more, total_capped };
       },
       {
+        mapResponse: sendAndKeep,
         params: SlugParams,
         query: TopicSearchQuery,
         response: { 200: SearchPage, ...errors(400, 401, 404) },

@@ -58,4 +58,36 @@ describe("TopicReadCache", () => {
     for (const k of ["x", "y", "z", "w", "v"]) await small.read("1", k, () => Promise.resolve(k), () => 240);
     expect(small.size).toBe(4);
   });
+
+  test("keeps a derived value beside a kept answer only, counts it, and drops it with the answer (ADR 049)", async () => {
+    const cache = new TopicReadCache({ maxChars: 1_000 });
+    const a = await cache.read("1", "a", () => Promise.resolve({ name: "a" }), () => 10);
+    cache.set(a, "page", "encoded a", 100);
+    expect(cache.get(a, "page")).toBe("encoded a");
+    expect(cache.get(a, "other page")).toBeUndefined();
+    cache.set(a, "page", "encoded a again", 100);
+    expect(cache.get(a, "page")).toBe("encoded a again");
+    // An answer not kept (another version, or too large) keeps nothing beside it.
+    const loose = { name: "loose" };
+    cache.set(loose, "page", "x", 1);
+    expect(cache.get(loose, "page")).toBeUndefined();
+    const newer = await cache.read("2", "a", () => Promise.resolve({ name: "a at 2" }), () => 10);
+    expect(cache.get(a, "page")).toBeUndefined();
+    cache.set(a, "page", "encoded a", 100);
+    expect(cache.get(a, "page")).toBeUndefined();
+    // Beside-values count against the bound: answers of 10 characters, each with 240 beside it.
+    cache.set(newer, "page", "n", 240);
+    const b = await cache.read("1", "b", () => Promise.resolve({ name: "b" }), () => 10);
+    cache.set(b, "page", "b", 240);
+    const c = await cache.read("1", "c", () => Promise.resolve({ name: "c" }), () => 10);
+    cache.set(c, "page", "c", 240);
+    const d = await cache.read("1", "d", () => Promise.resolve({ name: "d" }), () => 10);
+    cache.set(d, "page", "d", 240);
+    expect([newer, b, c, d].map((x) => cache.get(x, "page"))).toEqual(["n", "b", "c", "d"]);
+    await cache.read("1", "e", () => Promise.resolve({ name: "e" }), () => 10); // 1,010 characters: the oldest goes
+    expect([newer, b, c, d].map((x) => cache.get(x, "page"))).toEqual([undefined, "b", "c", "d"]);
+    // Nothing above a quarter of the bound is kept beside an answer.
+    cache.set(c, "page", "too big", 300);
+    expect(cache.get(c, "page")).toBeUndefined();
+  });
 });
