@@ -70,21 +70,7 @@ export class PostgresAnchorIndexStore implements AnchorIndexStore {
     // Positions in the list sent, then in `topicIds` (an id that is no UUID names no topic).
     const sent = uuidPositions(topicIds);
     const rows = await this.db.query<Row>(READ_HEADS, [workspaceId, sent.map((i) => topicIds[i]).join(","), staleBefore]);
-    const topics: TopicHead[] = [];
-    for (const r of rows) {
-      if (r.n === null) continue;
-      const at = sent[(r.n as number) - 1]!;
-      topics.push({
-        at,
-        id: topicIds[at]!,
-        slug: str(r.slug),
-        title: str(r.title),
-        status: r.status as TopicStatus,
-        drifted: r.drifted as boolean,
-        stale: r.stale as boolean,
-        approved_via: (r.approved_via ?? null) as ApprovedVia | null,
-      });
-    }
+    const topics: TopicHead[] = headsAt(rows, sent, topicIds, (r) => ({ stale: r.stale as boolean }));
     return { version: str(rows[0]!.anchor_version), topics };
   }
 }
@@ -96,4 +82,29 @@ export function uuidPositions(topicIds: readonly string[]): number[] {
     if (isUuid(id)) sent.push(i);
   });
   return sent;
+}
+
+/**
+ * The rows of a heads read (each numbered `n`, its position in the list sent; null: no such
+ * topic), placed back at their positions in `topicIds`, with the fields every head has and `more`.
+ */
+export function headsAt<T extends object>(rows: readonly Row[], sent: readonly number[], topicIds: readonly string[], more: (r: Row) => T) {
+  const heads: Array<
+    { at: number; id: string; slug: string; title: string; status: TopicStatus; drifted: boolean; approved_via: ApprovedVia | null } & T
+  > = [];
+  for (const r of rows) {
+    if (r.n === null) continue;
+    const at = sent[(r.n as number) - 1]!;
+    heads.push({
+      at,
+      id: topicIds[at]!,
+      slug: str(r.slug),
+      title: str(r.title),
+      status: r.status as TopicStatus,
+      drifted: r.drifted as boolean,
+      approved_via: (r.approved_via ?? null) as ApprovedVia | null,
+      ...more(r),
+    });
+  }
+  return heads;
 }

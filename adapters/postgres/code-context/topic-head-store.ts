@@ -1,12 +1,10 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { KeptHead, ReadVersions, TopicHeadStore } from "../../../core/code-context/ports.ts";
-import type { ApprovedVia } from "../../../core/topics/model.ts";
-import type { TopicStatus } from "../../../core/topics/governance.ts";
 import { FIELD_WEIGHT } from "../../../core/topics/mod.ts";
 import { iso, isoOrNull } from "../driver.ts";
 import type { SqlDriver } from "../driver.ts";
 import { type Row, str } from "../row-values.ts";
-import { uuidPositions } from "./anchor-index-store.ts";
+import { headsAt, uuidPositions } from "./anchor-index-store.ts";
 import { TOPIC_VERSION } from "../topics/topic-versions.ts";
 
 /**
@@ -66,23 +64,11 @@ export class PostgresTopicHeadStore implements TopicHeadStore {
     if (!isUuid(workspaceId)) return { versions: null, heads: [] };
     const sent = uuidPositions(topicIds);
     const rows = await this.db.query<Row>(READ_KEPT_HEADS, [workspaceId, sent.map((i) => topicIds[i]).join(",")]);
-    const heads: Array<KeptHead & { at: number }> = [];
-    for (const r of rows) {
-      if (r.n === null) continue;
-      const at = sent[(r.n as number) - 1]!;
-      heads.push({
-        at,
-        id: topicIds[at]!,
-        slug: str(r.slug),
-        title: str(r.title),
-        status: r.status as TopicStatus,
-        drifted: r.drifted as boolean,
-        approved_via: (r.approved_via ?? null) as ApprovedVia | null,
-        approved_at: isoOrNull(r.approved_at),
-        updated_at: iso(r.updated_at),
-        version: Number(r.version),
-      });
-    }
+    const heads: Array<KeptHead & { at: number }> = headsAt(rows, sent, topicIds, (r) => ({
+      approved_at: isoOrNull(r.approved_at),
+      updated_at: iso(r.updated_at),
+      version: Number(r.version),
+    }));
     return { versions: versionsOf(rows[0]!), heads };
   }
 
