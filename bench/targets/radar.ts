@@ -89,7 +89,13 @@ async function seedPeople(app: App, count: number): Promise<{ collectionId: stri
   return { collectionId: collectionId!, recordIds };
 }
 
-/** Settled unlocks of people the load never asks for, written through the store port, then `VACUUM ANALYZE`. */
+/**
+ * Settled unlocks of people the load never asks for, written through the store port as paid
+ * unlocks of 10 paths each (a grant of their cost, then per request a hold and its capture, as the
+ * ledger of a workspace with that history holds: 2 entries a request), then `VACUUM ANALYZE`.
+ * Without the ledger entries the statistics described an empty ledger, and the plans made from
+ * them scanned it as it grew during the load.
+ */
 async function seedUnlockHistory(databaseUrl: string, slug: string, count: number): Promise<void> {
   const started = performance.now();
   const { openPostgresStores } = await import("../../adapters/postgres/mod.ts");
@@ -99,10 +105,17 @@ async function seedUnlockHistory(databaseUrl: string, slug: string, count: numbe
     if (!workspace) throw new Error(`Cannot seed unlocks: workspace ${slug} not found`);
     const kinds = ["email", "phone", "linkedin"] as const;
     const at = new Date(Date.now() - 86_400_000).toISOString();
+    await stores.creditLedger.append({
+      workspace_id: workspace.id,
+      id: uuidv7(),
+      at,
+      op: { type: "grant", amount: count },
+      reason: "unlock history",
+    });
     for (let done = 0; done < count;) {
       const token = uuidv7();
       const batch: ContactUnlock[] = [];
-      for (; batch.length < 600 && done < count; done++) {
+      for (; batch.length < 10 && done < count; done++) {
         batch.push({
           workspace_id: workspace.id,
           entity_id: uuidv7(),
@@ -115,12 +128,12 @@ async function seedUnlockHistory(databaseUrl: string, slug: string, count: numbe
           settled_at: null,
         });
       }
-      await stores.radar.beginUnlocks(batch, null, at);
+      await stores.radar.beginUnlocks(batch, { amount: batch.length, reason: "contact unlock" }, at);
       await stores.radar.finishUnlocks(
         workspace.id,
         token,
         batch.map((u) => ({ ...u, state: "unlocked", value: `${u.kind}-value`, credits: 1, settled_at: at })),
-        { id: uuidv7(), at, reason: null },
+        { id: uuidv7(), at, reason: "contact unlock" },
       );
     }
   } finally {
