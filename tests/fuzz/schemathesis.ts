@@ -491,11 +491,20 @@ async function main(): Promise<Summary> {
   let server: AppServer | null = null;
   try {
     // Thousands of requests with one key: per-key limiting off (RATE_LIMIT_PER_KEY=0) and per-IP limiting off.
-    // The fuzz links repos with made-up remote URLs: git may use local paths only, so their index
-    // jobs fail at once instead of reaching out to the network.
+    // The fuzz links repos with made-up remote URLs, and none may reach the network (nor DNS):
+    // CODE_HOST_ALLOW_PRIVATE=true leaves host names unresolved when a repo is linked, and
+    // GIT_ALLOW_PROTOCOL=file makes the code host refuse https and ssh before resolving anything,
+    // so their index jobs fail at once. No local roots (CODE_HOST_LOCAL_ROOTS unset): a made-up
+    // local path is refused with 400 when linked.
     server = await startAppServer({
       name: "server",
-      env: { LOG_LEVEL: settings.logLevel, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_IP: "0", GIT_ALLOW_PROTOCOL: "file" },
+      env: {
+        LOG_LEVEL: settings.logLevel,
+        RATE_LIMIT_PER_KEY: "0",
+        RATE_LIMIT_PER_IP: "0",
+        GIT_ALLOW_PROTOCOL: "file",
+        CODE_HOST_ALLOW_PRIVATE: "true",
+      },
     });
     const passes = await planPasses(server.origin, await fetchDocument(server.origin));
     console.log(
