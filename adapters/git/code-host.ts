@@ -112,7 +112,7 @@ export function createGitCodeHost(opts: GitCodeHostOptions): CodeHost {
       timer = setTimeout(() => {
         proc.kill("SIGKILL");
         reject(
-          new CodeHostError("timeout", `git ${args[0] === "-C" ? args[2] : args[0]} took longer than ${Math.round(timeoutMs / 1000)} s`),
+          new CodeHostError("timeout", `git ${commandOf(args)} took longer than ${Math.round(timeoutMs / 1000)} s`),
         );
       }, timeoutMs);
     });
@@ -283,6 +283,9 @@ export function createGitCodeHost(opts: GitCodeHostOptions): CodeHost {
       return list(await cloneOrFetch(source.url, branch, source.pin), branch);
     },
     async refusal(repo) {
+      // A repo with no source at all (provider `git`, no clone_url) is linked as before: there
+      // is nothing to read, so nothing to refuse; its index says so.
+      if (!repo.clone_url && !HOSTED[repo.provider]) return null;
       try {
         await sourceOf(repo, false);
         return null;
@@ -295,6 +298,15 @@ export function createGitCodeHost(opts: GitCodeHostOptions): CodeHost {
       }
     },
   };
+}
+
+/** The git command of `args` (`fetch`, `ls-tree`), past its options: names no path. */
+function commandOf(args: string[]): string {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "-C") i++;
+    else if (!args[i]!.startsWith("-")) return args[i]!;
+  }
+  return "";
 }
 
 /** The transports allowed: ours, narrowed by a GIT_ALLOW_PROTOCOL the server was started with. */

@@ -39,7 +39,7 @@ export function createLocalRoots(roots: readonly string[], never: readonly strin
   async function check(realPath: string, shown: string): Promise<void> {
     const now = await rootsNow();
     if (!now.some((r) => r.real !== null && under(realPath, r.real))) {
-      throw refuse(`${shown} leads (through a symbolic link) outside CODE_HOST_LOCAL_ROOTS`);
+      throw refuse(`${shown} leads outside CODE_HOST_LOCAL_ROOTS (through a symbolic link, a .git file or borrowed objects)`);
     }
     if ((await neverNow()).some((d) => under(realPath, d))) {
       throw refuse(`${shown} is in this service's own data directory (DATA_DIR or GIT_CACHE_DIR), which is never read as a repo`);

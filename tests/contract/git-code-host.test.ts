@@ -127,6 +127,7 @@ describe("git CodeHost", () => {
 
   test("listFiles() refuses what it must not read, with a typed reason", async () => {
     expect((await failure(host.listFiles(repo(null)))).reason).toBe("invalid_url");
+    expect(await host.refusal!(repo(null))).toBeNull(); // nothing to read: linked, its index says so
     expect((await failure(host.listFiles(repo("-uhello")))).reason).toBe("invalid_url");
     expect((await failure(host.listFiles(repo("ext::sh -c touch% /tmp/pwned")))).reason).toBe("invalid_url");
     expect((await failure(host.listFiles(repo(source, { default_branch: "--upload-pack=x" })))).reason).toBe("invalid_url");
@@ -168,7 +169,9 @@ describe("git CodeHost: the server's disk only under CODE_HOST_LOCAL_ROOTS", () 
   test("a symbolic link inside a root that points out of it is refused, by path and by file:// URL", async () => {
     const link = join(allowed, "link-out");
     symlinkSync(outside, link);
-    expect(await refused(link)).toBe(`Cannot read repo: ${link} leads (through a symbolic link) outside CODE_HOST_LOCAL_ROOTS`);
+    expect(await refused(link)).toBe(
+      `Cannot read repo: ${link} leads outside CODE_HOST_LOCAL_ROOTS (through a symbolic link, a .git file or borrowed objects)`,
+    );
     expect(await refused(`file://${link}`)).toContain("outside CODE_HOST_LOCAL_ROOTS");
     // A root that is itself a link is followed: what it leads to is the root.
     const viaLink = join(root, "root-link");
@@ -182,10 +185,12 @@ describe("git CodeHost: the server's disk only under CODE_HOST_LOCAL_ROOTS", () 
     const gitfile = join(allowed, "gitfile");
     mkdirSync(gitfile);
     writeFileSync(join(gitfile, ".git"), `gitdir: ${join(outside, ".git")}\n`);
-    expect(await refused(gitfile)).toBe(`Cannot read repo: ${gitfile} leads (through a symbolic link) outside CODE_HOST_LOCAL_ROOTS`);
+    expect(await refused(gitfile)).toBe(
+      `Cannot read repo: ${gitfile} leads outside CODE_HOST_LOCAL_ROOTS (through a symbolic link, a .git file or borrowed objects)`,
+    );
     const borrower = makeRepo(join(allowed, "borrower"), { "x.txt": "" });
     writeFileSync(join(borrower, ".git", "objects", "info", "alternates"), `${join(outside, ".git", "objects")}\n`);
-    expect(await refused(borrower)).toContain("(an object directory it borrows) leads (through a symbolic link) outside");
+    expect(await refused(borrower)).toContain("(an object directory it borrows) leads outside CODE_HOST_LOCAL_ROOTS");
   });
 
   test("a directory inside a root that is no repository is not read as the repository above it", async () => {

@@ -108,6 +108,10 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
     why: "`owner_email`/`owner_name` are for the unauthenticated bootstrap, and the fuzz sends its key on every request",
   },
   { operations: /^POST \S*\/api-keys$/, why: "`member_id` and `service` are exclusive" },
+  {
+    operations: /^POST \S*\/repos$/,
+    why: "`clone_url` must be a source the server reads: a local path only under CODE_HOST_LOCAL_ROOTS (none here), a well-formed host",
+  },
   { operations: /^POST \S*\/collections$/, why: "`owner_identity_id` must be a member of the workspace" },
   {
     operations: /^POST \S*\/collections\/\{id\}\/records(\/query|\/aggregate)?$/,
