@@ -24,3 +24,4 @@ export * from "./identity/mod.ts";
 export * from "./blog/mod.ts";
 export * from "./mail/mod.ts";
 export * from "./support/mod.ts";
+export * from "./outbound/mod.ts";

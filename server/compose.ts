@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stripeBillingProvider } from "../adapters/stripe/billing-provider.ts";
 import { planLimitsGate } from "../core/billing/gate.ts";
@@ -17,6 +18,7 @@ import { openPgliteStores, openPostgresStores } from "../adapters/postgres/mod.t
 import type { TopicReadCacheLimits } from "../core/topics/topic-read-cache.ts";
 import { createPostgresInvalidationBus } from "../adapters/postgres/notify-bus.ts";
 import { createGitCodeHost } from "../adapters/git/code-host.ts";
+import { systemResolver } from "../adapters/dns/system-resolver.ts";
 import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
 import { createFileBlogSource } from "../adapters/blog-files/source.ts";
 import { createOutboxMailer, createSmtpMailer } from "../adapters/mail/nodemailer.ts";
@@ -59,6 +61,12 @@ export interface Composed {
 export async function compose(config: Config, logger: Logger): Promise<Composed> {
   const secret = resolveSecret(config);
   const platform = resolvePlatformKey(config);
+  for (const root of config.codeHostLocalRoots) {
+    if (!existsSync(root) || !statSync(root).isDirectory()) throw new Error(`Invalid CODE_HOST_LOCAL_ROOTS: ${root} is not a directory`);
+  }
+  if (config.workspaceBootstrap === "operator" && !platform.key) {
+    throw new Error("WORKSPACE_BOOTSTRAP=operator needs PLATFORM_ADMIN_KEY: without it nobody could create a workspace");
+  }
   if (platform.file) logger.log("info", "platform operator key in file", { file: resolve(platform.file) });
   else if (!platform.key) logger.log("info", "platform operator surface off: PLATFORM_ADMIN_KEY is not set");
   const radar = config.radarProvider;
@@ -115,10 +123,16 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   const stores = config.authCacheTtlMs === 0 ? inner : withAuthCache(inner, bus, { ttlMs: config.authCacheTtlMs, maxEntries: 10_000 }, l2);
   // Code context: repos read with git, anchors matched with picomatch, file indexes refreshed by
   // background jobs.
+  // Local repos only under CODE_HOST_LOCAL_ROOTS (never DATA_DIR or the clones); remote hosts
+  // on public addresses only unless CODE_HOST_ALLOW_PRIVATE (ADR 052).
   const codeHost = createGitCodeHost({
     cacheDir: config.gitCacheDir ?? join(resolve(config.dataDir), "git-cache"),
-    allowLocalPaths: config.codeHostLocalPaths,
+    localRoots: config.codeHostLocalRoots,
+    dataDir: resolve(config.dataDir),
+    allowPrivate: config.codeHostAllowPrivate,
+    resolver: systemResolver(),
   });
+  logger.log("info", "code host", { local_roots: config.codeHostLocalRoots, allow_private: config.codeHostAllowPrivate });
   // Background jobs: BullMQ when several processes share them, else in-process over the store's
   // journal. This process consumes unless WORKERS=off (then `npm run worker` processes do).
   const { queue: jobs, label: queueLabel } = await openJobQueue(config, logger, inner.jobJournal);
@@ -201,6 +215,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       supportWebhookSecret: config.supportWebhookSecret,
       billingWebhookSecret: config.billingWebhookSecret,
       secretKey: secret,
+      workspaceBootstrap: config.workspaceBootstrap,
     },
     oidc: config.oidc ? createOidcProvider(config.oidc) : null,
     build: readBuildInfo(),

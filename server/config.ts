@@ -1,3 +1,4 @@
+import { delimiter, isAbsolute } from "node:path";
 import { parsePrices, type PriceTable } from "../core/radar/prices.ts";
 import { PLAN_LIMITS_MODES, type PlanLimitsMode } from "../core/billing/gate.ts";
 import { standardWebhookKey } from "../core/webhooks/standard-webhooks.ts";
@@ -39,8 +40,12 @@ export interface Config {
   identityWebhookSecret: string | null;
   /** SUPPORT_WEBHOOK_SECRET (Intercom's app client secret: `X-Hub-Signature`, HMAC-SHA1); null leaves `/webhooks/support` off (404). */
   supportWebhookSecret: string | null;
-  /** Whether repos may be read from local paths and file:// URLs (default: only when embedded). */
-  codeHostLocalPaths: boolean;
+  /** CODE_HOST_LOCAL_ROOTS: the absolute directories local paths and file:// URLs may be read under; empty: none. */
+  codeHostLocalRoots: string[];
+  /** CODE_HOST_ALLOW_PRIVATE: remote repos may be on private, loopback and other non-public addresses. */
+  codeHostAllowPrivate: boolean;
+  /** WORKSPACE_BOOTSTRAP: `open` (anyone may create a workspace) or `operator` (only the platform operator key). */
+  workspaceBootstrap: WorkspaceBootstrap;
   /** Where bare clones of remote repos are kept (default `<DATA_DIR>/git-cache`). */
   gitCacheDir: string | null;
   /** PLATFORM_ADMIN_KEY as set (checked, or generated when embedded, by platform-key.ts). */
@@ -65,6 +70,38 @@ export interface Config {
   stripe: { secretKey: string; apiBase: string | null } | null;
   /** BILLING_WEBHOOK_SECRET (Stripe's `whsec_…` signing secret); null leaves `POST /webhooks/billing` off (404). */
   billingWebhookSecret: string | null;
+}
+
+export const WORKSPACE_BOOTSTRAP_MODES = ["open", "operator"] as const;
+export type WorkspaceBootstrap = (typeof WORKSPACE_BOOTSTRAP_MODES)[number];
+
+function workspaceBootstrap(raw: string | undefined): WorkspaceBootstrap {
+  const mode = raw || "open";
+  if (!(WORKSPACE_BOOTSTRAP_MODES as readonly string[]).includes(mode)) {
+    throw new Error(`Invalid WORKSPACE_BOOTSTRAP: expected one of ${WORKSPACE_BOOTSTRAP_MODES.join(", ")}, got "${mode}"`);
+  }
+  return mode as WorkspaceBootstrap;
+}
+
+/**
+ * CODE_HOST_LOCAL_ROOTS: absolute directories separated by the OS path delimiter (`:`; `;` on
+ * Windows), as PATH and GIT_CEILING_DIRECTORIES are, so a directory name may hold a comma. The
+ * setting it replaced, CODE_HOST_LOCAL_PATHS (which let a workspace read any path of the disk),
+ * stops the start rather than being quietly ignored.
+ */
+function localRoots(env: Record<string, string | undefined>): string[] {
+  if (env.CODE_HOST_LOCAL_PATHS !== undefined && env.CODE_HOST_LOCAL_PATHS !== "") {
+    throw new Error(
+      "CODE_HOST_LOCAL_PATHS is no longer read: it is replaced by CODE_HOST_LOCAL_ROOTS, the directories local repos may be read under (e.g. CODE_HOST_LOCAL_ROOTS=/srv/git). Unset CODE_HOST_LOCAL_PATHS",
+    );
+  }
+  const roots = (env.CODE_HOST_LOCAL_ROOTS ?? "").split(delimiter).map((s) => s.trim()).filter(Boolean);
+  for (const root of roots) {
+    if (!isAbsolute(root)) {
+      throw new Error(`Invalid CODE_HOST_LOCAL_ROOTS: expected absolute directories separated by "${delimiter}", got "${root}"`);
+    }
+  }
+  return roots;
 }
 
 /** STRIPE_SECRET_KEY enables Stripe; STRIPE_API_BASE (an http(s) origin) points it elsewhere, e.g. at stripe-mock. */
@@ -236,9 +273,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (identityWebhookSecret && !oidc) {
     throw new Error("IDENTITY_WEBHOOK_SECRET needs the OIDC_* settings: its events name people by the provider's subject (OIDC_ISSUER)");
   }
+  const server = Boolean(env.DATABASE_URL || env.MONGO_URL);
   return {
     port: int(env, "PORT", 3000, 0, 65535),
-    host: env.HOST || "0.0.0.0",
+    // The embedded store is one person's server: reachable from this machine only unless HOST
+    // says otherwise (as PocketBase). A database-backed server runs behind a load balancer or in
+    // a container, where loopback would reach nobody.
+    host: env.HOST || (server ? "0.0.0.0" : "127.0.0.1"),
     dataDir: env.DATA_DIR || "./data",
     databaseUrl: env.DATABASE_URL || null,
     mongoUrl: env.MONGO_URL || null,
@@ -260,8 +301,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     oidc,
     identityWebhookSecret,
     supportWebhookSecret: env.SUPPORT_WEBHOOK_SECRET || null,
-    // A shared server (PostgreSQL or MongoDB) serves many tenants: reading its own disk is opt-in.
-    codeHostLocalPaths: bool(env, "CODE_HOST_LOCAL_PATHS") ?? (!env.DATABASE_URL && !env.MONGO_URL),
+    codeHostLocalRoots: localRoots(env),
+    codeHostAllowPrivate: bool(env, "CODE_HOST_ALLOW_PRIVATE") ?? false,
+    workspaceBootstrap: workspaceBootstrap(env.WORKSPACE_BOOTSTRAP),
     gitCacheDir: env.GIT_CACHE_DIR || null,
     platformAdminKey: env.PLATFORM_ADMIN_KEY || null,
     radarPrices: parsePrices(env.RADAR_PRICES),

@@ -40,6 +40,8 @@ export interface ServerConfig {
   billingWebhookSecret?: string | null;
   /** The server secret (SECRET_KEY or the embedded one): keys the consent page's CSRF tokens. Unset, a per-process random key. */
   secretKey?: string | null;
+  /** WORKSPACE_BOOTSTRAP: `operator` lets only the platform operator key create workspaces; unset, `open`. */
+  workspaceBootstrap?: "open" | "operator";
 }
 
 export interface ServerDeps {

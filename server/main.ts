@@ -18,8 +18,14 @@ const BODY_SLACK_BYTES = 8 * 1024 * 1024;
 const SHUTDOWN_GRACE_MS = 10_000;
 
 app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + BODY_SLACK_BYTES });
-const base = `http://localhost:${app.server!.port}${API_PREFIX}`;
-logger.log("info", `listening on ${base}`, { store: composed.storeLabel });
+// Every interface: localhost is one of them. One address (127.0.0.1, the embedded default): that one.
+const shown = config.host === "0.0.0.0" || config.host === "::"
+  ? "localhost"
+  : config.host.includes(":")
+  ? `[${config.host}]`
+  : config.host;
+const base = `http://${shown}:${app.server!.port}${API_PREFIX}`;
+logger.log("info", `listening on ${base}`, { host: config.host, store: composed.storeLabel });
 if (logger.enabled("info")) {
   process.stdout.write(`API listening at ${base}\nDocs at ${base}/docs (OpenAPI: ${base}/openapi.json)\nStore: ${composed.storeLabel}\n`);
 }

@@ -6,10 +6,11 @@
  *
  * In this order: the repo's paths are generated and committed to a real git repository in a temp
  * dir (`benchctx-repo-*`, one `git fast-import`); a fresh database on the backend's server; the
- * real server on it with `CODE_HOST_LOCAL_PATHS=true` (a local path as `clone_url`, as the tests
- * do) and its own `GIT_CACHE_DIR`, and a bootstrapped workspace (`bench-code`); the repo linked
- * with `POST /repos` and its file index awaited (`GET /repos/{id}/index`: the server's background
- * job runs `git ls-tree` and stores the 50,000 paths); the topics seeded through the store port
+ * real server on it with `CODE_HOST_LOCAL_ROOTS` naming the repo's directory (a local path as
+ * `clone_url`, as the tests do) and its own `GIT_CACHE_DIR`, and a bootstrapped workspace
+ * (`bench-code`); the repo linked with `POST /repos` and its file index awaited
+ * (`GET /repos/{id}/index`: the server's background job runs `git ls-tree` and stores the 50,000
+ * paths); the topics seeded through the store port
  * with `repo_id` and anchors (as targets/topics.ts seeds, then `VACUUM ANALYZE` on PostgreSQL);
  * then one match-files and one retrieve request, outside the load, whose counts are printed and
  * compared with what the dataset says they should be.
@@ -128,7 +129,7 @@ export function codeContextApp(ctx: BenchContext, backend: TopicsBackend): Promi
     let app: Awaited<ReturnType<typeof startApp>>;
     try {
       const databaseUrl = backend === "postgres" ? await freshPostgres(ctx) : await freshMongo(ctx);
-      const env = { CODE_HOST_LOCAL_PATHS: "true", GIT_CACHE_DIR: cacheDir, ...(backend === "mongo" ? { MONGO_URL: databaseUrl } : {}) };
+      const env = { CODE_HOST_LOCAL_ROOTS: repo.dir, GIT_CACHE_DIR: cacheDir, ...(backend === "mongo" ? { MONGO_URL: databaseUrl } : {}) };
       app = await startApp(`server (${backend}, code context)`, backend === "postgres" ? databaseUrl : undefined, env, CODE_SLUG);
       try {
         started = performance.now();

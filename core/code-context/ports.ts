@@ -45,6 +45,14 @@ export interface CodeHost {
    * paths with `/` separators, sorted. Throws a `CodeHostError` when the repo cannot be read.
    */
   listFiles(repo: Repo): Promise<{ commit: string; files: string[] }>;
+  /**
+   * Why this host will never read `repo`'s source (a local path outside the operator's roots, a
+   * host on a private address, a malformed URL), or null. Asked before a repo is linked, so such
+   * a link is refused (400) instead of failing in the background; `listFiles` checks again on
+   * every read. What cannot be read only now (a name that does not resolve) is null. A host that
+   * reads neither the server's disk nor the network may leave it out.
+   */
+  refusal?(repo: Pick<Repo, "provider" | "full_name" | "clone_url">): Promise<string | null>;
 }
 
 /** Why a code host could not read a repo. */

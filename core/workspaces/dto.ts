@@ -102,7 +102,7 @@ export const CreateRepoDto = Type.Object(
         maxLength: 2000,
         pattern: "^(?:https://|ssh://|git@|file:///|/).*$",
         description:
-          "Where the code is read from to index the default branch's files: `https://...`, `ssh://...`, `git@host:path`, `file:///path` or an absolute local path (local paths only where the server allows them).",
+          "Where the code is read from to index the default branch's files: `https://...`, `ssh://...`, `git@host:path`, `file:///path` or an absolute local path. Local paths and `file://` URLs only under the directories the server's operator names (`CODE_HOST_LOCAL_ROOTS`; none by default), never in the service's own data; a remote host only on public addresses (not loopback, private, link-local, ...) unless the operator sets `CODE_HOST_ALLOW_PRIVATE=true`. Anything else is a 400 that names the setting.",
       }),
     ),
   },

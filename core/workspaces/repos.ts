@@ -3,7 +3,7 @@ import { assertCanManageWorkspace } from "./policy.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { WorkspaceDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
-import { conflict, notFound } from "../kernel/errors.ts";
+import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { Repo, Workspace } from "./model.ts";
@@ -33,6 +33,10 @@ export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dt
     clone_url: dto.clone_url ?? null,
     created_at: deps.clock.now().toISOString(),
   };
+  // A source the code host will never read (the server's own disk outside its roots, a private
+  // address) is refused now, with the reason, rather than linked and failing in the background.
+  const refusal = await deps.codeHost?.refusal?.(repo);
+  if (refusal) throw validationFailed(refusal, [{ path: "/clone_url", message: refusal }]);
   if ((await deps.stores.repos.insert(repo)) === "taken") {
     throw conflict(`Repo is already linked: ${dto.provider}:${dto.full_name}`);
   }

@@ -3,7 +3,7 @@ import { assertCanGrantCredits } from "../../core/credits/policy.ts";
 import { forbidden, notFound, unauthenticated } from "../../core/kernel/errors.ts";
 import type { Workspace } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
-import { optionalPrincipal, requireWorkspace } from "./authenticate.ts";
+import { optionalCaller, optionalPrincipal, requireWorkspace, type SessionContext } from "./authenticate.ts";
 import { credentialOf } from "./credentials.ts";
 import { enforceRateLimit } from "./rate-limit.ts";
 
@@ -76,4 +76,28 @@ export async function requirePlatformAdmin(
   const limits = deps.rateLimits;
   await enforceRateLimit(limits, deps.logger, `key:${auth.principal.credentialId}`, limits.perKey, answerHeaders);
   throw forbidden("Cannot reach the platform administration: only the platform operator key (PLATFORM_ADMIN_KEY) may");
+}
+
+/**
+ * `POST /workspaces` on a closed server (WORKSPACE_BOOTSTRAP=operator): the operator key passes
+ * (rate-limited as the operator); no credential is 401; a workspace credential or a dashboard
+ * session is 403, as a refusal of who they are; a credential that is neither (a wrong key) is 401.
+ */
+export async function requireOperatorBootstrap(deps: ServerDeps, ctx: SessionContext): Promise<void> {
+  const raw = credentialOf(ctx.request.headers)?.value;
+  if (raw && isPlatformKey(deps.config.platformAdminKey, raw)) {
+    await enforceRateLimit(deps.rateLimits, deps.logger, "platform-operator", deps.rateLimits.perKey, ctx.set.headers);
+    return;
+  }
+  const caller = await optionalCaller(deps, ctx);
+  if (!caller) {
+    throw unauthenticated(
+      "Missing credentials: on this server only the platform operator creates workspaces (WORKSPACE_BOOTSTRAP=operator); send its key (PLATFORM_ADMIN_KEY) in the x-api-key header",
+    );
+  }
+  const limits = deps.rateLimits;
+  await enforceRateLimit(limits, deps.logger, `key:${caller.principal.credentialId}`, limits.perKey, ctx.set.headers);
+  throw forbidden(
+    "Cannot create a workspace: on this server only the platform operator key (PLATFORM_ADMIN_KEY) may (WORKSPACE_BOOTSTRAP=operator)",
+  );
 }

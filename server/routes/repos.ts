@@ -32,7 +32,7 @@ export function repoRoutes(deps: ServerDeps) {
           tags,
           summary: "Link a code repository (owner/admin)",
           description:
-            "(provider, full_name) is unique in a workspace (409). `default_branch` defaults to `main`. Linking queues the first read of the default branch's files (the file index anchors are checked against).",
+            "(provider, full_name) is unique in a workspace (409). `default_branch` defaults to `main`. A `clone_url` (or, without one, the hosted provider's address) this server will never read is 400 `VALIDATION_FAILED`, naming the setting that decides: a local path outside `CODE_HOST_LOCAL_ROOTS` (or into the service's own data), a host on a non-public address (`CODE_HOST_ALLOW_PRIVATE`). Linking queues the first read of the default branch's files (the file index anchors are checked against); the same checks run again on every read.",
         },
       },
     )

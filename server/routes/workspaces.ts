@@ -9,6 +9,7 @@ import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, Workspa
 import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
 import type { ServerDeps } from "../deps.ts";
 import { optionalCaller, requireCaller } from "../http/authenticate.ts";
+import { requireOperatorBootstrap } from "../http/platform-operator.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { authenticated, Deleted, errors, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -56,6 +57,12 @@ export function workspaceRoutes(deps: ServerDeps) {
     .post(
       "/workspaces",
       async ({ body, request, set, server }) => {
+        if (deps.config.workspaceBootstrap === "operator") {
+          // A closed server: the operator creates workspaces, each with a new owner from owner_email.
+          await requireOperatorBootstrap(deps, { request, set });
+          set.status = 201;
+          return bootstrapWorkspace(core, null, body);
+        }
         // A header credential, else the dashboard session (the signed-in person owns it), else anonymous.
         const caller = await optionalCaller(deps, { request, set });
         const limits = deps.rateLimits;
@@ -77,7 +84,7 @@ export function workspaceRoutes(deps: ServerDeps) {
           tags: ["workspaces"],
           summary: "Create a workspace (public bootstrap)",
           description:
-            "Public. Creates the workspace, its owner and the owner's first API key, whose raw value is in `api_key.key` and is never shown again. Without credentials a new owner identity is created from `owner_email` (an e-mail that already has an identity is a 409: call this with one of that person's keys instead). With a credential, the caller's person owns the new workspace: an API key (`x-api-key` or `Authorization: Bearer`; a faceless service key is 403), an OAuth access token with `work:write` (a read-only one is 403 `insufficient_scope`), or the dashboard session (cookie `wks_session`, with this service's `Origin`, else 403). A taken slug is a 409.",
+            "Public, unless the server runs with `WORKSPACE_BOOTSTRAP=operator`: then only the platform operator key (`x-api-key: <PLATFORM_ADMIN_KEY>`) creates workspaces, each owned by a new identity from `owner_email`; without a credential that server answers 401, with any other credential (an API key, an OAuth token, the dashboard session) 403. Otherwise: creates the workspace, its owner and the owner's first API key, whose raw value is in `api_key.key` and is never shown again. Without credentials a new owner identity is created from `owner_email` (an e-mail that already has an identity is a 409: call this with one of that person's keys instead). With a credential, the caller's person owns the new workspace: an API key (`x-api-key` or `Authorization: Bearer`; a faceless service key is 403), an OAuth access token with `work:write` (a read-only one is 403 `insufficient_scope`), or the dashboard session (cookie `wks_session`, with this service's `Origin`, else 403). A taken slug is a 409.",
         },
       },
     )

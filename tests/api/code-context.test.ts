@@ -14,6 +14,7 @@ import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import type { ConsumableJobQueue } from "../../core/jobs/ports.ts";
 import { jobRunner } from "../../workers/registry.ts";
 import { type Personas, personas } from "../support/personas.ts";
+import { noDns } from "../support/resolver.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
 /**
@@ -83,7 +84,7 @@ function runCodeContextSuite(name: string, open: () => Promise<Stores>) {
       jobs.consume(jobRunner(() => t.core));
       t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), {
         core: {
-          codeHost: createGitCodeHost({ cacheDir: join(root, `cache-${slug}`), allowLocalPaths: true }),
+          codeHost: createGitCodeHost({ cacheDir: join(root, `cache-${slug}`), localRoots: [root], allowPrivate: false, resolver: noDns }),
           paths: picomatchMatcher,
           jobs,
         },

@@ -9,6 +9,7 @@ import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import type { ConsumableJobQueue } from "../../core/jobs/ports.ts";
 import { jobRunner } from "../../workers/registry.ts";
 import { type Personas, personas } from "../support/personas.ts";
+import { noDns } from "../support/resolver.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { openPgliteStores } from "../../adapters/postgres/mod.ts";
@@ -54,7 +55,12 @@ function runRetrieveSuite(name: string, open: () => Promise<Stores>) {
       jobs.consume(jobRunner(() => t.core));
       t = await makeTestApp(await open(), {
         core: {
-          codeHost: createGitCodeHost({ cacheDir: join(root, `cache-${name.replace(/\W/g, "-")}`), allowLocalPaths: true }),
+          codeHost: createGitCodeHost({
+            cacheDir: join(root, `cache-${name.replace(/\W/g, "-")}`),
+            localRoots: [root],
+            allowPrivate: false,
+            resolver: noDns,
+          }),
           paths: picomatchMatcher,
           jobs,
         },

@@ -108,6 +108,10 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
     why: "`owner_email`/`owner_name` are for the unauthenticated bootstrap, and the fuzz sends its key on every request",
   },
   { operations: /^POST \S*\/api-keys$/, why: "`member_id` and `service` are exclusive" },
+  {
+    operations: /^POST \S*\/repos$/,
+    why: "`clone_url` must be a source the server reads: a local path only under CODE_HOST_LOCAL_ROOTS (none here), a well-formed host",
+  },
   { operations: /^POST \S*\/collections$/, why: "`owner_identity_id` must be a member of the workspace" },
   {
     operations: /^POST \S*\/collections\/\{id\}\/records(\/query|\/aggregate)?$/,
@@ -491,11 +495,20 @@ async function main(): Promise<Summary> {
   let server: AppServer | null = null;
   try {
     // Thousands of requests with one key: per-key limiting off (RATE_LIMIT_PER_KEY=0) and per-IP limiting off.
-    // The fuzz links repos with made-up remote URLs: git may use local paths only, so their index
-    // jobs fail at once instead of reaching out to the network.
+    // The fuzz links repos with made-up remote URLs, and none may reach the network (nor DNS):
+    // CODE_HOST_ALLOW_PRIVATE=true leaves host names unresolved when a repo is linked, and
+    // GIT_ALLOW_PROTOCOL=file makes the code host refuse https and ssh before resolving anything,
+    // so their index jobs fail at once. No local roots (CODE_HOST_LOCAL_ROOTS unset): a made-up
+    // local path is refused with 400 when linked.
     server = await startAppServer({
       name: "server",
-      env: { LOG_LEVEL: settings.logLevel, RATE_LIMIT_PER_KEY: "0", RATE_LIMIT_PER_IP: "0", GIT_ALLOW_PROTOCOL: "file" },
+      env: {
+        LOG_LEVEL: settings.logLevel,
+        RATE_LIMIT_PER_KEY: "0",
+        RATE_LIMIT_PER_IP: "0",
+        GIT_ALLOW_PROTOCOL: "file",
+        CODE_HOST_ALLOW_PRIVATE: "true",
+      },
     });
     const passes = await planPasses(server.origin, await fetchDocument(server.origin));
     console.log(

@@ -64,6 +64,8 @@ export async function makeTestApp(
     identityWebhookSecret?: string;
     supportWebhookSecret?: string;
     billingWebhookSecret?: string;
+    /** WORKSPACE_BOOTSTRAP of the app (default `open`). */
+    workspaceBootstrap?: "open" | "operator";
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -91,6 +93,7 @@ export async function makeTestApp(
       platformAdminKey: opts.platformAdminKey ?? null,
       publicUrl: opts.publicUrl ?? null,
       secretKey: TEST_SECRET,
+      workspaceBootstrap: opts.workspaceBootstrap ?? "open",
     },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {

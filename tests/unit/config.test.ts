@@ -36,22 +36,54 @@ describe("readConfig()", () => {
     });
   });
 
-  test("readConfig() reads the code-host settings: local repo paths only when embedded unless said otherwise", () => {
-    expect(readConfig({})).toMatchObject({ codeHostWebhookSecret: null, codeHostLocalPaths: true, gitCacheDir: null });
-    expect(readConfig({ DATABASE_URL: "postgres://x" }).codeHostLocalPaths).toBe(false);
+  test("readConfig() reads the code-host settings: no local roots and public hosts only unless said otherwise", () => {
+    expect(readConfig({})).toMatchObject({
+      codeHostWebhookSecret: null,
+      codeHostLocalRoots: [],
+      codeHostAllowPrivate: false,
+      gitCacheDir: null,
+    });
+    expect(readConfig({ DATABASE_URL: "postgres://x" }).codeHostLocalRoots).toEqual([]);
     expect(
       readConfig({
         MONGO_URL: "mongodb://y",
-        CODE_HOST_LOCAL_PATHS: "true",
+        CODE_HOST_LOCAL_ROOTS: "/srv/git: /home/ana/code ,:",
+        CODE_HOST_ALLOW_PRIVATE: "true",
         CODE_HOST_WEBHOOK_SECRET: "s3cret",
         GIT_CACHE_DIR: "/var/cache/git",
       }),
     ).toMatchObject({
-      codeHostLocalPaths: true,
+      codeHostLocalRoots: ["/srv/git", "/home/ana/code ,"],
+      codeHostAllowPrivate: true,
       codeHostWebhookSecret: "s3cret",
       gitCacheDir: "/var/cache/git",
     });
-    expect(() => readConfig({ CODE_HOST_LOCAL_PATHS: "yes" })).toThrow(/Invalid CODE_HOST_LOCAL_PATHS/);
+    expect(() => readConfig({ CODE_HOST_LOCAL_ROOTS: "/srv/git:repos" })).toThrow(
+      /Invalid CODE_HOST_LOCAL_ROOTS: expected absolute directories/,
+    );
+    expect(() => readConfig({ CODE_HOST_ALLOW_PRIVATE: "yes" })).toThrow(/Invalid CODE_HOST_ALLOW_PRIVATE/);
+  });
+
+  test("readConfig() stops on CODE_HOST_LOCAL_PATHS, naming the setting that replaced it", () => {
+    for (const value of ["true", "false"]) {
+      expect(() => readConfig({ CODE_HOST_LOCAL_PATHS: value })).toThrow(
+        /CODE_HOST_LOCAL_PATHS is no longer read: it is replaced by CODE_HOST_LOCAL_ROOTS/,
+      );
+    }
+  });
+
+  test("readConfig() listens on loopback when embedded, on every interface with a database server, or on HOST", () => {
+    expect(readConfig({}).host).toBe("127.0.0.1");
+    expect(readConfig({ DATABASE_URL: "postgres://x" }).host).toBe("0.0.0.0");
+    expect(readConfig({ MONGO_URL: "mongodb://y" }).host).toBe("0.0.0.0");
+    expect(readConfig({ HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+    expect(readConfig({ DATABASE_URL: "postgres://x", HOST: "10.0.0.5" }).host).toBe("10.0.0.5");
+  });
+
+  test("readConfig() reads WORKSPACE_BOOTSTRAP: open (the default) or operator, nothing else", () => {
+    expect(readConfig({}).workspaceBootstrap).toBe("open");
+    expect(readConfig({ WORKSPACE_BOOTSTRAP: "operator" }).workspaceBootstrap).toBe("operator");
+    expect(() => readConfig({ WORKSPACE_BOOTSTRAP: "closed" })).toThrow(/Invalid WORKSPACE_BOOTSTRAP: expected one of open, operator/);
   });
 
   test("readConfig() accepts WORKERS=off only with a shared job queue (REDIS_URL or DATABASE_URL), and on or off only", () => {
