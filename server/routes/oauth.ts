@@ -28,6 +28,7 @@ import {
 } from "../../core/identity/mod.ts";
 import type { IdentityError } from "../../core/identity/errors.ts";
 import { AppError, forbidden, notFound, unauthenticated, validationFailed } from "../../core/kernel/errors.ts";
+import { schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { API_PREFIX } from "../app.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -605,8 +606,7 @@ export function oauthRoutes(deps: ServerDeps) {
       throw validationFailed("Invalid request body: not JSON");
     }
     if (!Value.Check(AuthorizeDecision, body)) {
-      const details = [...Value.Errors(AuthorizeDecision, body)].slice(0, 10).map((e) => ({ path: `body${e.path}`, message: e.message }));
-      throw validationFailed("Invalid request body", details);
+      throw validationFailed("Invalid request body", schemaErrorDetails(Value.Errors(AuthorizeDecision, body), { prefix: "body", limit: 10 }));
     }
     const auth = await optionalPrincipal(deps, request.headers) ?? await sessionDecider(mount, request, body, set);
     assertDecider(mount, auth, body.workspace);
