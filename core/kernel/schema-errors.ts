@@ -107,11 +107,29 @@ function kindsOf(schema: unknown): string {
   return [...new Set(kinds)].join(" or ") || "another value";
 }
 
+/** Errors saying a value is of another kind than the schema's (a string where an object is expected, another constant). */
+const KIND_ERRORS: ReadonlySet<number> = new Set([
+  ValueErrorType.Array,
+  ValueErrorType.BigInt,
+  ValueErrorType.Boolean,
+  ValueErrorType.Date,
+  ValueErrorType.Integer,
+  ValueErrorType.Literal,
+  ValueErrorType.Never,
+  ValueErrorType.Null,
+  ValueErrorType.Number,
+  ValueErrorType.Object,
+  ValueErrorType.String,
+  ValueErrorType.Tuple,
+  ValueErrorType.Undefined,
+  ValueErrorType.Union,
+]);
+
 /**
  * The errors that stand for `e`: itself, or for a failed union of shapes, those of its closest
- * variant. A variant failing at the union's own path is of another kind altogether (a string
- * where an object is expected); among the others the one with the fewest errors is closest. When
- * every variant is of another kind, the union's own error stands.
+ * variant. A variant refusing the value's kind at the union's own path (a string where an object
+ * is expected) is another shape altogether; among the others the one with the fewest errors is
+ * closest. When every variant is of another kind, the union's own error stands.
  */
 function* closest(e: SchemaError, depth: number): Generator<SchemaError> {
   if (e.type !== ValueErrorType.Union || !e.errors || allowedValues(e.schema) || depth > 16) return yield e;
@@ -119,7 +137,7 @@ function* closest(e: SchemaError, depth: number): Generator<SchemaError> {
   let best: SchemaError[] | undefined;
   for (const variant of e.errors) {
     const list = first(variant, 32);
-    if (list.length === 0 || list.some((x) => (x.path ?? "") === at)) continue;
+    if (list.length === 0 || list.some((x) => (x.path ?? "") === at && KIND_ERRORS.has(x.type ?? -1))) continue;
     if (!best || list.length < best.length) best = list;
   }
   if (!best) return yield e;

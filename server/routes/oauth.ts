@@ -296,7 +296,7 @@ export function oauthRoutes(deps: ServerDeps) {
           if (!grantType) {
             return oauthError({ code: "invalid_request", description: "Invalid request: grant_type is missing" });
           } else if (grantType !== "authorization_code" && grantType !== "refresh_token") {
-            return oauthError({ code: "unsupported_grant_type", description: `Unsupported grant_type: ${grantType}` });
+            return oauthError({ code: "unsupported_grant_type", description: `Unsupported grant_type ${grantType}: expected one of authorization_code, refresh_token` });
           } else if (!client.value.grant_types.includes(grantType)) {
             return oauthError({ code: "unauthorized_client", description: `The client did not register grant type ${grantType}` });
           } else if (grantType === "authorization_code") {
