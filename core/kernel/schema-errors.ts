@@ -103,7 +103,9 @@ function expectedOneOf(values: unknown[]): string {
 /** What a union of shapes takes, in words: `object or null`. */
 function kindsOf(schema: unknown): string {
   const variants = isRecord(schema) && Array.isArray(schema.anyOf) ? schema.anyOf : [];
-  const kinds = variants.map((v) => (isRecord(v) && "const" in v ? show(v.const) : isRecord(v) && typeof v.type === "string" ? v.type : "a value"));
+  const kinds = variants.map((
+    v,
+  ) => (isRecord(v) && "const" in v ? show(v.const) : isRecord(v) && typeof v.type === "string" ? v.type : "a value"));
   return [...new Set(kinds)].join(" or ") || "another value";
 }
 

@@ -87,7 +87,10 @@ export async function receiveMonitorWebhook(
     return { status: "ignored", drifted: 0 };
   }
   if (!Value.Check(EntitiesChanged, event)) {
-    throw validationFailed("Invalid monitor.entities_changed event", schemaErrorDetails(Value.Errors(EntitiesChanged, event), { limit: 1 }));
+    throw validationFailed(
+      "Invalid monitor.entities_changed event",
+      schemaErrorDetails(Value.Errors(EntitiesChanged, event), { limit: 1 }),
+    );
   }
   const result = await deliverOnce(
     deps,

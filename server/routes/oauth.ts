@@ -296,7 +296,10 @@ export function oauthRoutes(deps: ServerDeps) {
           if (!grantType) {
             return oauthError({ code: "invalid_request", description: "Invalid request: grant_type is missing" });
           } else if (grantType !== "authorization_code" && grantType !== "refresh_token") {
-            return oauthError({ code: "unsupported_grant_type", description: `Unsupported grant_type ${grantType}: expected one of authorization_code, refresh_token` });
+            return oauthError({
+              code: "unsupported_grant_type",
+              description: `Unsupported grant_type ${grantType}: expected one of authorization_code, refresh_token`,
+            });
           } else if (!client.value.grant_types.includes(grantType)) {
             return oauthError({ code: "unauthorized_client", description: `The client did not register grant type ${grantType}` });
           } else if (grantType === "authorization_code") {
@@ -606,7 +609,10 @@ export function oauthRoutes(deps: ServerDeps) {
       throw validationFailed("Invalid request body: not JSON");
     }
     if (!Value.Check(AuthorizeDecision, body)) {
-      throw validationFailed("Invalid request body", schemaErrorDetails(Value.Errors(AuthorizeDecision, body), { prefix: "body", limit: 10 }));
+      throw validationFailed(
+        "Invalid request body",
+        schemaErrorDetails(Value.Errors(AuthorizeDecision, body), { prefix: "body", limit: 10 }),
+      );
     }
     const auth = await optionalPrincipal(deps, request.headers) ?? await sessionDecider(mount, request, body, set);
     assertDecider(mount, auth, body.workspace);

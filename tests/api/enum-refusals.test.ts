@@ -79,11 +79,9 @@ function withValueAt(schema: JsonSchema, steps: Step[], bad: unknown): unknown {
   return object;
 }
 
-let owner: string;
-let slug: string;
+const { slug, key: owner } = await t.bootstrap("enums");
 let oauthClientId: string;
 beforeAll(async () => {
-  ({ slug, key: owner } = await t.bootstrap("enums"));
   const client = await t.call("POST", "/oauth/register", {
     body: { client_name: "Enum test", redirect_uris: ["http://127.0.0.1/callback"], token_endpoint_auth_method: "none" },
   });
@@ -98,7 +96,9 @@ async function requestOf(site: EnumSite, value: unknown): Promise<Request> {
   for (const p of site.op.parameters ?? []) {
     const mine = p.in === site.where && p.name === site.name;
     if (!mine && !p.required) continue;
-    const v = mine ? String(value) : p.in === "path" && p.name === "slug" && site.path.startsWith("/api/v1/workspaces/")
+    const v = mine
+      ? String(value)
+      : p.in === "path" && p.name === "slug" && site.path.startsWith("/api/v1/workspaces/")
       ? slug
       : stringOf(p.schema.type === "string" ? p.schema : { ...p.schema, type: "string" });
     if (p.in === "path") url.pathname = url.pathname.replace(`%7B${p.name}%7D`, encodeURIComponent(v));
@@ -152,7 +152,9 @@ describe("enum refusals name the allowed values", () => {
       if (site.path.endsWith("/oauth/token")) {
         // RFC 6749 §5.2: the token endpoint answers in OAuth's own error format.
         expect(body.error).toBe("unsupported_grant_type");
-        for (const v of names(site.values)) expect({ v, description: body.error_description }).toSatisfy(() => mentions(body.error_description, v));
+        for (const v of names(site.values)) {
+          expect({ v, description: body.error_description }).toSatisfy(() => mentions(body.error_description, v));
+        }
         return;
       }
       expect(body.error.code).toBe("VALIDATION_FAILED");
@@ -161,10 +163,46 @@ describe("enum refusals name the allowed values", () => {
       const at = (d: { path: string }) => d.path.replace(/^(?=\/)/, "body");
       const details: Array<{ path: string; message: string }> = body.error.details;
       // Nothing else of the request was refused: the enum is what failed.
-      for (const d of details) expect({ path: at(d), body }).toMatchObject({ path: expect.stringMatching(new RegExp(`^${escapeRegex(path)}`)) });
+      for (const d of details) {
+        expect({ path: at(d), body }).toMatchObject({ path: expect.stringMatching(new RegExp(`^${escapeRegex(path)}`)) });
+      }
       const named = details.find((d) => at(d) === path)?.message ?? "";
       for (const v of names(site.values)) expect({ path, v, named }).toSatisfy(() => mentions(named, v));
-      if (site.where !== "body") for (const v of names(site.values)) expect(mentions(body.error.message, v)).toBe(true);
+      if (site.where !== "body") { for (const v of names(site.values)) expect(mentions(body.error.message, v)).toBe(true); }
+    });
+  }
+});
+
+/** One MCP message to `/mcp` as the owner. */
+async function mcp(method: string, params: Record<string, unknown>) {
+  const res = await t.app.handle(
+    new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${owner}` },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    }),
+  );
+  return (await res.json()).result;
+}
+
+const tools: Array<{ name: string; inputSchema: JsonSchema }> = (await mcp("tools/list", {})).tools;
+const toolSites = tools.flatMap((tool) => {
+  const found: Array<{ tool: string; schema: JsonSchema; steps: Step[]; values: unknown[] }> = [];
+  walkBody(tool.inputSchema, [], (steps, values) => found.push({ tool: tool.name, schema: tool.inputSchema, steps, values }));
+  return found;
+});
+
+describe("MCP tools' enum refusals name the allowed values", () => {
+  test("the tools declare enums", () => expect(toolSites.length).toBeGreaterThan(0));
+  for (const site of toolSites) {
+    test(`${site.tool}: ${pointer(site.steps)} (${names(site.values).join(", ")})`, async () => {
+      const result = await mcp("tools/call", { name: site.tool, arguments: withValueAt(site.schema, site.steps, BAD) });
+      expect(result.isError).toBe(true);
+      const { error } = JSON.parse(result.content[0].text);
+      expect(error.code).toBe("VALIDATION_FAILED");
+      for (const d of error.details) expect(d.path).toStartWith(pointer(site.steps));
+      const named = error.details.find((d: { path: string }) => d.path === pointer(site.steps))?.message ?? "";
+      for (const v of names(site.values)) expect({ v, named }).toSatisfy(() => mentions(named, v));
     });
   }
 });
