@@ -40,7 +40,7 @@ export function schemaErrorDetails(errors: Iterable<SchemaError>, opts: SchemaEr
   const details: ErrorDetail[] = [];
   const missing = new Set<string>();
   for (const error of errors) {
-    for (const e of closest(error, 0)) {
+    for (const e of closest(error, 0, opts.describe)) {
       const detail = { path: `${opts.prefix ?? ""}${e.path ?? ""}` || "/", message: schemaErrorMessage(e, opts.describe) };
       // A missing property is not also of the wrong type; a value failing its pattern and its enum
       // (a query parameter) is one mistake: each said once.
@@ -131,10 +131,11 @@ const KIND_ERRORS: ReadonlySet<number> = new Set([
  * The errors that stand for `e`: itself, or for a failed union of shapes, those of its closest
  * variant. A variant refusing the value's kind at the union's own path (a string where an object
  * is expected) is another shape altogether; among the others the one with the fewest errors is
- * closest. When every variant is of another kind, the union's own error stands.
+ * closest. When every variant is of another kind, or the caller words the union itself (a query
+ * parameter's boolean), the union's own error stands.
  */
-function* closest(e: SchemaError, depth: number): Generator<SchemaError> {
-  if (e.type !== ValueErrorType.Union || !e.errors || allowedValues(e.schema) || depth > 16) return yield e;
+function* closest(e: SchemaError, depth: number, describe?: SchemaErrorOptions["describe"]): Generator<SchemaError> {
+  if (e.type !== ValueErrorType.Union || !e.errors || allowedValues(e.schema) || describe?.(e) !== undefined || depth > 16) return yield e;
   const at = e.path ?? "";
   let best: SchemaError[] | undefined;
   for (const variant of e.errors) {
@@ -143,7 +144,7 @@ function* closest(e: SchemaError, depth: number): Generator<SchemaError> {
     if (!best || list.length < best.length) best = list;
   }
   if (!best) return yield e;
-  for (const inner of best) yield* closest(inner, depth + 1);
+  for (const inner of best) yield* closest(inner, depth + 1, describe);
 }
 
 function first(errors: Iterable<SchemaError>, n: number): SchemaError[] {

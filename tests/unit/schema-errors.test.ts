@@ -89,6 +89,15 @@ describe("schemaErrorDetails()", () => {
     ]);
     expect(schemaErrorDetails(Value.Errors(Query, { limit: 99, view: "c" }), { limit: 1 })).toHaveLength(1);
   });
+
+  test("a union the caller words itself is not broken into its variants", () => {
+    const Flag = Type.Object({ stale: Type.Union([Type.Boolean(), Type.String({ pattern: "^(true|false)$" })]) });
+    const describe = (e: { schema?: unknown }) =>
+      (e.schema as { anyOf?: Array<{ type?: string }> }).anyOf?.some((s) => s.type === "boolean") ? "expected true or false" : undefined;
+    expect(schemaErrorDetails(Value.Errors(Flag, { stale: "maybe" }), { describe })).toEqual([
+      { path: "/stale", message: "expected true or false" },
+    ]);
+  });
 });
 
 describe("assertValid()", () => {
