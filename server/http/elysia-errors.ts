@@ -15,7 +15,9 @@ export function toAppError(code: string | number, error: unknown): AppError {
     const details: ErrorDetail[] = schemaErrorDetails(v.all ?? [], { prefix: where, limit: 50, describe: expectation });
     // Parameters are named in the message itself: `Invalid request query: limit: expected an integer from 1 to 200`.
     const first = details[0];
-    const named = (where === "query" || where === "headers") && first ? `: ${first.path.slice(where.length + 1)}: ${first.message}` : "";
+    const named = (where === "query" || where === "headers" || where === "params") && first
+      ? `: ${first.path.slice(where.length + 1)}: ${first.message}`
+      : "";
     return new AppError("VALIDATION_FAILED", `Invalid request ${where}${named}`, details);
   }
   if (code === "PARSE") {

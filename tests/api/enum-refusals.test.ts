@@ -129,6 +129,8 @@ async function requestOf(site: EnumSite, value: unknown): Promise<Request> {
 }
 
 const sites = enumSites();
+/** Where Elysia says a parameter is. */
+const ELYSIA_WHERE = { path: "params", query: "query", header: "headers" } as const;
 const names = (values: unknown[]) => values.filter((v) => v !== null).map(String);
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** `text` names `value` as a word of its own (`git` is not found in `github`). */
@@ -158,7 +160,7 @@ describe("enum refusals name the allowed values", () => {
         return;
       }
       expect(body.error.code).toBe("VALIDATION_FAILED");
-      const path = site.where === "body" ? `body${site.name}` : `${site.where === "header" ? "headers" : site.where}/${site.name}`;
+      const path = site.where === "body" ? `body${site.name}` : `${ELYSIA_WHERE[site.where]}/${site.name}`;
       // A receiver that checks its signature before the body reads the body in core: its pointers have no `body` in front.
       const at = (d: { path: string }) => d.path.replace(/^(?=\/)/, "body");
       const details: Array<{ path: string; message: string }> = body.error.details;
