@@ -12,6 +12,7 @@ import "./http/string-formats.ts";
 import { Elysia } from "elysia";
 import { AppError, validationFailed } from "../core/kernel/errors.ts";
 import type { ServerDeps } from "./deps.ts";
+import { deprecationHeadersAt } from "./http/deprecations.ts";
 import { errorResponse } from "./http/error-envelope.ts";
 import { STATUS_OF } from "./http/error-status.ts";
 import { challengeFor } from "./http/challenge.ts";
@@ -181,16 +182,19 @@ export function buildApp(deps: ServerDeps) {
     .onTransform({ as: "global" }, integerQueryCoercion(root))
     .onError({ as: "global" }, ({ code, error, request, set }) => {
       const facts = requestFacts(request, set);
+      const url = new URL(request.url);
+      // A deprecated alias's headers on every answer of its paths, also those refused before its routes' hooks run.
+      const alias = deprecationHeadersAt(url);
       // A known path asked with a method it does not declare is a 405 naming those it does, even
       // when a parameter route of that method caught the request first (PATCH /collections/doctor).
       if (code === "NOT_FOUND" || code === "VALIDATION" || code === "PARSE") {
-        const allowed = allowedMethods(new URL(request.url).pathname);
+        const allowed = allowedMethods(url.pathname);
         if (allowed && !allowed.includes(request.method)) {
           const refusal = new AppError(
             "METHOD_NOT_ALLOWED",
             `Method not allowed: ${request.method} is not an operation of this path, which answers ${allowed.join(", ")}`,
           );
-          return errorResponse(refusal, facts.id, { allow: allowed.join(", ") });
+          return errorResponse(refusal, facts.id, { allow: allowed.join(", "), ...alias });
         }
       }
       const appError = toAppError(code, error);
@@ -203,7 +207,7 @@ export function buildApp(deps: ServerDeps) {
         });
       }
       // RateLimit-* (and an alias's Deprecation/Sunset/Link) headers set before the failure still belong on the error response.
-      const carried: Record<string, string> = {};
+      const carried: Record<string, string> = { ...alias };
       for (const [name, value] of Object.entries(set.headers)) {
         if (name.startsWith("ratelimit-") || name === "deprecation" || name === "sunset" || name === "link") carried[name] = String(value);
       }

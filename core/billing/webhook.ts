@@ -4,6 +4,7 @@ import { grantCredits, PLATFORM_OPERATOR } from "../credits/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, validationFailed } from "../kernel/errors.ts";
+import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { queueMail } from "../mail/mod.ts";
 import { deliverOnce, verifyStripeSignature, type WebhookHandler } from "../webhooks/mod.ts";
@@ -89,8 +90,7 @@ interface Event {
 
 function parse<T extends Parameters<typeof Value.Check>[0]>(schema: T, value: unknown, what: string): Static<T> {
   if (!Value.Check(schema, value)) {
-    const e = Value.Errors(schema, value).First();
-    throw validationFailed(`Invalid ${what}`, e ? [{ path: e.path || "/", message: e.message }] : []);
+    throw validationFailed(`Invalid ${what}`, schemaErrorDetails(Value.Errors(schema, value), { limit: 1 }));
   }
   return value as Static<T>;
 }

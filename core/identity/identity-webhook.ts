@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { CoreDeps } from "../deps.ts";
 import { AppError, conflict, validationFailed } from "../kernel/errors.ts";
+import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { deliverOnce, verifyStandardWebhook, type WebhookHandler } from "../webhooks/mod.ts";
 import { deactivateIdentity } from "./identity-links.ts";
 import type { IdentityLink } from "./model.ts";
@@ -52,8 +53,7 @@ type WebhookDeps = CoreDeps;
 
 function parse<T extends Parameters<typeof Value.Check>[0]>(schema: T, value: unknown, what: string): Static<T> {
   if (!Value.Check(schema, value)) {
-    const e = Value.Errors(schema, value).First();
-    throw validationFailed(`Invalid ${what}`, e ? [{ path: e.path || "/", message: e.message }] : []);
+    throw validationFailed(`Invalid ${what}`, schemaErrorDetails(Value.Errors(schema, value), { limit: 1 }));
   }
   return value as Static<T>;
 }

@@ -4,5 +4,6 @@ export * from "./clock.ts";
 export * from "./paging.ts";
 export * from "./keyset-cursor.ts";
 export * from "./validation.ts";
+export * from "./schema-errors.ts";
 export * from "./literal-union.ts";
 export * from "./query-params.ts";

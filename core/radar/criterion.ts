@@ -1,4 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
+import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import type { ErrorDetail } from "../kernel/errors.ts";
 import { CRITERION_KINDS, type CriterionFilter, type CriterionKind, type EmployeeRange, filterSchemaOf } from "./criterion-filter.ts";
 
@@ -71,13 +72,7 @@ function rangeProblems(range: EmployeeRange | undefined, path: string): ErrorDet
  * rules a schema cannot state (an employee range's `min` ≤ `max`). Empty: it is valid.
  */
 export function filterProblems(kind: CriterionKind, filter: unknown, base = "/filter"): ErrorDetail[] {
-  const seen = new Set<string>();
-  const problems: ErrorDetail[] = [];
-  for (const e of Value.Errors(filterSchemaOf(kind), filter)) {
-    const detail = { path: `${base}${e.path}`, message: e.message };
-    const key = `${detail.path}\n${detail.message}`;
-    if (!seen.has(key)) problems.push(detail), seen.add(key);
-  }
+  const problems = schemaErrorDetails(Value.Errors(filterSchemaOf(kind), filter), { prefix: base, limit: Infinity });
   if (problems.length > 0) return problems;
   const f = filter as { employee_count?: EmployeeRange; company?: { employee_count?: EmployeeRange } };
   return [

@@ -4,6 +4,7 @@ import { type CollectionRecord, normalizeDedupKey } from "../collections/mod.ts"
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, validationFailed } from "../kernel/errors.ts";
+import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { deliverOnce, type StandardWebhookHeaders, verifyStandardWebhook, type WebhookHandler } from "../webhooks/mod.ts";
 import { CRITERION_KINDS } from "./criterion-filter.ts";
 import { agentChange } from "./record-change.ts";
@@ -86,8 +87,10 @@ export async function receiveMonitorWebhook(
     return { status: "ignored", drifted: 0 };
   }
   if (!Value.Check(EntitiesChanged, event)) {
-    const e = Value.Errors(EntitiesChanged, event).First();
-    throw validationFailed("Invalid monitor.entities_changed event", e ? [{ path: e.path || "/", message: e.message }] : []);
+    throw validationFailed(
+      "Invalid monitor.entities_changed event",
+      schemaErrorDetails(Value.Errors(EntitiesChanged, event), { limit: 1 }),
+    );
   }
   const result = await deliverOnce(
     deps,

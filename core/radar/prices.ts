@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 
 /**
  * What radar charges, in credits, per unit delivered. Radar sells; credits only keeps the ledger,
@@ -46,7 +47,7 @@ export function parsePrices(raw: string | null | undefined): PriceTable {
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("Invalid RADAR_PRICES: expected a JSON object");
   const table = { ...DEFAULT_PRICES, ...parsed };
-  const error = Value.Errors(PriceTable, table).First();
-  if (error) throw new Error(`Invalid RADAR_PRICES: ${error.path || "/"}: ${error.message}`);
+  const [error] = schemaErrorDetails(Value.Errors(PriceTable, table), { limit: 1 });
+  if (error) throw new Error(`Invalid RADAR_PRICES: ${error.path}: ${error.message}`);
   return table;
 }

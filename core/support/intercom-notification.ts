@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { isUuid } from "../kernel/ids.ts";
 import { validationFailed } from "../kernel/errors.ts";
+import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { SUPPORT_STATES, type SupportNotification, type SupportState } from "./model.ts";
 
 /**
@@ -36,10 +37,9 @@ export function parseIntercomNotification(body: Uint8Array): IntercomNotificatio
     throw validationFailed("Invalid webhook body: it is not JSON");
   }
   if (!Value.Check(Envelope, json)) {
-    const e = Value.Errors(Envelope, json).First();
     throw validationFailed(
       'Invalid webhook body: expected an Intercom notification {"type":"notification_event","id","topic","data":{"item"}}',
-      e ? [{ path: e.path || "/", message: e.message }] : [],
+      schemaErrorDetails(Value.Errors(Envelope, json), { limit: 1 }),
     );
   }
   return json;

@@ -1,5 +1,5 @@
 import { AppError, type ErrorDetail, isAppError } from "../../core/kernel/errors.ts";
-import { validationMessage } from "../../core/kernel/validation.ts";
+import { type SchemaError, schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
 
 /**
  * Translates what Elysia throws into domain errors: request validation is our 400
@@ -9,21 +9,15 @@ import { validationMessage } from "../../core/kernel/validation.ts";
 export function toAppError(code: string | number, error: unknown): AppError {
   if (isAppError(error)) return error;
   if (code === "VALIDATION") {
-    const v = error as { type?: string; all?: ValueError[] };
+    const v = error as { type?: string; all?: SchemaError[] };
     if (v.type === "response") return new AppError("INTERNAL", "Internal error: response did not match its schema");
     const where = v.type ?? "body";
-    const details: ErrorDetail[] = [];
-    for (const e of (v.all ?? []).slice(0, 50)) {
-      const detail = {
-        path: `${where}${e.path || ""}`,
-        message: expectation(e.schema) ?? validationMessage(e.summary ?? e.message ?? "invalid", e.value),
-      };
-      // A parameter failing its pattern and its format is one mistake, said once.
-      if (!details.some((d) => d.path === detail.path && d.message === detail.message)) details.push(detail);
-    }
+    const details: ErrorDetail[] = schemaErrorDetails(v.all ?? [], { prefix: where, limit: 50, describe: expectation });
     // Parameters are named in the message itself: `Invalid request query: limit: expected an integer from 1 to 200`.
     const first = details[0];
-    const named = (where === "query" || where === "headers") && first ? `: ${first.path.slice(where.length + 1)}: ${first.message}` : "";
+    const named = (where === "query" || where === "headers" || where === "params") && first
+      ? `: ${first.path.slice(where.length + 1)}: ${first.message}`
+      : "";
     return new AppError("VALIDATION_FAILED", `Invalid request ${where}${named}`, details);
   }
   if (code === "PARSE") {
@@ -39,18 +33,21 @@ export function toAppError(code: string | number, error: unknown): AppError {
   return new AppError("INTERNAL", "Internal error");
 }
 
-interface ValueError {
-  path?: string;
-  message?: string;
-  summary?: string;
-  value?: unknown;
-  schema?: { type?: string; enum?: unknown[]; minimum?: number; maximum?: number; format?: string; anyOf?: Array<{ type?: string }> };
+interface ParamSchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  anyOf?: Array<{ type?: string }>;
 }
 
-/** What a declared parameter expects, in words, for the schemas query-schemas.ts builds; undefined for any other. */
-function expectation(schema: ValueError["schema"]): string | undefined {
+/**
+ * What a declared parameter expects, in words, for the schemas query-schemas.ts builds; undefined
+ * for any other. (An enum's allowed values are named by schemaErrorDetails itself, everywhere.)
+ */
+function expectation(error: SchemaError): string | undefined {
+  const schema = error.schema as ParamSchema | undefined;
   if (!schema) return undefined;
-  if (Array.isArray(schema.enum)) return `expected one of ${schema.enum.join(", ")}`;
   if (schema.type === "integer") {
     return schema.minimum !== undefined && schema.maximum !== undefined
       ? `expected an integer from ${schema.minimum} to ${schema.maximum}`

@@ -1,7 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { ScopedOperation } from "../../core/access/mod.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
-import { validationMessage } from "../../core/kernel/validation.ts";
+import { schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
 import { INVALID_PARAMS, type JsonRpcError, type JsonRpcResult, METHOD_NOT_FOUND, rpcError, rpcResult } from "./jsonrpc.ts";
 import { negotiateRevision } from "./protocol.ts";
 import { type Tool, TOOL_BY_NAME, type ToolContext, TOOLS } from "./tools.ts";
@@ -73,10 +73,7 @@ async function callTool(ctx: ToolContext, req: McpRequest): Promise<JsonRpcResul
   const tool = TOOL_BY_NAME.get(name);
   if (!tool) return rpcError(req.id, INVALID_PARAMS, `Unknown tool: ${name}`, { tools: TOOLS.map((t) => t.name) });
   if (!Value.Check(tool.input, args)) {
-    const details = [...Value.Errors(tool.input, args)].slice(0, 20).map((e) => ({
-      path: e.path || "/",
-      message: validationMessage(e.message, e.value),
-    }));
+    const details = schemaErrorDetails(Value.Errors(tool.input, args), { limit: 20 });
     return toolError(req.id, { code: "VALIDATION_FAILED", message: `Invalid arguments for ${name}`, details });
   }
   try {

@@ -28,6 +28,7 @@ import {
 } from "../../core/identity/mod.ts";
 import type { IdentityError } from "../../core/identity/errors.ts";
 import { AppError, forbidden, notFound, unauthenticated, validationFailed } from "../../core/kernel/errors.ts";
+import { schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
 import { API_PREFIX } from "../app.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -295,7 +296,10 @@ export function oauthRoutes(deps: ServerDeps) {
           if (!grantType) {
             return oauthError({ code: "invalid_request", description: "Invalid request: grant_type is missing" });
           } else if (grantType !== "authorization_code" && grantType !== "refresh_token") {
-            return oauthError({ code: "unsupported_grant_type", description: `Unsupported grant_type: ${grantType}` });
+            return oauthError({
+              code: "unsupported_grant_type",
+              description: `Unsupported grant_type ${grantType}: expected one of authorization_code, refresh_token`,
+            });
           } else if (!client.value.grant_types.includes(grantType)) {
             return oauthError({ code: "unauthorized_client", description: `The client did not register grant type ${grantType}` });
           } else if (grantType === "authorization_code") {
@@ -605,8 +609,10 @@ export function oauthRoutes(deps: ServerDeps) {
       throw validationFailed("Invalid request body: not JSON");
     }
     if (!Value.Check(AuthorizeDecision, body)) {
-      const details = [...Value.Errors(AuthorizeDecision, body)].slice(0, 10).map((e) => ({ path: `body${e.path}`, message: e.message }));
-      throw validationFailed("Invalid request body", details);
+      throw validationFailed(
+        "Invalid request body",
+        schemaErrorDetails(Value.Errors(AuthorizeDecision, body), { prefix: "body", limit: 10 }),
+      );
     }
     const auth = await optionalPrincipal(deps, request.headers) ?? await sessionDecider(mount, request, body, set);
     assertDecider(mount, auth, body.workspace);

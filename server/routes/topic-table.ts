@@ -6,7 +6,9 @@ import type { workspaceScope } from "./workspace-scope.ts";
 
 /**
  * What the parts of the topic route table share (topics.ts registers the table once per base
- * path, `/topics` and the deprecated `/watchers`; topic-links.ts and code-context.ts add to it).
+ * path, `/topics` and the deprecated `/watchers`; topic-links.ts, code-context.ts and
+ * topic-sharing.ts add to it). A route under `/topics` belongs here, so its twin cannot be
+ * forgotten (tests/api/watchers-twins.test.ts checks every one).
  */
 export type TopicScope = ReturnType<typeof workspaceScope>;
 

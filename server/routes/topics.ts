@@ -29,6 +29,7 @@ import { authenticated, Deleted, errors, pageOf } from "../http/schemas.ts";
 import { codeContextRoutes } from "./code-context.ts";
 import { GOVERNANCE_DOCS } from "./topic-docs.ts";
 import { topicLinkRoutes } from "./topic-links.ts";
+import { topicSharingRoutes } from "./topic-sharing.ts";
 import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "./topic-queries.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 import { SlugParams, TopicParams } from "./topic-table.ts";
@@ -237,5 +238,7 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
   topicLinkRoutes(routes, base, core, doc);
   // Code context (match-files, mark-drift): the same table, so under both base paths.
   codeContextRoutes(routes, base, core, doc);
+  // The public link and sharing with members: the same table, so under both base paths.
+  topicSharingRoutes(routes, base, deps, doc);
   return r;
 }
