@@ -69,6 +69,11 @@ export interface AuthorityRule {
   session: boolean;
   /** Whether a browser's request from another site (its `Origin`) is refused whatever it carries: MCP's DNS-rebinding rule. */
   foreignOriginRefused?: true;
+  /**
+   * What an OAuth token needs to pass (its scopes: `scopesFor`), as the OpenAPI document's `oauth2`
+   * requirement says; null where no token passes or none is read.
+   */
+  oauth: ScopedOperation | null;
   decide(caller: Caller): Decision;
 }
 
@@ -92,6 +97,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "nobody",
     tenancy: false,
     session: false,
+    oauth: null,
     decide: () => OK,
   },
   signature: {
@@ -99,6 +105,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "anything unsigned or badly signed: 401 `INVALID_SIGNATURE` (a link: 400 page)",
     tenancy: false,
     session: false,
+    oauth: null,
     decide: () => ({ ok: false, refusal: "signature" }),
   },
   oauth_protocol: {
@@ -106,6 +113,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "the protocol's own errors (400 `invalid_grant`, …)",
     tenancy: false,
     session: false,
+    oauth: null,
     decide: () => OK,
   },
   any_credential: {
@@ -113,6 +121,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "no credential or the operator key: 401",
     tenancy: false,
     session: true,
+    oauth: "read",
     decide: principal(() => OK),
   },
   bootstrap: {
@@ -121,6 +130,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "a service key 403; a read-only token 403 `insufficient_scope`; an invalid credential (the operator key) 401",
     tenancy: false,
     session: true,
+    oauth: "write",
     decide: (c) => c === null ? OK : !isPrincipal(c) ? UNAUTHENTICATED : !isPerson(c) ? ROLE : needs(c, "write"),
   },
   member_read: {
@@ -128,6 +138,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "no credential 401; another workspace's credential 404",
     tenancy: true,
     session: true,
+    oauth: "read",
     decide: principal(() => OK),
   },
   person_read: {
@@ -135,6 +146,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "a service key (it acts for no member) 403",
     tenancy: true,
     session: true,
+    oauth: "read",
     decide: principal((p) => isPerson(p) ? OK : ROLE),
   },
   owner_admin_read: {
@@ -142,6 +154,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "members and service keys 403",
     tenancy: true,
     session: true,
+    oauth: "read",
     decide: principal((p) => isOwnerOrAdmin(p) ? OK : ROLE),
   },
   write: {
@@ -149,6 +162,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "an OAuth token without `work:write`: 403 `insufficient_scope`",
     tenancy: true,
     session: true,
+    oauth: "write",
     decide: principal((p) => needs(p, "write")),
   },
   relate: {
@@ -156,6 +170,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "an OAuth token without `topics:write`: 403 `insufficient_scope`",
     tenancy: true,
     session: true,
+    oauth: "relate",
     decide: principal((p) => needs(p, "relate")),
   },
   person_write: {
@@ -163,6 +178,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "a service key 403; a token without `work:write` 403 `insufficient_scope`",
     tenancy: true,
     session: true,
+    oauth: "write",
     decide: principal((p) => isPerson(p) ? needs(p, "write") : ROLE),
   },
   human_write: {
@@ -170,6 +186,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "service keys and OAuth tokens 403",
     tenancy: true,
     session: true,
+    oauth: null,
     decide: principal((p) => actorKind(p) === "human" ? needs(p, "write") : ROLE),
   },
   own_or_owner_admin: {
@@ -177,6 +194,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "a service key 403; without `work:write` 403 `insufficient_scope`; a member, someone else's object: 404 (it reads as absent)",
     tenancy: true,
     session: true,
+    oauth: "write",
     // The matrix asks for an object of someone else: a member is told it is absent.
     decide: principal((p) => !isPerson(p) ? ROLE : !canWrite(p) ? scope("write") : isOwnerOrAdmin(p) ? OK : { ok: false, refusal: "absent" }),
   },
@@ -185,6 +203,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "members and service keys 403; an owner's or admin's token without `work:write` 403 `insufficient_scope`",
     tenancy: true,
     session: true,
+    oauth: "write",
     decide: principal((p) => roleThenWrite(isOwnerOrAdmin(p), p)),
   },
   owner: {
@@ -192,6 +211,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "admins, members and service keys 403; an owner's token without `work:write` 403 `insufficient_scope`",
     tenancy: true,
     session: true,
+    oauth: "write",
     decide: principal((p) => roleThenWrite(isOwner(p), p)),
   },
   consent: {
@@ -199,6 +219,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "OAuth tokens and service keys 403; a session without the page's token 403; nobody 401; at a workspace's mount, another workspace's 404",
     tenancy: true,
     session: true,
+    oauth: null,
     decide: principal((p) => isPerson(p) && p.via !== "oauth" ? OK : ROLE),
   },
   own_origin: {
@@ -206,6 +227,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "any other request 403: another site cannot sign you out",
     tenancy: false,
     session: true,
+    oauth: null,
     decide: () => ({ ok: false, refusal: "origin" }),
   },
   agent: {
@@ -214,6 +236,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
       "no credential, a session alone or the operator key 401; a page of another site (its `Origin`) 403; a write tool without `work:write` 403 `insufficient_scope`",
     tenancy: false,
     session: false,
+    oauth: "read",
     foreignOriginRefused: true,
     decide: principal(() => OK),
   },
@@ -222,6 +245,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     refused: "no credential or a session 401; every workspace credential 403 (on a workspace's path, another workspace's 404 first)",
     tenancy: true,
     session: false,
+    oauth: null,
     decide: (c) => c === null ? UNAUTHENTICATED : !isPrincipal(c) ? OK : ROLE,
   },
 };

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { AUTHORITY, type Authority, decide } from "../../core/access/authority.ts";
-import { scopesFor } from "../../core/access/scopes.ts";
+import { hasScopesFor, scopesFor } from "../../core/access/scopes.ts";
+import { TOOLS } from "../../server/mcp/tools.ts";
 import { authorityOf, canonicalPath, ROUTE_AUTHORITIES } from "../../server/http/route-authorities.ts";
 import { CONSENT_PATHS, consentRequest, Fixtures, type OperationSpec, OPERATIONS, sharedParam } from "../support/authorization-operations.ts";
 import {
@@ -151,6 +152,21 @@ describe("the authorization matrix", () => {
     // The request specs name only operations that exist.
     expect(Object.keys(OPERATIONS).filter((k) => !registered.has(k))).toEqual([]);
     expect(routes.length).toBeGreaterThan(190);
+    // The OpenAPI document names each operation's authority and the OAuth scopes it takes from the same table.
+    const documented: string[] = [];
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (!op?.responses) continue;
+        const authority = authorityOf(method, path)!;
+        const oauth = op.security?.find((r: Record<string, string[]>) => "oauth2" in r)?.oauth2 ?? null;
+        const scopes = AUTHORITY[authority]?.oauth ? scopesFor(AUTHORITY[authority].oauth!) : null;
+        const bearer = op.security?.some((r: Record<string, string[]>) => "bearer" in r) ?? false;
+        if (op["x-authority"] !== authority || JSON.stringify(oauth) !== JSON.stringify(bearer ? scopes : null)) {
+          documented.push(`${method} ${path}: x-authority ${op["x-authority"]}, oauth2 ${JSON.stringify(oauth)}`);
+        }
+      }
+    }
+    expect(documented).toEqual([]);
   });
 
   test("the kinds that cannot exist: a service key authorizes no OAuth client (it is no person)", async () => {
@@ -192,6 +208,112 @@ describe("the authorization matrix", () => {
         requests++;
         expect({ status: signed.status, body: signed.status < 300 ? "ok" : signed.body }).toEqual({ status: signed.status < 300 ? signed.status : 200, body: "ok" });
       }
+    });
+  }
+});
+
+describe("an owner's read-only OAuth token (issue #23)", () => {
+  test("is refused every owner/admin governance action, with the step-up challenge, and the topic does not change", async () => {
+    const readOnly = PRINCIPAL_KINDS.find((k) => k.id === "owner token work:read")!;
+    const writer = PRINCIPAL_KINDS.find((k) => k.id === "owner token work:read work:write")!;
+    const from = { reject: "proposed", approve: "draft", unvouch: "reviewed", "vouch-ack": "reviewed", restore: "archived" } as const;
+    for (const [action, status] of Object.entries(from)) {
+      const topic = await fx.topic(status);
+      const path = `/api/v1/workspaces/${fx.slug}/topics/${topic}`;
+      const before = await world.t.call("GET", `/workspaces/${fx.slug}/topics/${topic}`, { key: world.a.keys.owner });
+      const refused = await world.send({ method: "POST", path: `${path}/${action}`, body: {} }, readOnly);
+      expect({ action, status: refused.status, challenge: refused.headers.get("www-authenticate") }).toEqual({
+        action,
+        status: 403,
+        challenge: expect.stringContaining('error="insufficient_scope", scope="work:read work:write"'),
+      });
+      const after = await world.t.call("GET", `/workspaces/${fx.slug}/topics/${topic}`, { key: world.a.keys.owner });
+      expect({ action, status: after.body.status, version: after.body.version }).toEqual({
+        action,
+        status: before.body.status,
+        version: before.body.version,
+      });
+      // Stepped up to work:write, the same owner may.
+      expect({ action, status: (await world.send({ method: "POST", path: `${path}/${action}`, body: {} }, writer)).status }).toEqual({
+        action,
+        status: 201,
+      });
+    }
+  });
+});
+
+/**
+ * The same matrix over the MCP tools (ADR 027): `tools/list` and `tools/call` of every tool, by
+ * every kind of caller. The endpoint's authority (`agent`) decides who is heard at all; then a
+ * tool's declared operation (server/mcp/tools.ts) its scopes: a read-only token is shown the read
+ * tools only, and calling a write tool is the step-up 403.
+ */
+describe("the authorization matrix over the MCP tools", () => {
+  const mcp: Operation = { method: "POST", path: "/mcp" };
+  /** Arguments each tool is called with; a new tool must name its own here. */
+  const ARGS: Record<string, () => Record<string, unknown>> = {
+    search_topics: () => ({ query: "body" }),
+    get_topic: () => ({ slug: fx.shared.topic }),
+    retrieve_context: () => ({ question: "body words" }),
+    match_files: () => ({ paths: ["src/app.ts"] }),
+    propose_topic: () => ({ title: world.unique("Proposed"), body: "What an agent learned" }),
+    suggest_edit: () => ({ slug: fx.shared.topic, summary: "Fix", patch: { body: world.unique("Fixed body") } }),
+  };
+  /** Tools that name an object of the workspace asked about: another workspace's credential does not find it. */
+  const NAMES_AN_OBJECT = new Set(["get_topic", "suggest_edit"]);
+  const rpc = (method: string, params: Record<string, unknown> = {}): MatrixRequest => ({
+    method: "POST",
+    path: "/mcp",
+    body: { jsonrpc: "2.0", id: 1, method, params },
+  });
+
+  test("every tool is called in the matrix", () => {
+    expect(TOOLS.map((t) => t.name).filter((name) => !ARGS[name])).toEqual([]);
+  });
+
+  test("tools/list shows each caller the tools it may call", async () => {
+    const wrong: string[] = [];
+    for (const kind of kindsThatExist) {
+      const expected = expectation("agent", kind, mcp);
+      const answer = await world.send(rpc("tools/list"), kind);
+      requests++;
+      if (!expected.allow) {
+        const problem = mismatch(expected, answer, {});
+        if (problem) wrong.push(`${kind.id}: ${problem}`);
+        continue;
+      }
+      const caller = callerOf(kind) as Parameters<typeof hasScopesFor>[0];
+      const listed = answer.body?.result?.tools?.map((t: { name: string }) => t.name);
+      const callable = TOOLS.filter((t) => hasScopesFor(caller, t.operation)).map((t) => t.name);
+      if (answer.status !== 200 || JSON.stringify(listed) !== JSON.stringify(callable)) {
+        wrong.push(`${kind.id}: expected ${JSON.stringify(callable)}, got ${answer.status} ${JSON.stringify(listed ?? answer.body)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  for (const tool of TOOLS) {
+    test(`tools/call ${tool.name}: ${tool.operation}`, async () => {
+      const wrong: string[] = [];
+      for (const kind of kindsThatExist) {
+        const agent = expectation("agent", kind, mcp);
+        const caller = callerOf(kind) as Parameters<typeof hasScopesFor>[0];
+        const expected: Expectation = !agent.allow || hasScopesFor(caller, tool.operation)
+          ? agent
+          : { allow: false, status: 403, scope: scopesFor(tool.operation).join(" ") };
+        const answer = await world.send(rpc("tools/call", { name: tool.name, arguments: ARGS[tool.name]!() }), kind);
+        requests++;
+        const problem = mismatch(expected, answer, {});
+        if (problem) wrong.push(`${kind.id}: ${problem}`);
+        else if (expected.allow) {
+          const result = answer.body?.result;
+          const foreign = kind.credential.type === "foreign" && NAMES_AN_OBJECT.has(tool.name);
+          // Another workspace's owner works in their own workspace: this one's topic is not found there.
+          const error = result?.isError ? JSON.parse(result.content[0].text).error.code : null;
+          if (foreign ? error !== "NOT_FOUND" : error !== null) wrong.push(`${kind.id}: the tool answered ${result?.content?.[0]?.text}`);
+        }
+      }
+      expect(wrong).toEqual([]);
     });
   }
 });
