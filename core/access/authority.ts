@@ -6,7 +6,7 @@ import { hasScopesFor, type ScopedOperation } from "./scopes.ts";
  * The authorities an operation can need, one table (docs/decisions/051-authority-table.md). Each
  * operation of the API declares exactly one (server/http/route-authorities.ts), and the
  * authorization matrix test calls every operation with every kind of caller and checks the answer
- * against `decide` below. The policies of the modules (policy.ts files) enforce these rules where
+ * against `decideAuthority` below. The policies of the modules (policy.ts files) enforce these rules where
  * the objects are; this table says, in the same vocabulary, who passes each one and what everyone
  * else is told, so that the two can be held against each other.
  */
@@ -24,6 +24,7 @@ export const AUTHORITIES = [
   "person_write",
   "human_write",
   "own_or_owner_admin",
+  "owner_admin_or_author",
   "owner_admin",
   "owner",
   "consent",
@@ -101,7 +102,8 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     decide: () => OK,
   },
   signature: {
-    passes: "a request signed with the receiver's secret (inbound webhooks) or carrying a signed token (unsubscribe links); credentials are not read",
+    passes:
+      "a request signed with the receiver's secret (inbound webhooks) or carrying a signed token (unsubscribe links); credentials are not read",
     refused: "anything unsigned or badly signed: 401 `INVALID_SIGNATURE` (a link: 400 page)",
     tenancy: false,
     session: false,
@@ -109,7 +111,8 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     decide: () => ({ ok: false, refusal: "signature" }),
   },
   oauth_protocol: {
-    passes: "anyone: the OAuth client authenticates as the protocol says (PKCE, the code, the token in the body); header credentials are not read",
+    passes:
+      "anyone: the OAuth client authenticates as the protocol says (PKCE, the code, the token in the body); header credentials are not read",
     refused: "the protocol's own errors (400 `invalid_grant`, …)",
     tenancy: false,
     session: false,
@@ -125,8 +128,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     decide: principal(() => OK),
   },
   bootstrap: {
-    passes:
-      "anyone without a credential (a new owner); with one, a person who may write (API key, session, OAuth token with `work:write`)",
+    passes: "anyone without a credential (a new owner); with one, a person who may write (API key, session, OAuth token with `work:write`)",
     refused: "a service key 403; a read-only token 403 `insufficient_scope`; an invalid credential (the operator key) 401",
     tenancy: false,
     session: true,
@@ -190,13 +192,26 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     decide: principal((p) => actorKind(p) === "human" ? needs(p, "write") : ROLE),
   },
   own_or_owner_admin: {
-    passes: "the person the object belongs to (their key, their grant), and owners and admins (any of the workspace's); with `work:write` over OAuth",
+    passes:
+      "the person the object belongs to (their key, their grant), and owners and admins (any of the workspace's); with `work:write` over OAuth",
     refused: "a service key 403; without `work:write` 403 `insufficient_scope`; a member, someone else's object: 404 (it reads as absent)",
     tenancy: true,
     session: true,
     oauth: "write",
     // The matrix asks for an object of someone else: a member is told it is absent.
-    decide: principal((p) => !isPerson(p) ? ROLE : !canWrite(p) ? scope("write") : isOwnerOrAdmin(p) ? OK : { ok: false, refusal: "absent" }),
+    decide: principal((p) =>
+      !isPerson(p) ? ROLE : !canWrite(p) ? scope("write") : isOwnerOrAdmin(p) ? OK : { ok: false, refusal: "absent" }
+    ),
+  },
+  owner_admin_or_author: {
+    passes:
+      "an owner or admin, or the person whose work it is (the author of a draft or proposal, the collection's owner), who may write: keys, sessions, OAuth tokens with `work:write`",
+    refused: "anyone else 403 (a member, someone else's object; a service key); a token without `work:write` 403 `insufficient_scope`",
+    tenancy: true,
+    session: true,
+    oauth: "write",
+    // The matrix asks about someone else's object: then it is the owner/admin rule.
+    decide: principal((p) => roleThenWrite(isOwnerOrAdmin(p), p)),
   },
   owner_admin: {
     passes: "an owner or admin who may write: keys, sessions, OAuth tokens with `work:write`",
@@ -216,7 +231,8 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
   },
   consent: {
     passes: "a person deciding for themself: their API key, or the session with the consent page's CSRF token",
-    refused: "OAuth tokens and service keys 403; a session without the page's token 403; nobody 401; at a workspace's mount, another workspace's 404",
+    refused:
+      "OAuth tokens and service keys 403; a session without the page's token 403; nobody 401; at a workspace's mount, another workspace's 404",
     tenancy: true,
     session: true,
     oauth: null,
@@ -254,7 +270,7 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
  * What `authority` answers `caller`. Where the session is no credential, a session's person is
  * decided as nobody. (Tenancy and the session's Origin rule are the server's, checked before.)
  */
-export function decide(authority: Authority, caller: Caller): Decision {
+export function decideAuthority(authority: Authority, caller: Caller): Decision {
   const rule = AUTHORITY[authority];
   if (isPrincipal(caller) && caller.via === "session" && !rule.session) return rule.decide(null);
   return rule.decide(caller);

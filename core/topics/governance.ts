@@ -13,12 +13,12 @@ export type GovernanceAction = (typeof GOVERNANCE_ACTIONS)[number];
  * `writer`: anyone allowed to write topics; `owner_admin`: a person with the owner or admin role
  * who may also write (over OAuth, `work:write`): every governance action is a write.
  */
-export type Authority = "writer" | "owner_admin";
+export type GovernanceAuthority = "writer" | "owner_admin";
 
 interface Rule {
   from: readonly TopicStatus[];
   to: TopicStatus;
-  authority: Authority;
+  authority: GovernanceAuthority;
 }
 
 export const GOVERNANCE: Record<GovernanceAction, Rule> = {
@@ -39,7 +39,7 @@ export interface Actor {
 export type TransitionResult =
   | { ok: true; to: TopicStatus }
   /** `missing`: what the actor lacks, the role (no scope would help) or the write scope (step-up would). */
-  | { ok: false; reason: "forbidden"; authority: Authority; missing: "role" | "scope" }
+  | { ok: false; reason: "forbidden"; authority: GovernanceAuthority; missing: "role" | "scope" }
   | { ok: false; reason: "illegal"; current: TopicStatus; allowedFrom: readonly TopicStatus[] };
 
 /**

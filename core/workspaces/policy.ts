@@ -62,7 +62,9 @@ export function assertCanChangeRole(p: Principal, from: Role, to: Role): void {
 export function assertCanRemoveMember(p: Principal, member: Pick<MemberView, "id" | "role">): void {
   if (!canRemoveMember(p, member)) {
     throw forbidden(
-      isOwnerOrAdmin(p) ? "Cannot remove an owner: owner authority is required" : "Cannot remove a member: owner or admin authority is required",
+      isOwnerOrAdmin(p)
+        ? "Cannot remove an owner: owner authority is required"
+        : "Cannot remove a member: owner or admin authority is required",
     );
   }
   assertCanWrite(p, p.memberId === member.id ? "leave the workspace" : "remove a member");

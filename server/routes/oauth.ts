@@ -214,15 +214,15 @@ export function oauthRoutes(deps: ServerDeps) {
     await enforceRateLimit(limits, deps.logger, `ip:${ip}:${what}`, rule, set.headers);
   };
 
-  const toAppError = (e: IdentityError): AppError =>
-    e.code === "not_found"
-      ? notFound("Grant")
-      : e.code === "forbidden"
-      ? forbidden(e.description)
-      : e.code === "insufficient_scope"
-      // The identity module's only scoped refusal is a write's: the challenge names its scopes.
-      ? new AppError("FORBIDDEN", e.description, [], { required_scope: scopesFor("write").join(" ") })
-      : validationFailed(e.description);
+  const toAppError = (e: IdentityError): AppError => {
+    if (e.code === "not_found") return notFound("Grant");
+    if (e.code === "forbidden") return forbidden(e.description);
+    // The identity module's only scoped refusal is a write's: the challenge names its scopes.
+    if (e.code === "insufficient_scope") {
+      return new AppError("FORBIDDEN", e.description, [], { required_scope: scopesFor("write").join(" ") });
+    }
+    return validationFailed(e.description);
+  };
   const unwrap = <T>(r: Result<T>): T => {
     if (!r.ok) throw toAppError(r.error);
     return r.value;

@@ -1,9 +1,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { AUTHORITY, type Authority, decide } from "../../core/access/authority.ts";
+import { AUTHORITY, type Authority, decideAuthority } from "../../core/access/authority.ts";
 import { hasScopesFor, scopesFor } from "../../core/access/scopes.ts";
 import { TOOLS } from "../../server/mcp/tools.ts";
 import { authorityOf, canonicalPath, ROUTE_AUTHORITIES } from "../../server/http/route-authorities.ts";
-import { CONSENT_PATHS, consentRequest, Fixtures, type OperationSpec, OPERATIONS, sharedParam } from "../support/authorization-operations.ts";
+import {
+  CONSENT_PATHS,
+  consentRequest,
+  Fixtures,
+  OPERATIONS,
+  type OperationSpec,
+  sharedParam,
+} from "../support/authorization-operations.ts";
 import {
   type Answer,
   callerOf,
@@ -56,7 +63,7 @@ function expectation(authority: Authority, kind: PrincipalKind, op: Operation): 
   if (rule.foreignOriginRefused && c.type === "session" && c.crossSite) return { allow: false, status: 403 };
   // The session's Origin rule: an unsafe request riding the cookie from another site is refused.
   if (c.type === "session" && rule.session && c.crossSite && unsafe) return { allow: false, status: 403 };
-  const d = decide(authority, callerOf(kind));
+  const d = decideAuthority(authority, callerOf(kind));
   if (d.ok) return { allow: true };
   switch (d.refusal) {
     case "unauthenticated":
@@ -91,7 +98,9 @@ function mismatch(expected: Expectation, answer: Answer, spec: OperationSpec): s
     }
     if (answer.body?.error?.required_scope !== expected.scope) return `expected required_scope "${expected.scope}" in the body`;
   }
-  if (expected.role && challenge.includes("insufficient_scope")) return `a role refusal carries no insufficient_scope challenge: ${challenge}`;
+  if (expected.role && challenge.includes("insufficient_scope")) {
+    return `a role refusal carries no insufficient_scope challenge: ${challenge}`;
+  }
   if (s === 401 && !challenge.startsWith("Bearer ")) return `a 401 without its Bearer challenge`;
   return null;
 }
@@ -102,7 +111,9 @@ async function requestFor(op: Operation, spec: OperationSpec, f: Fixtures, kind:
   const fresh = spec.params ? await spec.params(f, kind) : {};
   let path = op.path.replace(/\{([A-Za-z]+)\}/g, (_, name: string) => {
     const value = fresh[name] ?? sharedParam(f, op.path, name);
-    if (value === undefined) throw new Error(`${op.method} ${op.path}: no object for {${name}} (tests/support/authorization-operations.ts)`);
+    if (value === undefined) {
+      throw new Error(`${op.method} ${op.path}: no object for {${name}} (tests/support/authorization-operations.ts)`);
+    }
     return encodeURIComponent(value);
   });
   if (path.endsWith("/*")) path = `${path.slice(0, -1)}api/v1/health`;
@@ -206,7 +217,10 @@ describe("the authorization matrix", () => {
         expect(spec.signed).toBeDefined();
         const signed = await world.send(await spec.signed!(fx), PRINCIPAL_KINDS.find((k) => k.credential.type === "none")!);
         requests++;
-        expect({ status: signed.status, body: signed.status < 300 ? "ok" : signed.body }).toEqual({ status: signed.status < 300 ? signed.status : 200, body: "ok" });
+        expect({ status: signed.status, body: signed.status < 300 ? "ok" : signed.body }).toEqual({
+          status: signed.status < 300 ? signed.status : 200,
+          body: "ok",
+        });
       }
     });
   }

@@ -255,7 +255,13 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   "POST /api/v1/webhooks/billing": {
     body: () => ({ id: "evt_unsigned", object: "event", type: "ping.other", created: 1, data: { object: {} } }),
     signed: async () => {
-      const raw = JSON.stringify({ id: `evt_${crypto.randomUUID()}`, object: "event", type: "ping.other", created: 1, data: { object: {} } });
+      const raw = JSON.stringify({
+        id: `evt_${crypto.randomUUID()}`,
+        object: "event",
+        type: "ping.other",
+        created: 1,
+        data: { object: {} },
+      });
       return signedJson("/webhooks/billing", raw, {
         "billing-signature": await stripeSignatureHeader(WEBHOOK_SECRETS.billing, Math.floor(Date.now() / 1000), bytes(raw)),
       });
@@ -268,11 +274,23 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   "GET /api/v1/oauth/authorize": { query: (f) => `?${new URLSearchParams(authorizeFields(f.shared.client!))}` },
   "GET /api/v1/workspaces/{slug}/oauth/authorize": { query: (f) => `?${new URLSearchParams(authorizeFields(f.shared.client!))}` },
   "POST /api/v1/oauth/token": {
-    form: (f) => ({ grant_type: "authorization_code", code: "wkac_unknown", code_verifier: VERIFIER, redirect_uri: REDIRECT, client_id: f.shared.client! }),
+    form: (f) => ({
+      grant_type: "authorization_code",
+      code: "wkac_unknown",
+      code_verifier: VERIFIER,
+      redirect_uri: REDIRECT,
+      client_id: f.shared.client!,
+    }),
     ownAnswers: [400],
   },
   "POST /api/v1/workspaces/{slug}/oauth/token": {
-    form: (f) => ({ grant_type: "authorization_code", code: "wkac_unknown", code_verifier: VERIFIER, redirect_uri: REDIRECT, client_id: f.shared.client! }),
+    form: (f) => ({
+      grant_type: "authorization_code",
+      code: "wkac_unknown",
+      code_verifier: VERIFIER,
+      redirect_uri: REDIRECT,
+      client_id: f.shared.client!,
+    }),
     ownAnswers: [400],
   },
   "POST /api/v1/oauth/revoke": { form: (f) => ({ token: "wkat_unknown", client_id: f.shared.client! }) },
@@ -390,7 +408,9 @@ export const OPERATIONS: Record<string, OperationSpec> = {
       body: (f) => ({ name: f.unique("renamed") }),
     }],
   },
-  [`DELETE ${wsBase}/tags/{name}`]: { params: async (f) => ({ name: (await f.as("POST", f.ws("/tags"), { name: f.unique("tag") })).name }) },
+  [`DELETE ${wsBase}/tags/{name}`]: {
+    params: async (f) => ({ name: (await f.as("POST", f.ws("/tags"), { name: f.unique("tag") })).name }),
+  },
 
   // ---- collections ----
   [`POST ${wsBase}/collections`]: { body: (f) => ({ name: f.unique("Coll"), archetype: "pipeline" }) },

@@ -1,17 +1,22 @@
 import { describe, expect, test } from "bun:test";
-import { AUTHORITIES, AUTHORITY, type Authority, type Caller, decide } from "../../core/access/authority.ts";
+import { AUTHORITIES, AUTHORITY, type Authority, type Caller, decideAuthority } from "../../core/access/authority.ts";
 import { assertCanWrite, assertOwner, assertOwnerOrAdmin } from "../../core/access/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { API_KEY_SCOPES, type Scope, scopesFor } from "../../core/access/scopes.ts";
 import { assertCanReadOffers } from "../../core/billing/policy.ts";
+import { assertCanPurgeCollection } from "../../core/collections/policy.ts";
 import { assertCanGrantCredits, PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
 import { assertCanMarkInboxRead, assertCanReadInbox } from "../../core/sharing/policy.ts";
 import { assertCanReadSupportLog } from "../../core/support/policy.ts";
-import { assertCanDeleteRelation, assertCanRelateTopics } from "../../core/topics/policy.ts";
+import { assertCanDeleteRelation, assertCanDeleteTopic, assertCanRelateTopics } from "../../core/topics/policy.ts";
 
 /** The authority table (core/access/authority.ts) as a pure function, and the policies that enforce it agreeing with it. */
-const person = (role: "owner" | "admin" | "member", via: Principal["via"] = "api_key", scopes: readonly Scope[] = API_KEY_SCOPES): Principal => ({
+const person = (
+  role: "owner" | "admin" | "member",
+  via: Principal["via"] = "api_key",
+  scopes: readonly Scope[] = API_KEY_SCOPES,
+): Principal => ({
   workspaceId: "w",
   kind: "identity",
   identityId: `i-${role}`,
@@ -50,12 +55,12 @@ const CALLERS: Array<[string, Caller]> = [
   ]),
 ];
 const refusal = (a: Authority, c: Caller) => {
-  const d = decide(a, c);
+  const d = decideAuthority(a, c);
   return d.ok ? "ok" : d.refusal;
 };
 
-describe("decide()", () => {
-  test("decide() on owner_admin: the role first, then the write scope (an owner's read-only token: scope; a member's: role)", () => {
+describe("decideAuthority()", () => {
+  test("decideAuthority() on owner_admin: the role first, then the write scope (an owner's read-only token: scope; a member's: role)", () => {
     expect(refusal("owner_admin", token("owner", R))).toBe("scope");
     expect(refusal("owner_admin", token("admin", RT))).toBe("scope");
     expect(refusal("owner_admin", token("member", R))).toBe("role");
@@ -65,25 +70,25 @@ describe("decide()", () => {
     expect(refusal("owner_admin", person("owner", "session"))).toBe("ok");
     expect(refusal("owner_admin", null)).toBe("unauthenticated");
     expect(refusal("owner_admin", PLATFORM_OPERATOR)).toBe("unauthenticated");
-    expect(decide("owner_admin", token("owner", R))).toEqual({ ok: false, refusal: "scope", operation: "write" });
+    expect(decideAuthority("owner_admin", token("owner", R))).toEqual({ ok: false, refusal: "scope", operation: "write" });
   });
 
-  test("decide() on owner: admins are refused for the role", () => {
+  test("decideAuthority() on owner: admins are refused for the role", () => {
     expect(refusal("owner", person("admin"))).toBe("role");
     expect(refusal("owner", token("admin", R))).toBe("role");
     expect(refusal("owner", token("owner", R))).toBe("scope");
     expect(refusal("owner", token("owner", RW))).toBe("ok");
   });
 
-  test("decide() on the scopes: write needs work:write, relate topics:write (not work:write)", () => {
+  test("decideAuthority() on the scopes: write needs work:write, relate topics:write (not work:write)", () => {
     expect(refusal("write", token("member", R))).toBe("scope");
     expect(refusal("write", service)).toBe("ok");
     expect(refusal("relate", token("member", RW))).toBe("scope");
-    expect(decide("relate", token("member", RW))).toEqual({ ok: false, refusal: "scope", operation: "relate" });
+    expect(decideAuthority("relate", token("member", RW))).toEqual({ ok: false, refusal: "scope", operation: "relate" });
     expect(refusal("relate", token("member", RT))).toBe("ok");
   });
 
-  test("decide() keeps the platform operator's routes to the operator key, and a session off them (as nobody)", () => {
+  test("decideAuthority() keeps the platform operator's routes to the operator key, and a session off them (as nobody)", () => {
     for (const [name, c] of CALLERS) {
       const expected = name === "operator" ? "ok" : c === null || (c as Principal).via === "session" ? "unauthenticated" : "role";
       expect({ name, r: refusal("platform_operator", c) }).toEqual({ name, r: expected });
@@ -92,7 +97,7 @@ describe("decide()", () => {
     expect(refusal("agent", token("member", R))).toBe("ok");
   });
 
-  test("decide() on people's own things: a service key is refused for the role; a member is told another's object is absent", () => {
+  test("decideAuthority() on people's own things: a service key is refused for the role; a member is told another's object is absent", () => {
     expect(refusal("person_read", service)).toBe("role");
     expect(refusal("person_read", token("member", R))).toBe("ok");
     expect(refusal("person_write", token("member", R))).toBe("scope");
@@ -105,7 +110,7 @@ describe("decide()", () => {
     expect(refusal("consent", person("member"))).toBe("ok");
   });
 
-  test("decide() on the bootstrap: nobody passes (a new owner), a person who may write too, a service key not", () => {
+  test("decideAuthority() on the bootstrap: nobody passes (a new owner), a person who may write too, a service key not", () => {
     expect(refusal("bootstrap", null)).toBe("ok");
     expect(refusal("bootstrap", token("member", RW))).toBe("ok");
     expect(refusal("bootstrap", token("member", R))).toBe("scope");
@@ -113,7 +118,7 @@ describe("decide()", () => {
     expect(refusal("bootstrap", PLATFORM_OPERATOR)).toBe("unauthenticated");
   });
 
-  test("decide() on what credentials do not decide: signatures and the Origin; public and the OAuth protocol let anyone through", () => {
+  test("decideAuthority() on what credentials do not decide: signatures and the Origin; public and the OAuth protocol let anyone through", () => {
     for (const [, c] of CALLERS) {
       expect(refusal("signature", c)).toBe("signature");
       expect(refusal("own_origin", c)).toBe("origin");
@@ -163,14 +168,27 @@ describe("the policies agree with the table", () => {
     ["owner_admin_read", (p) => assertCanReadOffers(p)],
     ["person_read", (p) => assertCanReadInbox(p)],
     ["person_write", (p) => assertCanMarkInboxRead(p)],
+    ["owner_admin_or_author", (p) => assertCanDeleteTopic(p, { status: "draft", author_id: "someone-else" })],
+    ["owner_admin_or_author", (p) => assertCanPurgeCollection(p, { owner_identity_id: "someone-else", created_by: "someone-else" })],
   ];
   for (const [authority, assert] of pairs) {
-    test(`${authority}: the policy refuses whom decide() refuses, for the same reason`, () => {
+    test(`${authority}: the policy refuses whom decideAuthority() refuses, for the same reason`, () => {
       for (const [name, p] of principals) {
         expect({ name, outcome: outcome(() => assert(p)) }).toEqual({ name, outcome: refusal(authority, p) });
       }
     });
   }
+
+  test("owner_admin_or_author: the author's own draft and the collection's owner pass, still needing work:write", () => {
+    const own = { status: "draft" as const, author_id: "i-member" };
+    expect(outcome(() => assertCanDeleteTopic(token("member", RW), own))).toBe("ok");
+    expect(outcome(() => assertCanDeleteTopic(token("member", R), own))).toBe("scope");
+    expect(outcome(() => assertCanDeleteTopic(person("member"), { status: "reviewed", author_id: "i-member" }))).toBe("role");
+    expect(outcome(() => assertCanPurgeCollection(person("member", "session"), { owner_identity_id: "i-member", created_by: null }))).toBe(
+      "ok",
+    );
+    expect(outcome(() => assertCanPurgeCollection(token("member", R), { owner_identity_id: null, created_by: "i-member" }))).toBe("scope");
+  });
 
   test("platform_operator: the credit grant's policy lets the operator alone through", () => {
     expect(outcome(() => assertCanGrantCredits(PLATFORM_OPERATOR))).toBe("ok");

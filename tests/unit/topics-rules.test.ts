@@ -46,7 +46,12 @@ describe("transition()", () => {
     const readOnlyOwner = { canWrite: false, isOwnerOrAdmin: true };
     for (const action of ["approve", "reject", "unvouch", "vouch-ack", "restore"] as const) {
       for (const from of GOVERNANCE[action].from) {
-        expect(transition(from, action, readOnlyOwner)).toEqual({ ok: false, reason: "forbidden", authority: "owner_admin", missing: "scope" });
+        expect(transition(from, action, readOnlyOwner)).toEqual({
+          ok: false,
+          reason: "forbidden",
+          authority: "owner_admin",
+          missing: "scope",
+        });
       }
     }
   });
