@@ -50,13 +50,17 @@ export async function createApiKey(
     ]);
   }
   if (!canManageApiKeys(p)) throw forbidden("Cannot create an API key: a service key cannot mint keys");
-  assertCanWrite(p, "create an API key");
+  // A key for someone else (a service key, another member's) takes the role, checked before the scope.
+  const forOther = dto.service
+    ? "create a service key"
+    : dto.member_id && dto.member_id !== p.memberId
+    ? "create a key for another member"
+    : null;
+  if (forOther) assertOwnerOrAdmin(p, forOther);
+  else assertCanWrite(p, "create an API key");
   let identityId: string | null = p.identityId;
-  if (dto.service) {
-    assertOwnerOrAdmin(p, "create a service key");
-    identityId = null;
-  } else if (dto.member_id && dto.member_id !== p.memberId) {
-    assertOwnerOrAdmin(p, "create a key for another member");
+  if (dto.service) identityId = null;
+  else if (dto.member_id && dto.member_id !== p.memberId) {
     const member = await deps.stores.members.get(workspace.id, dto.member_id);
     if (!member) throw notFound("Member");
     identityId = member.identity_id;

@@ -13,3 +13,4 @@ export * from "./api-keys.ts";
 export * from "./authenticate.ts";
 export * from "./secret-box.ts";
 export * from "./rate-limit.ts";
+export * from "./authority.ts";

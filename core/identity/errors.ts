@@ -1,8 +1,9 @@
 /**
  * The identity module's failures, returned as values, never thrown: every use case answers
  * `Result<T>`. The codes are stable. The OAuth ones are RFC 6749 §5.2 / RFC 7591 §3.2.2 error codes,
- * so the server writes them to the wire as they are; `not_found` and `forbidden` are for the grant
- * operations a principal calls, mapped like core's `NOT_FOUND` and `FORBIDDEN`.
+ * so the server writes them to the wire as they are; `not_found`, `forbidden` and `insufficient_scope`
+ * (the write scope is missing: step-up helps) are for the grant operations a principal calls,
+ * mapped like core's `NOT_FOUND`, `FORBIDDEN` and access's `insufficientScope`.
  */
 export const IDENTITY_ERROR_CODES = [
   "invalid_request",
@@ -14,6 +15,7 @@ export const IDENTITY_ERROR_CODES = [
   "invalid_client_metadata",
   "not_found",
   "forbidden",
+  "insufficient_scope",
 ] as const;
 export type IdentityErrorCode = (typeof IDENTITY_ERROR_CODES)[number];
 

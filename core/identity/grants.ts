@@ -1,4 +1,4 @@
-import type { Principal } from "../access/mod.ts";
+import { canWrite, type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { GRANTS_LIMIT, type GrantView } from "./dto.ts";
 import { fail, ok, type Result } from "./errors.ts";
@@ -41,13 +41,17 @@ export async function listGrants(deps: GrantDeps, p: Principal, q: GrantQuery = 
   });
 }
 
-/** Ends a grant and all its tokens at once: one's own, or any of the workspace for owners and admins. */
+/**
+ * Ends a grant and all its tokens at once: one's own, or any of the workspace for owners and
+ * admins. A faceless key has none (`forbidden`); revoking is a write (`insufficient_scope` without
+ * `work:write`); to a member another person's grant reads as absent, as it does in their list
+ * (and as another member's API key does).
+ */
 export async function revokeGrant(deps: GrantDeps, p: Principal, grantId: string): Promise<Result<OAuthGrant>> {
+  if (!canListGrants(p)) return fail("forbidden", "Cannot revoke an OAuth grant: grants belong to people, and this key has none");
+  if (!canWrite(p)) return fail("insufficient_scope", "Cannot revoke an OAuth grant: scope work:write is required");
   const grant = await deps.stores.oauthGrants.get(p.workspaceId, grantId);
-  if (!grant || grant.revoked_at !== null) return fail("not_found", "Grant not found");
-  if (!canRevokeGrant(p, grant)) {
-    return fail("forbidden", "Cannot revoke this grant: it is another person's, and owner or admin authority is required");
-  }
+  if (!grant || grant.revoked_at !== null || !canRevokeGrant(p, grant)) return fail("not_found", "Grant not found");
   const at = deps.clock.now().toISOString();
   await deps.stores.oauthGrants.revoke(p.workspaceId, grantId, at);
   await emitGrantEvent(deps, "oauth.grant.revoked", grant, p);

@@ -11,7 +11,7 @@ import type { Workspace } from "../workspaces/mod.ts";
 import type { NoteShare, TopicBrief } from "./model.ts";
 import type { NoteShareView, ShareNoteDto } from "./dto.ts";
 import type { InboxFilter, InboxItem } from "./ports.ts";
-import { assertCanReadInbox, assertCanShare } from "./policy.ts";
+import { assertCanMarkInboxRead, assertCanReadInbox, assertCanShare } from "./policy.ts";
 
 export interface InboxQuery {
   limit?: QueryInt;
@@ -102,7 +102,8 @@ export async function listInbox(deps: SharingDeps, p: Principal, ws: Workspace, 
 
 /** Marks one entry of the caller's inbox read. Another member's entry is a 404, as an unknown one. */
 export async function markShareRead(deps: SharingDeps, p: Principal, ws: Workspace, shareId: string): Promise<NoteShareView> {
-  const member = inboxOwner(p);
+  assertCanMarkInboxRead(p);
+  const member = p.memberId;
   const now = deps.clock.now();
   const item = await deps.stores.noteShares.markRead(ws.id, member, shareId, now.toISOString());
   if (!item) throw notFound("Shared note");
@@ -111,6 +112,7 @@ export async function markShareRead(deps: SharingDeps, p: Principal, ws: Workspa
 
 /** Marks the caller's whole inbox read; returns how many entries were unread. */
 export async function markAllSharesRead(deps: SharingDeps, p: Principal, ws: Workspace): Promise<{ updated: number }> {
-  const member = inboxOwner(p);
+  assertCanMarkInboxRead(p);
+  const member = p.memberId;
   return { updated: await deps.stores.noteShares.markAllRead(ws.id, member, deps.clock.now().toISOString()) };
 }

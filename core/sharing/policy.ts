@@ -16,3 +16,9 @@ export function canReadInbox(p: Principal): boolean {
 export function assertCanReadInbox(p: Principal): asserts p is Principal & { memberId: string } {
   if (!canReadInbox(p)) throw forbidden("Cannot read an inbox: a service key acts for no member");
 }
+
+/** Marking entries read changes the inbox: a write (over OAuth, `work:write`), the inbox's own member's. */
+export function assertCanMarkInboxRead(p: Principal): asserts p is Principal & { memberId: string } {
+  if (!canReadInbox(p)) throw forbidden("Cannot mark an inbox read: a service key acts for no member");
+  assertCanWrite(p, "mark shared notes read");
+}

@@ -9,13 +9,16 @@ export type TopicStatus = (typeof TOPIC_STATUSES)[number];
 export const GOVERNANCE_ACTIONS = ["propose", "reject", "approve", "archive", "unvouch", "vouch-ack", "restore"] as const;
 export type GovernanceAction = (typeof GOVERNANCE_ACTIONS)[number];
 
-/** `writer`: anyone allowed to write topics; `owner_admin`: a person with the owner or admin role. */
-export type Authority = "writer" | "owner_admin";
+/**
+ * `writer`: anyone allowed to write topics; `owner_admin`: a person with the owner or admin role
+ * who may also write (over OAuth, `work:write`): every governance action is a write.
+ */
+export type GovernanceAuthority = "writer" | "owner_admin";
 
 interface Rule {
   from: readonly TopicStatus[];
   to: TopicStatus;
-  authority: Authority;
+  authority: GovernanceAuthority;
 }
 
 export const GOVERNANCE: Record<GovernanceAction, Rule> = {
@@ -35,17 +38,22 @@ export interface Actor {
 
 export type TransitionResult =
   | { ok: true; to: TopicStatus }
-  | { ok: false; reason: "forbidden"; authority: Authority }
+  /** `missing`: what the actor lacks, the role (no scope would help) or the write scope (step-up would). */
+  | { ok: false; reason: "forbidden"; authority: GovernanceAuthority; missing: "role" | "scope" }
   | { ok: false; reason: "illegal"; current: TopicStatus; allowedFrom: readonly TopicStatus[] };
 
 /**
  * Whether `actor` may apply `action` to a topic in `current` state, and where it leads. Authority
  * is checked first: a member asking for an owner/admin action learns nothing about the state.
+ * Within authority, the role before the scope (as `assertOwnerOrAdmin`): a member's token is told
+ * the role is missing, an owner's read-only token that `work:write` is.
  */
 export function transition(current: TopicStatus, action: GovernanceAction, actor: Actor): TransitionResult {
   const rule = GOVERNANCE[action];
-  const allowed = rule.authority === "owner_admin" ? actor.isOwnerOrAdmin : actor.canWrite;
-  if (!allowed) return { ok: false, reason: "forbidden", authority: rule.authority };
+  if (rule.authority === "owner_admin" && !actor.isOwnerOrAdmin) {
+    return { ok: false, reason: "forbidden", authority: rule.authority, missing: "role" };
+  }
+  if (!actor.canWrite) return { ok: false, reason: "forbidden", authority: rule.authority, missing: "scope" };
   if (!rule.from.includes(current)) return { ok: false, reason: "illegal", current, allowedFrom: rule.from };
   return { ok: true, to: rule.to };
 }

@@ -39,17 +39,23 @@ export function governanceAuthority(action: GovernanceAction): string {
   return GOVERNANCE[action].authority === "owner_admin" ? "owner or admin authority" : "scope work:write";
 }
 
-/** Deleting: owners and admins; the author, their own draft or proposal (reviewed knowledge is the team's). */
-export function canDeleteTopic(p: Principal, topic: Pick<Topic, "status" | "author_id">): boolean {
-  if (!canWrite(p)) return false;
+/** Whose the deletion is: owners' and admins'; the author's, of their own draft or proposal (reviewed knowledge is the team's). */
+function mayDeleteTopic(p: Principal, topic: Pick<Topic, "status" | "author_id">): boolean {
   const ownDraft = (topic.status === "draft" || topic.status === "proposed") && p.identityId !== null && topic.author_id === p.identityId;
   return isOwnerOrAdmin(p) || ownDraft;
 }
 
+/** Deleting: owners and admins, and authors their own drafts and proposals; a write (over OAuth, `work:write`). */
+export function canDeleteTopic(p: Principal, topic: Pick<Topic, "status" | "author_id">): boolean {
+  return canWrite(p) && mayDeleteTopic(p, topic);
+}
+
+/** The role (or authorship) before the scope, as `assertOwnerOrAdmin`: a token missing only `work:write` is told so. */
 export function assertCanDeleteTopic(p: Principal, topic: Pick<Topic, "status" | "author_id">): void {
-  if (!canDeleteTopic(p, topic)) {
+  if (!mayDeleteTopic(p, topic)) {
     throw forbidden("Cannot delete topic: owner or admin authority is required (authors may delete their own drafts and proposals)");
   }
+  assertCanWrite(p, "delete a topic");
 }
 
 /** Moving (new slug or area): owners and admins. */

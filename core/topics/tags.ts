@@ -59,11 +59,12 @@ function retagger(deps: TopicDeps, p: Principal, from: string, to: string | null
  * each as a new version of that topic; onto an existing name, the two tags become one.
  */
 export async function updateTag(deps: TopicDeps, p: Principal, ws: Workspace, rawName: string, dto: UpdateTagDto): Promise<TagView> {
-  assertCanWrite(p, "change a tag");
   let name = tagName(rawName, "path.name");
   const to = dto.name === undefined ? name : tagName(dto.name, "/name");
+  // Renaming takes the role (checked before the scope), describing only the write scope.
+  if (to !== name) assertCanRenameTag(p);
+  else assertCanWrite(p, "change a tag");
   if (to !== name) {
-    assertCanRenameTag(p);
     const n = await deps.stores.tags.retag(ws.id, name, to, retagger(deps, p, name, to));
     if (n === null) throw tagNotFound();
     await emit(deps, ws.id, "tag.renamed", p, { from: name, to, topics: n });

@@ -248,7 +248,6 @@ export async function deleteTopic(
   slug: string,
   expected: number | undefined,
 ): Promise<string> {
-  assertCanWrite(p, "delete a topic");
   const { topic } = await findTopic(deps, ws, slug, { followMerge: false });
   assertCanDeleteTopic(p, topic);
   checkVersion(topic, expected);

@@ -1,4 +1,4 @@
-import { actorKind, type Principal } from "../access/mod.ts";
+import { actorKind, insufficientScope, type Principal } from "../access/mod.ts";
 import { assertCanMergeTopics, assertCanMoveTopic, governanceActor, governanceAuthority } from "./policy.ts";
 import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
@@ -55,6 +55,7 @@ export async function applyGovernance(
   const { topic } = await findTopic(deps, ws, slug, { followMerge: action !== "restore" });
   const verdict = transition(topic.status, action, governanceActor(p));
   if (!verdict.ok && verdict.reason === "forbidden") {
+    if (verdict.missing === "scope") throw insufficientScope(`${action} topic`, "write");
     throw forbidden(`Cannot ${action} topic: ${governanceAuthority(action)} is required`);
   }
   if (!verdict.ok) {

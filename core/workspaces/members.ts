@@ -1,6 +1,6 @@
-import { assertCanWrite, assertOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { assertCanWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
-import { assertCanAddMember, assertCanChangeRole, canRemoveMember } from "./policy.ts";
+import { assertCanAddMember, assertCanChangeRole, assertCanRemoveMember } from "./policy.ts";
 import type { WorkspaceDeps } from "./ports.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
@@ -53,7 +53,8 @@ export async function setMemberRole(
   memberId: string,
   dto: SetRoleDto,
 ): Promise<MemberView> {
-  assertOwnerOrAdmin(p, "change a member's role");
+  // Only owners and admins learn whether a member exists; the owner role and the scope are checked then.
+  if (!isOwnerOrAdmin(p)) throw forbidden("Cannot change a member's role: owner or admin authority is required");
   const current = await getMember(deps, ws, memberId);
   assertCanChangeRole(p, current.role, dto.role);
   if (current.role === dto.role) return current;
@@ -66,14 +67,11 @@ export async function setMemberRole(
 
 /** Owner/admin remove members; anyone may leave (remove their own membership). */
 export async function removeMember(deps: WorkspaceDeps, p: Principal, ws: Workspace, memberId: string): Promise<void> {
-  const leaving = p.memberId === memberId;
-  assertCanWrite(p, "remove a member");
-  if (!leaving) {
-    assertOwnerOrAdmin(p, "remove a member");
-    const current = await getMember(deps, ws, memberId);
-    if (!canRemoveMember(p, current)) {
-      throw forbidden("Cannot remove an owner: owner authority is required");
-    }
+  if (p.memberId === memberId) assertCanWrite(p, "leave the workspace");
+  else {
+    // Only owners and admins learn whether a member exists (and is an owner).
+    if (!isOwnerOrAdmin(p)) throw forbidden("Cannot remove a member: owner or admin authority is required");
+    assertCanRemoveMember(p, await getMember(deps, ws, memberId));
   }
   const result = await deps.stores.members.remove(ws.id, memberId);
   if (result === "last_owner") throw lastOwner();

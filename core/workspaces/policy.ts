@@ -1,4 +1,4 @@
-import { assertOwner, assertOwnerOrAdmin, isOwner, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { assertCanWrite, assertOwner, assertOwnerOrAdmin, isOwner, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
 import { forbidden } from "../kernel/errors.ts";
 import type { Role } from "./model.ts";
 import type { MemberView } from "./dto.ts";
@@ -42,14 +42,32 @@ export function canAddMember(p: Principal, role: Role): boolean {
   return canAssignRole(p, "member", role);
 }
 
+/** The roles before the scope (as `assertOwnerOrAdmin`): an admin's read-only token adding an owner lacks the role, not a scope. */
 export function assertCanAddMember(p: Principal, role: Role): void {
+  if (isOwnerOrAdmin(p) && !canAddMember(p, role)) throw forbidden("Cannot add an owner: only an owner can grant the owner role");
   assertOwnerOrAdmin(p, "add a member");
-  if (!canAddMember(p, role)) throw forbidden("Cannot add an owner: only an owner can grant the owner role");
 }
 
 export function assertCanChangeRole(p: Principal, from: Role, to: Role): void {
+  if (isOwnerOrAdmin(p) && !canAssignRole(p, from, to)) {
+    throw forbidden("Cannot change role: only an owner can grant or withdraw the owner role");
+  }
   assertOwnerOrAdmin(p, "change a member's role");
-  if (!canAssignRole(p, from, to)) throw forbidden("Cannot change role: only an owner can grant or withdraw the owner role");
+}
+
+/**
+ * Removing a member: leaving is one's own write; removing someone else takes the role (and, for an
+ * owner, an owner's) before the write scope.
+ */
+export function assertCanRemoveMember(p: Principal, member: Pick<MemberView, "id" | "role">): void {
+  if (!canRemoveMember(p, member)) {
+    throw forbidden(
+      isOwnerOrAdmin(p)
+        ? "Cannot remove an owner: owner authority is required"
+        : "Cannot remove a member: owner or admin authority is required",
+    );
+  }
+  assertCanWrite(p, p.memberId === member.id ? "leave the workspace" : "remove a member");
 }
 
 /**

@@ -1,5 +1,7 @@
 import { type AnyElysia, Elysia } from "elysia";
+import { AUTHORITY } from "../../core/access/authority.ts";
 import { type ScopedOperation, scopesFor } from "../../core/access/mod.ts";
+import { authorityOf } from "./route-authorities.ts";
 
 // The generated document is walked as plain JSON: its shape is OpenAPI's, not a type of ours.
 // deno-lint-ignore no-explicit-any
@@ -12,9 +14,10 @@ type Json = Record<string, any>;
  *   the root), so the server is the origin the document was fetched from;
  * - `links` from each create (a 201 answering an `id`) to the operations on the item it created,
  *   so clients and Schemathesis' stateful phase chain `POST /collections` → `GET /collections/{id}`.
- * - `oauth2` beside `bearer` on every operation a bearer may call, with the scopes it takes
- *   (core/access/scopes.ts): a read `work:read`, adding a topic relation `topics:write`, any other
- *   write `work:write`.
+ * - `oauth2` beside `bearer` on every operation an OAuth token may call, with the scopes it takes:
+ *   those of the operation's declared authority (server/http/route-authorities.ts,
+ *   core/access/authority.ts), none where no token passes (the operator's routes, the consent
+ *   decision, deleting a relation), and `x-authority` naming that authority (README, "Who may call what").
  * - a 403 on every unsafe operation the `session` cookie may call: a cross-origin request riding
  *   the cookie is refused so by any of them (the Origin rule), whatever else the route forbids.
  * A local hook of this wrapper: it runs on the plugin's own routes only, once per generated document.
@@ -99,11 +102,15 @@ const READS = new Set(["get", "head", "options"]);
 function addOAuthScopes(paths: Json): void {
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(item as Json)) {
-      const security = (op as Json)?.security as Array<Record<string, string[]>> | undefined;
+      if (typeof op !== "object" || op === null || !("responses" in op)) continue;
+      const authority = authorityOf(method, path);
+      if (authority) (op as Json)["x-authority"] = authority;
+      const security = (op as Json).security as Array<Record<string, string[]>> | undefined;
       if (!Array.isArray(security) || !security.some((s) => "bearer" in s)) continue;
-      const operation: ScopedOperation = READS.has(method) ? "read" : method === "post" && /\/relations$/.test(path) ? "relate" : "write";
+      // Undeclared (the authorization matrix fails on it): a read's scope or a write's, by method.
+      const operation: ScopedOperation | null = authority ? AUTHORITY[authority].oauth : READS.has(method) ? "read" : "write";
       // A new array: operations share the one `authenticated` requirement list.
-      (op as Json).security = [...security, { oauth2: scopesFor(operation) }];
+      if (operation) (op as Json).security = [...security, { oauth2: scopesFor(operation) }];
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import type { ScopedOperation } from "../../core/access/mod.ts";
+import { hasScopesFor, type ScopedOperation } from "../../core/access/mod.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
 import { schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
 import { INVALID_PARAMS, type JsonRpcError, type JsonRpcResult, METHOD_NOT_FOUND, rpcError, rpcResult } from "./jsonrpc.ts";
@@ -59,7 +59,9 @@ export async function dispatch(ctx: ToolContext, req: McpRequest, serverVersion:
     case "ping":
       return rpcResult(req.id, {});
     case "tools/list":
-      return rpcResult(req.id, { tools: TOOLS.map(describeTool) });
+      // The tools this credential may call: a read-only token is shown the read tools only
+      // (calling a write tool anyway is still the step-up 403, decided before dispatch).
+      return rpcResult(req.id, { tools: TOOLS.filter((t) => hasScopesFor(ctx.principal, t.operation)).map(describeTool) });
     case "tools/call":
       return callTool(ctx, req);
     default:

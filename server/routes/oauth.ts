@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
-import { SCOPES } from "../../core/access/scopes.ts";
+import { SCOPES, scopesFor } from "../../core/access/scopes.ts";
 import {
   approveAuthorization,
   authenticateClient,
@@ -215,8 +215,15 @@ export function oauthRoutes(deps: ServerDeps) {
     await enforceRateLimit(limits, deps.logger, `ip:${ip}:${what}`, rule, set.headers);
   };
 
-  const toAppError = (e: IdentityError): AppError =>
-    e.code === "not_found" ? notFound("Grant") : e.code === "forbidden" ? forbidden(e.description) : validationFailed(e.description);
+  const toAppError = (e: IdentityError): AppError => {
+    if (e.code === "not_found") return notFound("Grant");
+    if (e.code === "forbidden") return forbidden(e.description);
+    // The identity module's only scoped refusal is a write's: the challenge names its scopes.
+    if (e.code === "insufficient_scope") {
+      return new AppError("FORBIDDEN", e.description, [], { required_scope: scopesFor("write").join(" ") });
+    }
+    return validationFailed(e.description);
+  };
   const unwrap = <T>(r: Result<T>): T => {
     if (!r.ok) throw toAppError(r.error);
     return r.value;
@@ -777,7 +784,7 @@ export function oauthRoutes(deps: ServerDeps) {
           tags,
           summary: "Revoke an OAuth grant",
           description:
-            "Ends the grant and every token issued under it at once (the next request with them is a 401). One's own; owners and admins any. Over OAuth it needs `work:write`. Publishes `oauth.grant.revoked`.",
+            "Ends the grant and every token issued under it at once (the next request with them is a 401). One's own; owners and admins any (to a member another person's grant is a 404, as an unknown one). A faceless key has none (403). Over OAuth it needs `work:write` (403 `insufficient_scope`). Publishes `oauth.grant.revoked`.",
         },
       },
     );

@@ -41,6 +41,17 @@ describe("topics policy", () => {
     expect(canApprove(person("owner"), { status: "archived" })).toBe(false);
   });
 
+  test("canGovern() refuses an owner's or admin's read-only OAuth token every owner/admin action; with work:write it may", () => {
+    const states = { reject: "proposed", approve: "draft", unvouch: "reviewed", "vouch-ack": "reviewed", restore: "archived" } as const;
+    for (const [action, status] of Object.entries(states) as Array<[keyof typeof states, (typeof states)[keyof typeof states]]>) {
+      for (const role of ["owner", "admin"] as const) {
+        expect(canGovern(readOnly(person(role)), action, { status })).toBe(false);
+        expect(canGovern({ ...person(role), via: "oauth", scopes: ["work:read", "work:write"] }, action, { status })).toBe(true);
+      }
+    }
+    expect(canApprove(readOnly(person("owner")), { status: "proposed" })).toBe(false);
+  });
+
   test("canGovern() lets anyone who may write propose or archive, but not without the write scope", () => {
     expect(canGovern(person("member"), "propose", { status: "draft" })).toBe(true);
     expect(canGovern(service, "archive", { status: "reviewed" })).toBe(true);

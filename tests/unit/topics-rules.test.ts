@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { GOVERNANCE_ACTIONS, TOPIC_STATUSES, transition } from "../../core/topics/governance.ts";
+import { GOVERNANCE, GOVERNANCE_ACTIONS, TOPIC_STATUSES, transition } from "../../core/topics/governance.ts";
 import { isStale, staleBefore } from "../../core/topics/staleness.ts";
 import { MAX_TAG_LENGTH, normalizeTagName, normalizeTagNames } from "../../core/topics/tag-name.ts";
 import { MAX_TOPIC_SLUG_LENGTH, slugCandidate, slugFromTitle, TOPIC_SLUG_PATTERN } from "../../core/topics/topic-slug.ts";
@@ -40,6 +40,41 @@ describe("transition()", () => {
     }
     expect(transition("draft", "propose", member)).toEqual({ ok: true, to: "proposed" });
     expect(transition("draft", "propose", { canWrite: false, isOwnerOrAdmin: false })).toMatchObject({ reason: "forbidden" });
+  });
+
+  test("transition() refuses an owner's or admin's read-only credential every owner/admin action, naming the scope", () => {
+    const readOnlyOwner = { canWrite: false, isOwnerOrAdmin: true };
+    for (const action of ["approve", "reject", "unvouch", "vouch-ack", "restore"] as const) {
+      for (const from of GOVERNANCE[action].from) {
+        expect(transition(from, action, readOnlyOwner)).toEqual({
+          ok: false,
+          reason: "forbidden",
+          authority: "owner_admin",
+          missing: "scope",
+        });
+      }
+    }
+  });
+
+  test("transition() names the role before the scope: a member's read-only credential lacks the role", () => {
+    const readOnlyMember = { canWrite: false, isOwnerOrAdmin: false };
+    expect(transition("proposed", "approve", readOnlyMember)).toMatchObject({ reason: "forbidden", missing: "role" });
+    expect(transition("proposed", "approve", member)).toMatchObject({ reason: "forbidden", missing: "role" });
+    // A writer's action lacks only the scope, for anyone.
+    expect(transition("draft", "propose", readOnlyMember)).toMatchObject({ reason: "forbidden", authority: "writer", missing: "scope" });
+    expect(transition("draft", "archive", { canWrite: false, isOwnerOrAdmin: true })).toMatchObject({ missing: "scope" });
+  });
+
+  test("transition() gives no owner/admin action to anyone short of the role and the write scope", () => {
+    const actors = [admin, member, { canWrite: false, isOwnerOrAdmin: true }, { canWrite: false, isOwnerOrAdmin: false }];
+    for (const action of GOVERNANCE_ACTIONS) {
+      for (const from of TOPIC_STATUSES) {
+        for (const actor of actors) {
+          const needed = GOVERNANCE[action].authority === "owner_admin" ? actor.isOwnerOrAdmin && actor.canWrite : actor.canWrite;
+          if (!needed) expect(transition(from, action, actor).ok).toBe(false);
+        }
+      }
+    }
   });
 
   test("transition() never leaves the state set, from any state, for any action", () => {
