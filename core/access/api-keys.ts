@@ -50,6 +50,11 @@ export async function createApiKey(
     ]);
   }
   if (!canManageApiKeys(p)) throw forbidden("Cannot create an API key: a service key cannot mint keys");
+  // A key holds every scope of its member's role and outlives any grant: a client application
+  // acting for a person would widen its own grant and keep it past revocation (ADR 051).
+  if (p.via === "oauth") {
+    throw forbidden("Cannot create an API key: keys are minted by the person (API key or session), not by a client application");
+  }
   // A key for someone else (a service key, another member's) takes the role, checked before the scope.
   const forOther = dto.service
     ? "create a service key"

@@ -23,6 +23,7 @@ export const AUTHORITIES = [
   "relate",
   "person_write",
   "human_write",
+  "human_owner_admin",
   "own_or_owner_admin",
   "owner_admin_or_author",
   "owner_admin",
@@ -190,6 +191,14 @@ export const AUTHORITY: Record<Authority, AuthorityRule> = {
     session: true,
     oauth: null,
     decide: principal((p) => actorKind(p) === "human" ? needs(p, "write") : ROLE),
+  },
+  human_owner_admin: {
+    passes: "an owner or admin acting themself: their key or session (never an agent: no service key, no OAuth client)",
+    refused: "members, service keys and OAuth tokens 403",
+    tenancy: true,
+    session: true,
+    oauth: null,
+    decide: principal((p) => actorKind(p) === "human" && isOwnerOrAdmin(p) ? needs(p, "write") : ROLE),
   },
   own_or_owner_admin: {
     passes:

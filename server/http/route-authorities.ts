@@ -69,7 +69,7 @@ export const ROUTE_AUTHORITIES: Readonly<Record<string, Authority>> = {
   "PATCH /api/v1/workspaces/{slug}/plan": "owner_admin",
   "GET /api/v1/workspaces/{slug}/commercial-usage": "member_read",
   "GET /api/v1/workspaces/{slug}/health": "member_read",
-  "POST /api/v1/workspaces/{slug}/api-keys": "person_write",
+  "POST /api/v1/workspaces/{slug}/api-keys": "human_write",
   "GET /api/v1/workspaces/{slug}/api-keys": "person_read",
   "DELETE /api/v1/workspaces/{slug}/api-keys/{id}": "own_or_owner_admin",
   "GET /api/v1/workspaces/{slug}/members": "member_read",

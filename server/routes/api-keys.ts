@@ -28,7 +28,7 @@ export function apiKeyRoutes(deps: ServerDeps) {
           tags,
           summary: "Create an API key",
           description:
-            "Returns the raw key in `key`, once; it is stored encrypted and looked up by its hash, and no later response or log shows it. Keys are scoped to this workspace. Service keys cannot create keys.",
+            "Returns the raw key in `key`, once; it is stored encrypted and looked up by its hash, and no later response or log shows it. Keys are scoped to this workspace. Keys are minted by people (a personal key or the dashboard session): service keys and OAuth access tokens cannot create keys (403).",
         },
       },
     )

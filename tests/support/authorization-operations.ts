@@ -316,7 +316,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   "POST /api/v1/workspaces/{slug}/api-keys": {
     body: () => ({ name: "mine" }),
     variants: [
-      { name: "a service key", authority: "owner_admin", body: () => ({ service: true, name: "svc" }) },
+      { name: "a service key", authority: "human_owner_admin", body: () => ({ service: true, name: "svc" }) },
     ],
   },
   "DELETE /api/v1/workspaces/{slug}/api-keys/{id}": {
