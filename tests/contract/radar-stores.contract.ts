@@ -494,7 +494,7 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
     const showing = (r: CollectionRecord, fields: Record<string, string>, needs: string[]): UnlockRecordWrite => {
       const next = { ...r, fields: { ...r.fields, ...fields }, version: r.version + 1, updated_at: new Date().toISOString() };
       next.search_text = recordSearchText(next.fields);
-      const diff = Object.entries(fields).map(([name, after]) => ({ path: `/fields/${name}`, before: r.fields[name] ?? null, after }));
+      const diff = Object.entries(fields).map(([name, after]) => ({ path: `fields.${name}`, before: r.fields[name] ?? null, after }));
       return { write: { record: next, change: recordChangeFixture(next, { actor_kind: "agent", diff }) }, needs };
     };
     const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
