@@ -168,7 +168,12 @@ async function keepOnEntity(deps: CoreDeps, first: Entity, values: ContactValues
   for (let attempt = 0; attempt < 10; attempt++) {
     const cur = attempt === 0 ? first : await deps.stores.entities.get(first.workspace_id, first.id);
     if (!cur || Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) return;
-    const next = { ...cur, attributes: { ...cur.attributes, ...values }, version: cur.version + 1, updated_at: deps.clock.now().toISOString() };
+    const next = {
+      ...cur,
+      attributes: { ...cur.attributes, ...values },
+      version: cur.version + 1,
+      updated_at: deps.clock.now().toISOString(),
+    };
     if ((await deps.stores.entities.update(next)) !== "version_conflict") return;
   }
 }
@@ -299,7 +304,9 @@ export async function unlockContacts(
       // One write settles what was looked up, shows the hits on every record of the request whose
       // person they belong to, and captures them, releasing the rest (also when a lookup failed:
       // what was not looked up stays pending until taken over).
-      const paid = new Map(settles.flatMap((u) => (u.state === "unlocked" && u.value !== null ? [[keyOf(u.entity_id, u.kind), u.value]] : [])));
+      const paid = new Map(
+        settles.flatMap((u) => (u.state === "unlocked" && u.value !== null ? [[keyOf(u.entity_id, u.kind), u.value]] : [])),
+      );
       const records = paidRecordWrites(c, targets, dto.kinds, paid, known, at);
       const done = await deps.stores.radar.finishUnlocks(ws.id, token, settles, {
         id: uuidv7(),
@@ -334,7 +341,9 @@ export async function unlockContacts(
       const key = keyOf(t.person.entity.id, kind);
       if (final.has(key)) continue;
       const mineNow = outcome.get(key);
-      let u: Final | undefined = mineNow ? { state: mineNow.status === "unlocked" ? "unlocked" : "unavailable", value: mineNow.value } : known.get(key);
+      let u: Final | undefined = mineNow
+        ? { state: mineNow.status === "unlocked" ? "unlocked" : "unavailable", value: mineNow.value }
+        : known.get(key);
       if (u?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind);
       final.set(key, u ?? null);
     }

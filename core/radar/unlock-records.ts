@@ -1,4 +1,11 @@
-import { admitsField, type Collection, type CollectionRecord, recordSearchText, type RecordWrite, validateRecordFields } from "../collections/mod.ts";
+import {
+  admitsField,
+  type Collection,
+  type CollectionRecord,
+  recordSearchText,
+  type RecordWrite,
+  validateRecordFields,
+} from "../collections/mod.ts";
 import type { UnlockRecordWrite } from "./ports.ts";
 import { agentChange } from "./record-change.ts";
 
@@ -17,7 +24,9 @@ export type ContactValues = Partial<Record<string, string>>;
  * value stays on the entity); the record's other fields are kept as they are.
  */
 export function contactRecordWrite(c: Collection, cur: CollectionRecord, values: ContactValues, at: string): RecordWrite | null {
-  const wanted = Object.entries(values).filter(([name, v]) => v !== undefined && cur.fields[name] !== v && admitsField(c.record_schema, name));
+  const wanted = Object.entries(values).filter(([name, v]) =>
+    v !== undefined && cur.fields[name] !== v && admitsField(c.record_schema, name)
+  );
   if (wanted.length === 0) return null;
   const checked = validateRecordFields(c.record_schema, { ...cur.fields, ...Object.fromEntries(wanted) });
   // A record grown past its size limit takes none of them.

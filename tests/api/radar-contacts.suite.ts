@@ -67,7 +67,8 @@ export function radarContactsSuite(name: string, open: () => Promise<Stores>) {
         key: p.member,
         body: { record_ids: recordIds, kinds },
       });
-    const read = async (id: string) => (await t.call("GET", `/workspaces/${slug}/collections/${coll}/records/${id}`, { key: p.member })).body;
+    const read = async (id: string) =>
+      (await t.call("GET", `/workspaces/${slug}/collections/${coll}/records/${id}`, { key: p.member })).body;
     const history = async (id: string) =>
       (await t.call("GET", `/workspaces/${slug}/collections/${coll}/records/${id}/history`, { key: p.member })).body.history;
 

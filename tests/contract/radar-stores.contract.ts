@@ -527,7 +527,13 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
         // The phone settles as a miss: a write needing it is not made.
         showing(missed, { email: "ada@b.example", phone: "+1 555" }, [email, phone]),
       ];
-      const done = await s.radar.finishUnlocks(ws, token, [settle(asked[0]!, "ada@b.example", 4), settle(asked[1]!, null, 8)], resolution(), writes);
+      const done = await s.radar.finishUnlocks(
+        ws,
+        token,
+        [settle(asked[0]!, "ada@b.example", 4), settle(asked[1]!, null, 8)],
+        resolution(),
+        writes,
+      );
       expect(done.written?.sort()).toEqual([a.id, b.id].sort());
       expect(done.resolution).toMatchObject({ type: "capture", amount: -4, held: -12 });
       expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 16, held: 0 });
@@ -563,7 +569,10 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       ).toEqual({ settled: [], resolution: null, written: [] });
       const own = showing(missed, { linkedin_url: "in/x" }, [key]);
       expect(
-        await s.radar.finishUnlocks(ws, other, [settle(u, "in/x", 0)], resolution(), [showing(foreign, { linkedin_url: "in/x" }, [key]), own]),
+        await s.radar.finishUnlocks(ws, other, [settle(u, "in/x", 0)], resolution(), [
+          showing(foreign, { linkedin_url: "in/x" }, [key]),
+          own,
+        ]),
       ).toEqual({ settled: [key], resolution: null, written: [missed.id] });
       expect(await s.records.get(stranger, theirs.id, foreign.id)).toEqual(foreign);
       expect(await s.records.get(ws, c.id, missed.id)).toEqual(own.write.record);

@@ -7,7 +7,14 @@
  * nothing, and the caller runs the requests one by one, which answers each as it would alone.
  */
 import type { ContactUnlock } from "../../../core/radar/model.ts";
-import type { UnlockBegun, UnlockClaim, UnlockFinished, UnlockHold, UnlockRecordWrite, UnlockResolution } from "../../../core/radar/ports.ts";
+import type {
+  UnlockBegun,
+  UnlockClaim,
+  UnlockFinished,
+  UnlockHold,
+  UnlockRecordWrite,
+  UnlockResolution,
+} from "../../../core/radar/ports.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
 import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import type { Row } from "../row-values.ts";
