@@ -1,13 +1,5 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
-import {
-  admitsField,
-  type Collection,
-  collectionNotFound,
-  type CollectionRecord,
-  type Entity,
-  recordSearchText,
-  validateRecordFields,
-} from "../collections/mod.ts";
+import { type Collection, collectionNotFound, type CollectionRecord, type Entity } from "../collections/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { notFound } from "../kernel/errors.ts";
@@ -18,14 +10,17 @@ import type { ContactKind, ContactUnlock } from "./model.ts";
 import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
 import type { ContactDetails } from "./prospect.ts";
 import { insufficientCredits } from "../credits/mod.ts";
-import { agentChange } from "./record-change.ts";
+import type { UnlockRecordWrite } from "./ports.ts";
+import { contactRecordWrite, type ContactValues } from "./unlock-records.ts";
 
 /**
  * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
  * unlocked for credits, each (entity, kind) charged once, forever, across collections
  * (docs/decisions/025-contact-paths-and-enrichment.md). The unlock holds the total and claims its
  * keys in one store write before asking the directory, then settles the keys and captures the
- * hits (releasing the rest) in another (docs/decisions/041-unlock-in-two-writes.md).
+ * hits (releasing the rest) in another (docs/decisions/041-unlock-in-two-writes.md). Every record
+ * of the request whose person has a path unlocked shows its value, the records a request pays
+ * for in the same write as the capture (docs/decisions/056-contact-values-on-every-record.md).
  */
 
 /** A pending claim older than this belongs to a request that died: it may be taken over. */
@@ -116,34 +111,105 @@ async function settled(deps: CoreDeps, ws: Workspace, entityId: string, kind: Co
   return null;
 }
 
-/** Writes unlocked values to the record (where its schema admits the field) and to the entity. */
-async function keepValues(deps: CoreDeps, c: Collection, t: Target, values: Partial<Record<keyof ContactDetails, string>>, at: string) {
-  const fields = Object.fromEntries(Object.entries(values).filter(([name]) => admitsField(c.record_schema, name)));
-  for (let attempt = 0; attempt < 3 && Object.keys(fields).length > 0; attempt++) {
-    // The record as this request read it first; read again only after a concurrent change.
-    const cur = attempt === 0 ? t.record : await deps.stores.records.get(c.workspace_id, c.id, t.record.id);
-    if (!cur || Object.entries(fields).every(([k, v]) => cur.fields[k] === v)) break;
-    const checked = validateRecordFields(c.record_schema, { ...cur.fields, ...fields });
-    // A value the collection's declared type refuses stays on the entity only.
-    if (checked.errors.some((e) => Object.keys(fields).some((f) => e.path === `/fields/${f}`))) break;
+/** A key's state once this request is done with it: its own outcome, as it stood, or as another request settled it. */
+type Final = { state: ContactUnlock["state"]; value: string | null } | null;
+
+/**
+ * The records of the request that show values this request pays for, to be written with the
+ * capture: per record (once), the values of the keys `paid` settled unlocked (its `needs`) and of
+ * those unlocked before (nothing to wait for), where its schema admits them.
+ */
+function paidRecordWrites(
+  c: Collection,
+  targets: readonly Target[],
+  kinds: readonly ContactKind[],
+  paid: ReadonlyMap<string, string>,
+  known: ReadonlyMap<string, ContactUnlock>,
+  at: string,
+): UnlockRecordWrite[] {
+  const out: UnlockRecordWrite[] = [];
+  const seen = new Set<string>();
+  for (const t of targets) {
+    if (!t.person || seen.has(t.record.id)) continue;
+    seen.add(t.record.id);
+    const values: ContactValues = {};
+    const needs: string[] = [];
+    for (const kind of kinds) {
+      const key = keyOf(t.person.entity.id, kind);
+      const before = known.get(key);
+      const value = paid.get(key) ?? (before?.state === "unlocked" ? before.value : null);
+      if (value === null || value === undefined) continue;
+      values[FIELD_OF[kind]] = value;
+      if (paid.has(key)) needs.push(key);
+    }
+    const write = needs.length > 0 ? contactRecordWrite(c, t.record, values, at) : null;
+    if (write) out.push({ write, needs });
+  }
+  return out;
+}
+
+/** Shows `values` on the record (re-read after a concurrent change), where its schema admits them. */
+async function keepOnRecord(deps: CoreDeps, c: Collection, first: CollectionRecord, values: ContactValues) {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    // The record as this request last knew it; read again only after a concurrent change.
+    const cur = attempt === 0 ? first : await deps.stores.records.get(c.workspace_id, c.id, first.id);
+    if (!cur) return;
+    const write = contactRecordWrite(c, cur, values, deps.clock.now().toISOString());
+    if (!write || (await deps.stores.records.update(write)) !== "version_conflict") return;
+  }
+}
+
+/**
+ * Keeps `values` in the person's entity attributes, by compare-and-set of the entity as read first
+ * (it exists: the record links it); read again only after a concurrent change (another request's
+ * unlock of another kind of the same person).
+ */
+async function keepOnEntity(deps: CoreDeps, first: Entity, values: ContactValues) {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const cur = attempt === 0 ? first : await deps.stores.entities.get(first.workspace_id, first.id);
+    if (!cur || Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) return;
     const next = {
       ...cur,
-      fields: checked.fields,
-      search_text: recordSearchText(checked.fields),
+      attributes: { ...cur.attributes, ...values },
       version: cur.version + 1,
-      updated_at: at,
+      updated_at: deps.clock.now().toISOString(),
     };
-    const change = agentChange(cur, next, null);
-    if ((await deps.stores.records.update({ record: next, change })) === "ok") break;
+    if ((await deps.stores.entities.update(next)) !== "version_conflict") return;
   }
-  // The entity as read first, by compare-and-set (it exists: the record links it); read again only
-  // after a concurrent change (another request's unlock of another kind of the same person).
-  for (let attempt = 0; attempt < 10; attempt++) {
-    const cur = attempt === 0 ? t.person!.entity : await deps.stores.entities.get(c.workspace_id, t.person!.entity.id);
-    if (!cur || Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) break;
-    const next = { ...cur, attributes: { ...cur.attributes, ...values }, version: cur.version + 1, updated_at: at };
-    if ((await deps.stores.entities.update(next)) !== "version_conflict") break;
+}
+
+/**
+ * Every record of the request shows the values its person has unlocked, whoever paid for them and
+ * when (a record the finish wrote only if a value came later: one another request settled), and
+ * each person's entity keeps them.
+ */
+async function showValues(
+  deps: CoreDeps,
+  c: Collection,
+  targets: readonly Target[],
+  kinds: readonly ContactKind[],
+  final: ReadonlyMap<string, Final>,
+  current: ReadonlyMap<string, CollectionRecord>,
+) {
+  const people = new Map<string, { entity: Entity; values: ContactValues }>();
+  const done = new Set<string>();
+  for (const t of targets) {
+    if (!t.person) continue;
+    const values: ContactValues = {};
+    for (const kind of kinds) {
+      const u = final.get(keyOf(t.person.entity.id, kind));
+      if (u?.state === "unlocked" && u.value !== null) values[FIELD_OF[kind]] = u.value;
+    }
+    if (Object.keys(values).length === 0) continue;
+    if (!done.has(t.record.id)) {
+      done.add(t.record.id);
+      await keepOnRecord(deps, c, current.get(t.record.id) ?? t.record, values);
+    }
+    const person = people.get(t.person.entity.id) ?? { entity: t.person.entity, values: {} };
+    Object.assign(person.values, values);
+    people.set(t.person.entity.id, person);
   }
+  for (const { entity, values } of people.values()) await keepOnEntity(deps, entity, values);
 }
 
 /**
@@ -212,6 +278,8 @@ export async function unlockContacts(
     } else known.set(key, r.existing);
   }
   const settles: ContactUnlock[] = [];
+  // The request's records as they stand after this request's writes (the finish's, below).
+  const current = new Map(targets.map((t) => [t.record.id, t.record]));
   if (begun) {
     try {
       const settledAt = deps.clock.now().toISOString();
@@ -233,13 +301,20 @@ export async function unlockContacts(
         }
       }
     } finally {
-      // One write settles what was looked up and captures it, releasing the rest (also when a
-      // lookup failed: what was not looked up stays pending until taken over).
+      // One write settles what was looked up, shows the hits on every record of the request whose
+      // person they belong to, and captures them, releasing the rest (also when a lookup failed:
+      // what was not looked up stays pending until taken over).
+      const paid = new Map(
+        settles.flatMap((u) => (u.state === "unlocked" && u.value !== null ? [[keyOf(u.entity_id, u.kind), u.value]] : [])),
+      );
+      const records = paidRecordWrites(c, targets, dto.kinds, paid, known, at);
       const done = await deps.stores.radar.finishUnlocks(ws.id, token, settles, {
         id: uuidv7(),
         at: deps.clock.now().toISOString(),
         reason,
-      });
+      }, records);
+      const written = new Set(done.written ?? []);
+      for (const w of records) if (written.has(w.write.record.id)) current.set(w.write.record.id, w.write.record);
       const applied = new Set(done.settled);
       for (const u of settles) {
         const key = keyOf(u.entity_id, u.kind);
@@ -255,17 +330,26 @@ export async function unlockContacts(
         await deps.stores.radar.finishUnlocks(ws.id, dead, [], { id: uuidv7(), at: deps.clock.now().toISOString(), reason });
       }
     }
-    // The values this request unlocked, to the record that asked (once per record) and the entity.
-    for (const keys of mine.values()) {
-      const values: Partial<Record<keyof ContactDetails, string>> = {};
-      for (const k of keys) {
-        const o = outcome.get(k.key);
-        if (o?.status === "unlocked" && o.value !== null) values[FIELD_OF[k.kind]] = o.value;
-      }
-      const records = new Map(keys.map((k) => [k.t.record.id, k.t]));
-      if (Object.keys(values).length > 0) { for (const t of records.values()) await keepValues(deps, c, t, values, at); }
+  }
+
+  // Each key as this request leaves it: its own outcome, as it stood, or as the request that held
+  // it settled it (waited for).
+  const final = new Map<string, Final>();
+  for (const t of targets) {
+    for (const kind of dto.kinds) {
+      if (!t.person) continue;
+      const key = keyOf(t.person.entity.id, kind);
+      if (final.has(key)) continue;
+      const mineNow = outcome.get(key);
+      let u: Final | undefined = mineNow
+        ? { state: mineNow.status === "unlocked" ? "unlocked" : "unavailable", value: mineNow.value }
+        : known.get(key);
+      if (u?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind);
+      final.set(key, u ?? null);
     }
   }
+  // Every record of the request shows what its person has unlocked (issue #23), not only the first.
+  await showValues(deps, c, targets, dto.kinds, final, current);
 
   // Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise.
   const answered = new Set<string>();
@@ -283,10 +367,7 @@ export async function unlockContacts(
         items.push({ record_id: t.record.id, kind, ...mineNow });
         continue;
       }
-      let u: ContactUnlock | null | undefined = mineNow
-        ? { state: mineNow.status === "unavailable" ? "unavailable" : "unlocked", value: mineNow.value } as ContactUnlock
-        : known.get(key);
-      if (u?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind);
+      const u = final.get(key);
       if (u?.state === "unlocked") items.push({ record_id: t.record.id, kind, status: "already_unlocked", credits: 0, value: u.value });
       else items.push({ record_id: t.record.id, kind, status: "unavailable", credits: 0, value: null });
     }

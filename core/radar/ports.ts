@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps.ts";
-import type { Collection, CollectionRecord, CollectionStores, Entity } from "../collections/mod.ts";
+import type { Collection, CollectionRecord, CollectionStores, Entity, RecordWrite } from "../collections/mod.ts";
 import type { CreditStores, LedgerEntry } from "../credits/mod.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
@@ -128,12 +128,17 @@ export interface RadarStore {
    * and releasing the rest, atomically where the backend can. A hold resolved before (its claims
    * taken over and the hold repaired) settles nothing. `us` empty: the repair of a request that
    * died (captures what it settled, releases the rest). No hold of that id: settles only.
+   * `records`: the records that show the values this call settles, written in the same write as
+   * the capture where the backend can (one statement on PostgreSQL; on MongoDB after the settles
+   * and before the capture): each applied only when every key it `needs` settled `unlocked` in
+   * this call and the record is still at the version before (`written` names those applied).
    */
   finishUnlocks(
     workspaceId: string,
     token: string,
     us: readonly ContactUnlock[],
     resolution: UnlockResolution,
+    records?: readonly UnlockRecordWrite[],
   ): Promise<UnlockFinished>;
   /** The unlocks of these entities (at most 1,000), in no particular order. */
   unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]>;
@@ -184,6 +189,21 @@ export interface UnlockFinished {
   settled: string[];
   /** The hold's resolution: this call's, or the one before; null when the token has no hold. */
   resolution: LedgerEntry | null;
+  /** The ids of the records of `records` this call wrote; absent when none were given. */
+  written?: string[];
+}
+
+/**
+ * A record an unlock's finish writes with its settles (issue #23: every record of the person in
+ * the request shows the value paid for): `write` replaces the record stored at
+ * `write.record.version - 1` and appends `write.change` to its history, as `RecordStore.update`
+ * does, when every key of `needs` (`<entity_id>:<kind>`, at least one) settled `unlocked` in the
+ * same call. A record changed meanwhile, or a key not settled by this call, writes nothing: the
+ * caller writes it afterwards.
+ */
+export interface UnlockRecordWrite {
+  write: RecordWrite;
+  needs: readonly string[];
 }
 
 /** Radar's stores, one bundle per adapter (adapters/<adapter>/radar/). */

@@ -3,7 +3,9 @@ import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, RunResult } from "../../core/radar/model.ts";
 import type { Stores } from "../../core/stores.ts";
 import { bootstrapped, collectionFixture, recordChangeFixture, recordFixture, stamp } from "./fixtures.ts";
-import type { Collection, Entity } from "../../core/collections/model.ts";
+import type { Collection, CollectionRecord, Entity } from "../../core/collections/model.ts";
+import { recordSearchText } from "../../core/collections/record-text.ts";
+import type { UnlockRecordWrite } from "../../core/radar/ports.ts";
 
 /**
  * The contract of the radar store (core/radar/ports.ts): searches, runs and monitors round-trip
@@ -480,6 +482,137 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       });
       expect(await s.creditLedger.totals(ws)).toEqual({ seq: 0, balance: 0, held: 0 });
       expect((await s.radar.unlocksOf(ws, [entity]))[0]).toMatchObject({ state: "unlocked", value: "+1 555", credits: 0 });
+    });
+
+    // A record of `c` inserted with its first history entry.
+    const storedRecord = async (c: Collection, entityId: string | null) => {
+      const r = recordFixture(c, { entity_id: entityId });
+      expect(await s.records.insert({ record: r, change: recordChangeFixture(r) })).toBe("ok");
+      return r;
+    };
+    // The write that shows `fields` on `r` (one version up, an agent's change), needing `needs` settled.
+    const showing = (r: CollectionRecord, fields: Record<string, string>, needs: string[]): UnlockRecordWrite => {
+      const next = { ...r, fields: { ...r.fields, ...fields }, version: r.version + 1, updated_at: new Date().toISOString() };
+      next.search_text = recordSearchText(next.fields);
+      const diff = Object.entries(fields).map(([name, after]) => ({ path: `fields.${name}`, before: r.fields[name] ?? null, after }));
+      return { write: { record: next, change: recordChangeFixture(next, { actor_kind: "agent", diff }) }, needs };
+    };
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
+
+    test("RadarStore.finishUnlocks() writes the records showing what it settles with the capture, each with its history entry; a record changed meanwhile, or needing a key it did not settle unlocked, is not written", async () => {
+      const ws = await workspace();
+      await grant(ws, 20);
+      const c = collectionFixture(ws) as Collection;
+      await s.collections.insert(c);
+      const person = uuidv7();
+      const [a, b, moved, missed] = [
+        await storedRecord(c, person),
+        await storedRecord(c, person),
+        await storedRecord(c, person),
+        await storedRecord(c, person),
+      ];
+      const token = uuidv7();
+      const asked = [unlockOf(ws, person, token, "email"), unlockOf(ws, person, token, "phone")];
+      const begun = await s.radar.beginUnlocks(asked, { amount: 12, reason: "contact unlock" }, staleBefore());
+      expect(begun.ok).toBe(true);
+      // Changed by someone else after the unlock read it.
+      const edit = showing(moved, { company: "Moved" }, []);
+      expect(await s.records.update(edit.write)).toBe("ok");
+
+      const [email, phone] = [`${person}:email`, `${person}:phone`];
+      const writes = [
+        showing(a, { email: "ada@b.example" }, [email]),
+        showing(b, { email: "ada@b.example" }, [email]),
+        showing(moved, { email: "ada@b.example" }, [email]),
+        // The phone settles as a miss: a write needing it is not made.
+        showing(missed, { email: "ada@b.example", phone: "+1 555" }, [email, phone]),
+      ];
+      const done = await s.radar.finishUnlocks(
+        ws,
+        token,
+        [settle(asked[0]!, "ada@b.example", 4), settle(asked[1]!, null, 8)],
+        resolution(),
+        writes,
+      );
+      expect(done.written?.sort()).toEqual([a.id, b.id].sort());
+      expect(done.resolution).toMatchObject({ type: "capture", amount: -4, held: -12 });
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 16, held: 0 });
+      for (const w of writes.slice(0, 2)) {
+        const r = w.write.record;
+        expect(await s.records.get(ws, c.id, r.id)).toEqual(r);
+        // Recorded like any write: the history's newest entry, at the new version.
+        const history = await s.records.history(ws, c.id, r.id, 10);
+        expect(history.map((h) => h.version)).toEqual([2, 1]);
+        expect(history[0]).toEqual(w.write.change);
+      }
+      expect(await s.records.get(ws, c.id, moved.id)).toEqual(edit.write.record);
+      expect((await s.records.history(ws, c.id, moved.id, 10)).map((h) => h.version)).toEqual([2, 1]);
+      expect(await s.records.get(ws, c.id, missed.id)).toEqual(missed);
+      expect((await s.records.history(ws, c.id, missed.id, 10)).map((h) => h.version)).toEqual([1]);
+
+      // Again: the hold resolved before, nothing settles and no record is written.
+      const again = await s.radar.finishUnlocks(ws, token, [settle(asked[0]!, "x@b.example", 4)], resolution(), [
+        showing(missed, { email: "x@b.example" }, [email]),
+      ]);
+      expect(again).toEqual({ settled: [], resolution: done.resolution, written: [] });
+      // Another token settles nothing, so writes nothing; another workspace's record is never written.
+      const stranger = await workspace();
+      const theirs = collectionFixture(stranger) as Collection;
+      await s.collections.insert(theirs);
+      const foreign = await storedRecord(theirs, person);
+      const other = uuidv7();
+      const u = unlockOf(ws, uuidv7(), other, "linkedin");
+      await s.radar.beginUnlocks([u], null, staleBefore());
+      const key = `${u.entity_id}:linkedin`;
+      expect(
+        await s.radar.finishUnlocks(ws, uuidv7(), [settle(u, "in/x", 0)], resolution(), [showing(missed, { linkedin_url: "in/x" }, [key])]),
+      ).toEqual({ settled: [], resolution: null, written: [] });
+      const own = showing(missed, { linkedin_url: "in/x" }, [key]);
+      expect(
+        await s.radar.finishUnlocks(ws, other, [settle(u, "in/x", 0)], resolution(), [
+          showing(foreign, { linkedin_url: "in/x" }, [key]),
+          own,
+        ]),
+      ).toEqual({ settled: [key], resolution: null, written: [missed.id] });
+      expect(await s.records.get(stranger, theirs.id, foreign.id)).toEqual(foreign);
+      expect(await s.records.get(ws, c.id, missed.id)).toEqual(own.write.record);
+    });
+
+    test("RadarStore.finishUnlocks(): 20 concurrent finishes of one account each write their own record once; a record all of them show is written by exactly one", async () => {
+      const ws = await workspace();
+      await grant(ws, 1_000);
+      const c = collectionFixture(ws) as Collection;
+      await s.collections.insert(c);
+      const shared = await storedRecord(c, null);
+      const prepared = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+        const entity = uuidv7();
+        const token = uuidv7();
+        const u = unlockOf(ws, entity, token);
+        const own = await storedRecord(c, entity);
+        const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: `unlock ${i}` }, staleBefore());
+        expect(begun.ok).toBe(true);
+        return { i, token, u, own, key: `${entity}:email` };
+      }));
+      const runs = await Promise.all(prepared.map(async (r) => {
+        const writes = [showing(r.own, { email: `${r.i}@b.example` }, [r.key]), showing(shared, { email: `${r.i}@b.example` }, [r.key])];
+        const done = await s.radar.finishUnlocks(ws, r.token, [settle(r.u, `${r.i}@b.example`, 4)], resolution(), writes);
+        return { ...r, writes, done };
+      }));
+      for (const r of runs) {
+        expect(r.done.resolution).toMatchObject({ type: "capture", amount: -4 });
+        expect(r.done.written).toContain(r.own.id);
+        expect(await s.records.get(ws, c.id, r.own.id)).toEqual(r.writes[0]!.write.record);
+      }
+      const winners = runs.filter((r) => r.done.written?.includes(shared.id));
+      expect(winners).toHaveLength(1);
+      expect(await s.records.get(ws, c.id, shared.id)).toEqual(winners[0]!.writes[1]!.write.record);
+      const history = await s.records.history(ws, c.id, shared.id, 50);
+      expect(history.map((h) => h.version)).toEqual([2, 1]);
+      expect(history[0]).toEqual(winners[0]!.writes[1]!.write.change);
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 920, held: 0 });
+      expect((await s.records.getMany(ws, c.id, runs.map((r) => r.own.id))).sort(byId)).toEqual(
+        runs.map((r) => r.writes[0]!.write.record).sort(byId),
+      );
     });
 
     test("WorkspaceStore.delete() removes the workspace's searches, runs, steps, results and monitors", async () => {

@@ -8,10 +8,12 @@ import type {
   UnlockContext,
   UnlockFinished,
   UnlockHold,
+  UnlockRecordWrite,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
 import type { CollectionStores } from "../../../core/collections/ports.ts";
 import { unlockContextOfStores } from "../../../core/radar/unlock-context.ts";
+import { recordWriteReady } from "../../../core/radar/unlock-records.ts";
 import type { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import type { RadarTables } from "./tables.ts";
 
@@ -144,17 +146,30 @@ export class MemoryRadarStore implements RadarStore {
     return { ok: true, hold: held, claims };
   }
 
-  async finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
+  async finishUnlocks(
+    workspaceId: string,
+    token: string,
+    us: readonly ContactUnlock[],
+    r: UnlockResolution,
+    records?: readonly UnlockRecordWrite[],
+  ): Promise<UnlockFinished> {
     const resolved = this.ledger.resolutionOf(workspaceId, token);
-    if (resolved) return { settled: [], resolution: resolved };
+    if (resolved) return { settled: [], resolution: resolved, ...(records ? { written: [] } : {}) };
     const settled: string[] = [];
+    const unlocked = new Set<string>();
     for (const u of us) {
       const key = `${workspaceId}:${u.entity_id}:${u.kind}`;
       const cur = this.t.radarUnlocks.get(key);
       if (!cur || cur.state !== "pending" || cur.token !== token) continue;
       this.t.radarUnlocks.set(key, copy({ ...u, workspace_id: workspaceId, token }));
       settled.push(`${u.entity_id}:${u.kind}`);
+      if (u.state === "unlocked") unlocked.add(`${u.entity_id}:${u.kind}`);
     }
+    // The records showing what settled, before anything is awaited: the same turn as the capture.
+    const writes = (records ?? []).filter((w) => w.write.record.workspace_id === workspaceId && recordWriteReady(w, unlocked));
+    const outcomes = writes.map((w) => this.collections.records.update(w.write));
+    const written = async () =>
+      records ? { written: (await Promise.all(outcomes)).flatMap((o, i) => (o === "ok" ? [writes[i]!.write.record.id] : [])) } : {};
     // What the token's claims settled (now, or by a finish cut short) is captured; the rest released.
     let capture = 0;
     for (const u of this.t.radarUnlocks.values()) {
@@ -167,8 +182,8 @@ export class MemoryRadarStore implements RadarStore {
       op: { type: "resolve", hold_id: token, capture },
       reason: r.reason,
     });
-    if (out.ok) return { settled, resolution: out.entry };
-    if (out.reason === "hold_not_found") return { settled, resolution: null };
+    if (out.ok) return { settled, resolution: out.entry, ...(await written()) };
+    if (out.reason === "hold_not_found") return { settled, resolution: null, ...(await written()) };
     throw new Error(`Cannot resolve the unlock's hold ${token}: the ledger refused (${out.reason})`);
   }
 

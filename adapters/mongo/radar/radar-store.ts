@@ -8,10 +8,12 @@ import type {
   UnlockContext,
   UnlockFinished,
   UnlockHold,
+  UnlockRecordWrite,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
 import type { CollectionStores } from "../../../core/collections/ports.ts";
 import { unlockContextOfStores } from "../../../core/radar/unlock-context.ts";
+import { recordWriteReady } from "../../../core/radar/unlock-records.ts";
 import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import type { RadarCollections } from "./collections.ts";
@@ -215,20 +217,35 @@ export class MongoRadarStore implements RadarStore {
   }
 
   /**
-   * No transaction: the claims settled first, then one ledger entry captures the credits of every
-   * claim the token settled (these, and any a finish cut short by a crash settled) and releases
-   * the rest; its unique `resolves` key makes that happen once, so a repeat is the repair.
+   * No transaction: the claims settled first, then the records showing what settled (each the
+   * record store's compare-and-set, its history entry first), then one ledger entry captures the
+   * credits of every claim the token settled (these, and any a finish cut short by a crash
+   * settled) and releases the rest; its unique `resolves` key makes that happen once, so a repeat
+   * is the repair. A crash after the settles and before the records leaves the value on the unlock
+   * (captured by the repair) and not yet on the records, until one of them is unlocked again: free,
+   * and then written (docs/decisions/056-contact-values-on-every-record.md).
    */
-  async finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
+  async finishUnlocks(
+    workspaceId: string,
+    token: string,
+    us: readonly ContactUnlock[],
+    r: UnlockResolution,
+    records?: readonly UnlockRecordWrite[],
+  ): Promise<UnlockFinished> {
     const prior = await this.ledger.resolutionOf(workspaceId, token);
-    if (prior) return { settled: [], resolution: prior };
-    const settled = (await Promise.all(us.map(async (u) => {
+    if (prior) return { settled: [], resolution: prior, ...(records ? { written: [] } : {}) };
+    const settles = await Promise.all(us.map(async (u) => {
       const done = await this.c.radarUnlocks.updateOne(
         { _id: unlockKey({ workspace_id: workspaceId, entity_id: u.entity_id, kind: u.kind }), token, state: "pending" },
         { $set: { state: u.state, value: u.value, credits: u.credits, settled_at: u.settled_at } },
       );
-      return done.modifiedCount === 1 ? [`${u.entity_id}:${u.kind}`] : [];
-    }))).flat();
+      return done.modifiedCount === 1 ? [u] : [];
+    }));
+    const settled = settles.flat().map((u) => `${u.entity_id}:${u.kind}`);
+    const unlocked = new Set(settles.flat().filter((u) => u.state === "unlocked").map((u) => `${u.entity_id}:${u.kind}`));
+    const writes = (records ?? []).filter((w) => w.write.record.workspace_id === workspaceId && recordWriteReady(w, unlocked));
+    const outcomes = await Promise.all(writes.map((w) => this.collections.records.update(w.write)));
+    const written = records ? { written: writes.flatMap((w, i) => (outcomes[i] === "ok" ? [w.write.record.id] : [])) } : {};
     const mine = await this.c.radarUnlocks.find({ workspace_id: workspaceId, token, state: { $ne: "pending" } }).toArray();
     const capture = mine.reduce((n, u) => n + u.credits, 0);
     const out = await this.ledger.append({
@@ -238,9 +255,9 @@ export class MongoRadarStore implements RadarStore {
       op: { type: "resolve", hold_id: token, capture },
       reason: r.reason,
     });
-    if (out.ok) return { settled, resolution: out.entry };
-    if (out.reason === "hold_not_found") return { settled, resolution: null };
-    if (out.reason === "hold_resolved") return { settled, resolution: out.resolution };
+    if (out.ok) return { settled, resolution: out.entry, ...written };
+    if (out.reason === "hold_not_found") return { settled, resolution: null, ...written };
+    if (out.reason === "hold_resolved") return { settled, resolution: out.resolution, ...written };
     throw new Error(`Cannot resolve the unlock's hold ${token}: the ledger refused (${out.reason})`);
   }
 

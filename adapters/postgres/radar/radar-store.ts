@@ -7,6 +7,7 @@ import type {
   UnlockContext,
   UnlockFinished,
   UnlockHold,
+  UnlockRecordWrite,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
 import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
@@ -16,6 +17,7 @@ import { CHECK_VIOLATION, iso, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLA
 import { json, type Row } from "../row-values.ts";
 import { toUnlock, UNLOCK_COLUMNS } from "./unlock-rows.ts";
 import { beginBatch, beginFits, type BeginRequest, claimsOf, finishBatch, finishFits, type FinishRequest } from "./unlock-batches.ts";
+import { recordWritesParam, recordWritesSql } from "./unlock-records.ts";
 import { COLLECTION_COLUMNS, toCollection } from "../collections/collection-store.ts";
 import { RECORD_COLUMNS, toRecord } from "../collections/record-store.ts";
 import { ENTITY_COLUMNS, toEntity } from "../collections/entity-store.ts";
@@ -288,11 +290,20 @@ export class PostgresRadarStore implements RadarStore {
    * One statement: the claims the token still holds settled, and its hold resolved by the entry
    * capturing their credits (the account's row updated as the ledger's append does). The
    * migration's check on resolutions (capture ≤ hold) and the account's (available ≥ 0) refuse
-   * the whole statement rather than part of it; a hold resolved before lets nothing settle.
+   * the whole statement rather than part of it; a hold resolved before lets nothing settle. The
+   * records showing what settled are written in the same statement (unlock-records.ts).
    */
-  finishUnlocks(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
-    if (!isUuid(workspaceId) || !isUuid(token)) return Promise.resolve({ settled: [], resolution: null });
-    return this.#batches.run(workspaceId, this.#finishes, { workspaceId, token, us, resolution: r });
+  finishUnlocks(
+    workspaceId: string,
+    token: string,
+    us: readonly ContactUnlock[],
+    r: UnlockResolution,
+    records?: readonly UnlockRecordWrite[],
+  ): Promise<UnlockFinished> {
+    if (!isUuid(workspaceId) || !isUuid(token)) {
+      return Promise.resolve({ settled: [], resolution: null, ...(records ? { written: [] } : {}) });
+    }
+    return this.#batches.run(workspaceId, this.#finishes, { workspaceId, token, us, resolution: r, records });
   }
 
   /** One finish alone; several in one statement, or one by one when that statement is refused. */
@@ -307,12 +318,19 @@ export class PostgresRadarStore implements RadarStore {
       }
     }
     const out: UnlockFinished[] = [];
-    for (const r of rs) out.push(await this.#finish(ws, r.token, r.us, r.resolution));
+    for (const r of rs) out.push(await this.#finish(ws, r.token, r.us, r.resolution, r.records));
     return out;
   }
 
-  async #finish(workspaceId: string, token: string, us: readonly ContactUnlock[], r: UnlockResolution): Promise<UnlockFinished> {
-    if (!isUuid(workspaceId) || !isUuid(token)) return { settled: [], resolution: null };
+  async #finish(
+    workspaceId: string,
+    token: string,
+    us: readonly ContactUnlock[],
+    r: UnlockResolution,
+    records?: readonly UnlockRecordWrite[],
+  ): Promise<UnlockFinished> {
+    const written = (row: Row | undefined) => (records ? { written: row ? (row.written as string[]) : [] } : {});
+    if (!isUuid(workspaceId) || !isUuid(token)) return { settled: [], resolution: null, ...written(undefined) };
     for (let attempt = 0;; attempt++) {
       try {
         const [row] = await this.db.query<Row>(
@@ -326,11 +344,12 @@ export class PostgresRadarStore implements RadarStore {
              from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::int[]) as s (entity_id, kind, state, value, credits)
              where c.workspace_id = $1 and c.token = $2 and c.state = 'pending' and c.entity_id = s.entity_id and c.kind = s.kind
                and (exists (select 1 from hold) or not exists (select 1 from credit_entries h where h.workspace_id = $1 and h.id = $2))
-             returning c.entity_id, c.kind, c.credits
+             returning 1 as ord, c.entity_id, c.kind, c.state, c.credits
            ),
+           ${recordWritesSql("$12")},
            account as (
              update credit_accounts a set balance = a.balance - t.capture, held = a.held - hold.held, seq = a.seq + 1
-             from hold, (select coalesce(sum(credits), 0)::bigint as capture from settled) t
+             from hold, (select coalesce(sum(credits), 0)::bigint as capture from settled) t, (select count(*) from written) as after_records
              where a.workspace_id = $1
              returning a.balance, a.held, a.seq, t.capture, hold.held as released
            ),
@@ -342,7 +361,8 @@ export class PostgresRadarStore implements RadarStore {
              returning ${ENTRY_COLUMNS}
            )
            select (select row_to_json(e) from entry e) as resolution,
-             (select coalesce(json_agg(s.entity_id || ':' || s.kind), '[]') from settled s) as settled`,
+             (select coalesce(json_agg(s.entity_id || ':' || s.kind), '[]') from settled s) as settled,
+             (select coalesce(json_agg(w.id), '[]') from written w) as written`,
           [
             workspaceId,
             token,
@@ -355,17 +375,18 @@ export class PostgresRadarStore implements RadarStore {
             r.id,
             r.reason,
             r.at,
+            recordWritesParam((records ?? []).map((w) => ({ ord: 1, w }))),
           ],
           PLAN_ONCE,
         );
         const resolution = row!.resolution as Row | null;
-        if (resolution) return { settled: row!.settled as string[], resolution: toEntry(resolution) };
+        if (resolution) return { settled: row!.settled as string[], resolution: toEntry(resolution), ...written(row) };
         // No hold of this token, or one resolved before (then nothing settled).
         const [prior] = await this.db.query<Row>(
           `select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`,
           [workspaceId, token],
         );
-        return { settled: row!.settled as string[], resolution: prior ? toEntry(prior) : null };
+        return { settled: row!.settled as string[], resolution: prior ? toEntry(prior) : null, ...written(row) };
       } catch (e) {
         // A concurrent finish resolved the hold first: the next round sees its resolution.
         if (sqlState(e) !== UNIQUE_VIOLATION || attempt >= 3) throw e;

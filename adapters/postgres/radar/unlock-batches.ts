@@ -7,11 +7,19 @@
  * nothing, and the caller runs the requests one by one, which answers each as it would alone.
  */
 import type { ContactUnlock } from "../../../core/radar/model.ts";
-import type { UnlockBegun, UnlockClaim, UnlockFinished, UnlockHold, UnlockResolution } from "../../../core/radar/ports.ts";
+import type {
+  UnlockBegun,
+  UnlockClaim,
+  UnlockFinished,
+  UnlockHold,
+  UnlockRecordWrite,
+  UnlockResolution,
+} from "../../../core/radar/ports.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
 import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 import { toUnlock, UNLOCK_COLUMNS } from "./unlock-rows.ts";
+import { recordWritesParam, recordWritesSql } from "./unlock-records.ts";
 
 export interface BeginRequest {
   us: readonly ContactUnlock[];
@@ -24,6 +32,8 @@ export interface FinishRequest {
   token: string;
   us: readonly ContactUnlock[];
   resolution: UnlockResolution;
+  /** The records showing what settles, written in the same statement (unlock-records.ts). */
+  records?: readonly UnlockRecordWrite[];
 }
 
 const keyOf = (u: { entity_id: string; kind: string }) => `${u.entity_id}:${u.kind}`;
@@ -156,15 +166,16 @@ export async function finishBatch(db: SqlDriver, workspaceId: string, requests: 
        where c.workspace_id = $1 and c.token = r.token and c.state = 'pending' and c.entity_id = s.entity_id and c.kind = s.kind
          and (exists (select 1 from hold where hold.ord = r.ord)
            or not exists (select 1 from credit_entries h where h.workspace_id = $1 and h.id = r.token))
-       returning r.ord, c.entity_id, c.kind, c.credits
+       returning r.ord, c.entity_id, c.kind, c.state, c.credits
      ),
+     ${recordWritesSql("$13")},
      per as (
        select h.ord, h.held, coalesce((select sum(x.credits) from settled x where x.ord = h.ord), 0)::bigint as capture from hold h
      ),
      total as (select count(*) as k, coalesce(sum(capture), 0)::bigint as capture, coalesce(sum(held), 0)::bigint as released from per),
      account as (
        update credit_accounts a set balance = a.balance - total.capture, held = a.held - total.released, seq = a.seq + total.k
-       from total where a.workspace_id = $1 and total.k > 0
+       from total, (select count(*) from written) as after_records where a.workspace_id = $1 and total.k > 0
        returning a.balance, a.held, a.seq
      ),
      entry as (
@@ -177,7 +188,8 @@ export async function finishBatch(db: SqlDriver, workspaceId: string, requests: 
        returning ${ENTRY_COLUMNS}
      )
      select (select coalesce(json_agg(row_to_json(e)), '[]') from entry e) as resolutions,
-       (select coalesce(json_agg(json_build_array(s.ord, s.entity_id || ':' || s.kind)), '[]') from settled s) as settled`,
+       (select coalesce(json_agg(json_build_array(s.ord, s.entity_id || ':' || s.kind)), '[]') from settled s) as settled,
+       (select coalesce(json_agg(json_build_array(w.ord, w.id)), '[]') from written w) as written`,
     [
       workspaceId,
       requests.map((r) => r.token),
@@ -191,12 +203,15 @@ export async function finishBatch(db: SqlDriver, workspaceId: string, requests: 
       settles.map((s) => s.u.value),
       settles.map((s) => s.u.credits),
       settles.map((s) => s.ord),
+      recordWritesParam(requests.flatMap((r, i) => (r.records ?? []).map((w) => ({ ord: i + 1, w })))),
     ],
     PLAN_ONCE,
   );
   const resolutions = new Map((row!.resolutions as Row[]).map((e) => [e.hold_id as string, toEntry(e)]));
   const settled = requests.map((): string[] => []);
   for (const [ord, key] of row!.settled as [number, string][]) settled[ord - 1]!.push(key);
+  const written = requests.map((): string[] => []);
+  for (const [ord, id] of row!.written as [number, string][]) written[ord - 1]!.push(id);
   // Tokens without a resolution of their own: resolved before, or no hold at all.
   const open = requests.filter((r) => !resolutions.has(r.token)).map((r) => r.token);
   if (open.length > 0) {
@@ -206,5 +221,9 @@ export async function finishBatch(db: SqlDriver, workspaceId: string, requests: 
     ]);
     for (const e of prior) resolutions.set(e.hold_id as string, toEntry(e));
   }
-  return requests.map((r, i) => ({ settled: settled[i]!, resolution: resolutions.get(r.token) ?? null }));
+  return requests.map((r, i) => ({
+    settled: settled[i]!,
+    resolution: resolutions.get(r.token) ?? null,
+    ...(r.records ? { written: written[i]! } : {}),
+  }));
 }
