@@ -29,8 +29,8 @@ export {
   type AuthorizationRequest,
   authorizationResponseUri,
   checkAuthorizationRequest,
-  emitGrantEvent,
 } from "./authorize.ts";
+export { emitGrantEvent } from "./grant-events.ts";
 export { createSession, invalidateSession, invalidateSessionsOf, sessionIdOf, validateSession } from "./sessions.ts";
 export { type GrantList, type GrantQuery, grantView, listGrants, revokeGrant } from "./grants.ts";
 export { deactivateIdentity, type OidcClaims, resolveOidcIdentity } from "./identity-links.ts";

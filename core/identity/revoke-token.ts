@@ -2,7 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { ok, type Result } from "./errors.ts";
 import type { OAuthClient } from "./model.ts";
 import type { IdentityStores } from "./ports.ts";
-import { emitGrantEvent } from "./authorize.ts";
+import { emitGrantEvent } from "./grant-events.ts";
 import { hashSecret, isAccessTokenFormat, isRefreshTokenFormat } from "./token-format.ts";
 
 type RevokeDeps = CoreDeps<Pick<IdentityStores, "oauthGrants" | "oauthTokens">>;
