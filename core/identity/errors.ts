@@ -10,6 +10,7 @@ export const IDENTITY_ERROR_CODES = [
   "invalid_client",
   "invalid_grant",
   "unauthorized_client",
+  "unsupported_grant_type",
   "invalid_scope",
   "invalid_redirect_uri",
   "invalid_client_metadata",

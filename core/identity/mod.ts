@@ -14,11 +14,13 @@ export * from "./pkce.ts";
 export * from "./lifetimes.ts";
 export * from "./token-format.ts";
 export { type ClientMetadata, readClientMetadata } from "./client-metadata.ts";
-export { authenticateClient, type ClientCredentials, clientInfoOf, clientInformation, registerClient } from "./clients.ts";
+export { type ClientCredentials, readClientCredentials } from "./client-credentials.ts";
+export { authenticateClient, clientInfoOf, clientInformation, registerClient } from "./clients.ts";
 export { type CodeRequest, issueCode, type IssuedCode } from "./codes.ts";
 export { type CodeRedemption, redeemCode } from "./redeem-code.ts";
 export { type RefreshRequest, refreshTokens } from "./refresh.ts";
-export { revokeToken } from "./revoke-token.ts";
+export { exchangeToken, type GrantRequest, readGrantRequest, type TokenExchange, type TokenParams } from "./token-exchange.ts";
+export { revokeClientToken, revokeToken } from "./revoke-token.ts";
 export { type AccessTokenAuth, authenticateAccessToken, GRANT_TOUCH_INTERVAL_MS } from "./authenticate-token.ts";
 export { authenticateOAuthToken, SESSION_SCOPES, sessionPrincipal, sessionPrincipalOf } from "./principal.ts";
 export {
