@@ -33,6 +33,8 @@ export {
   checkAuthorizationRequest,
 } from "./authorize.ts";
 export { emitGrantEvent } from "./grant-events.ts";
+export { type OAuthMount, oauthMount } from "./mounts.ts";
+export { type ConsentDecider, consentDecider, type ConsentDecision, type ConsentViewer, consentViewer, decideConsent } from "./consent.ts";
 export { createSession, invalidateSession, invalidateSessionsOf, sessionIdOf, validateSession } from "./sessions.ts";
 export { type GrantList, type GrantQuery, grantView, listGrants, revokeGrant } from "./grants.ts";
 export { deactivateIdentity, type OidcClaims, resolveOidcIdentity } from "./identity-links.ts";

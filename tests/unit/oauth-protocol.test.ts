@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { readClientCredentials, readGrantRequest } from "../../core/identity/mod.ts";
+import type { Authenticated, Principal } from "../../core/access/mod.ts";
+import { API_KEY_SCOPES } from "../../core/access/mod.ts";
+import { checkConsentDecider, readClientCredentials, readGrantRequest } from "../../core/identity/mod.ts";
+import type { Workspace } from "../../core/workspaces/mod.ts";
 
-/** The OAuth protocol's pure rules in core/identity: client credentials, grant dispatch. */
+/** The OAuth protocol's pure rules in core/identity: client credentials, grant dispatch, the consent decider. */
 const form = (entries: Record<string, string>) => new Map(Object.entries(entries));
 const basic = (id: string, secret: string) => `Basic ${btoa(`${id}:${secret}`)}`;
 
@@ -105,5 +108,52 @@ describe("readGrantRequest()", () => {
       code: "unauthorized_client",
       description: "The client did not register grant type refresh_token",
     });
+  });
+});
+
+describe("checkConsentDecider()", () => {
+  const workspace = { id: "w1", slug: "acme", name: "Acme" } as Workspace;
+  const as = (more: Partial<Principal>): Authenticated => ({
+    workspace,
+    principal: {
+      workspaceId: "w1",
+      kind: "identity",
+      identityId: "i1",
+      memberId: "m1",
+      role: "member",
+      via: "api_key",
+      credentialId: "k1",
+      scopes: API_KEY_SCOPES,
+      ...more,
+    },
+  });
+
+  test("lets a person decide by API key or session, at the root or at their workspace's mount", () => {
+    for (const via of ["api_key", "session"] as const) {
+      const auth = as({ via });
+      expect(checkConsentDecider(auth, null)).toEqual({ ok: true, value: auth });
+      expect(checkConsentDecider(auth, "acme", "acme")).toEqual({ ok: true, value: auth });
+    }
+  });
+
+  test("refuses an OAuth token and a faceless key (forbidden)", () => {
+    const oauth = checkConsentDecider(as({ via: "oauth" }), null);
+    expect(oauth).toEqual({
+      ok: false,
+      error: { code: "forbidden", description: "Cannot authorize a client: decide with a person's API key, or signed in" },
+    });
+    const faceless = checkConsentDecider(as({ kind: "service", identityId: null, memberId: null, role: null }), null);
+    expect(faceless).toEqual({
+      ok: false,
+      error: { code: "forbidden", description: "Cannot authorize a client: a service key acts for no person" },
+    });
+  });
+
+  test("hides another workspace's decider as not_found: the mount's, or the one named", () => {
+    const notFound = { ok: false as const, error: { code: "not_found" as const, description: "Workspace not found" } };
+    expect(checkConsentDecider(as({}), "other")).toEqual(notFound);
+    expect(checkConsentDecider(as({}), null, "other")).toEqual(notFound);
+    // Naming nothing names no workspace.
+    expect(checkConsentDecider(as({}), null, "").ok).toBe(true);
   });
 });
