@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { Elysia } from "elysia";
 import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
-import { SCOPES, scopesFor } from "../../core/access/scopes.ts";
+import { SCOPES } from "../../core/access/scopes.ts";
 import {
   approveAuthorization,
   authenticateClient,
@@ -26,7 +26,6 @@ import {
   sessionPrincipal,
   TokenSet,
 } from "../../core/identity/mod.ts";
-import type { IdentityError } from "../../core/identity/errors.ts";
 import { AppError, forbidden, notFound, unauthenticated, validationFailed } from "../../core/kernel/errors.ts";
 import { schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
 import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
@@ -41,6 +40,7 @@ import { publicOrigin } from "../http/public-origin.ts";
 import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
 import { rawBody } from "../http/raw-body.ts";
 import { ErrorEnvelope } from "../http/error-envelope.ts";
+import { identityValue } from "../http/error-status.ts";
 import { authenticated, errors, publicOperation, strict } from "../http/schemas.ts";
 import { openCors } from "./protected-resource.ts";
 import { workspaceScope } from "./workspace-scope.ts";
@@ -215,20 +215,6 @@ export function oauthRoutes(deps: ServerDeps) {
     await enforceRateLimit(limits, deps.logger, `ip:${ip}:${what}`, rule, set.headers);
   };
 
-  const toAppError = (e: IdentityError): AppError => {
-    if (e.code === "not_found") return notFound("Grant");
-    if (e.code === "forbidden") return forbidden(e.description);
-    // The identity module's only scoped refusal is a write's: the challenge names its scopes.
-    if (e.code === "insufficient_scope") {
-      return new AppError("FORBIDDEN", e.description, [], { required_scope: scopesFor("write").join(" ") });
-    }
-    return validationFailed(e.description);
-  };
-  const unwrap = <T>(r: Result<T>): T => {
-    if (!r.ok) throw toAppError(r.error);
-    return r.value;
-  };
-
   // ---- the two mounts' endpoints ----
 
   function mountRoutes(prefix: "" | "/workspaces/:slug") {
@@ -271,9 +257,7 @@ export function oauthRoutes(deps: ServerDeps) {
         `${prefix}/oauth/clients/:clientId`,
         async ({ request, params: p }) => {
           await mountOf(request, slugOf(p));
-          const info = await clientInformation(core, (p as { clientId: string }).clientId);
-          if (!info.ok) throw notFound("Client");
-          return info.value;
+          return identityValue(await clientInformation(core, (p as { clientId: string }).clientId));
         },
         {
           params: withParams({ clientId: Type.String({ maxLength: 200 }) }),
@@ -604,7 +588,7 @@ export function oauthRoutes(deps: ServerDeps) {
         mount.issuer,
       );
     }
-    const approved = unwrap(await approveAuthorization(core, auth.principal, req, mount.issuer));
+    const approved = identityValue(await approveAuthorization(core, auth.principal, req, mount.issuer));
     return authorizationResponseUri(req.redirect_uri, { code: approved.code }, req.state, mount.issuer);
   }
 
@@ -750,7 +734,8 @@ export function oauthRoutes(deps: ServerDeps) {
   const grants = workspaceScope(deps, "oauth-grants")
     .get(
       "/oauth/grants",
-      async ({ principal, query }) => unwrap(await listGrants(core, principal, { limit: query.limit, cursor: query.cursor ?? null })),
+      async ({ principal, query }) =>
+        identityValue(await listGrants(core, principal, { limit: query.limit, cursor: query.cursor ?? null })),
       {
         params: Type.Object({ slug: SlugSchema }, strict),
         query: Type.Object({
@@ -773,7 +758,7 @@ export function oauthRoutes(deps: ServerDeps) {
     .delete(
       "/oauth/grants/:id",
       async ({ principal, params }) => {
-        unwrap(await revokeGrant(core, principal, params.id));
+        identityValue(await revokeGrant(core, principal, params.id));
         return { id: params.id, deleted: true as const };
       },
       {
