@@ -46,6 +46,26 @@ export const IDENTITY_CODE_OF: Record<IdentityErrorCode, ErrorCode> = {
   insufficient_scope: "FORBIDDEN",
 };
 
+/**
+ * The status of an identity failure where the OAuth RFCs' own shape answers it (registration,
+ * token, revocation: `{error, error_description}`, docs/decisions/029-oauth-server.md): a failed
+ * client authentication is 401 (RFC 6749 §5.2), every other OAuth error 400; the grant
+ * operations' codes never reach those answers and keep their envelope statuses.
+ */
+export const OAUTH_STATUS_OF: Record<IdentityErrorCode, 400 | 401 | 403 | 404> = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
+  not_found: 404,
+  forbidden: 403,
+  insufficient_scope: 403,
+};
+
 /** An identity failure as the domain error the envelope answers. */
 export function identityAppError(e: IdentityError): AppError {
   // The identity module's only scoped refusal is a write's: the challenge names its scopes.
