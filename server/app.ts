@@ -31,7 +31,7 @@ import { eventRoutes } from "./routes/events.ts";
 import { memberRoutes } from "./routes/members.ts";
 import { publicShareRoutes } from "./routes/public-shares.ts";
 import { mcpRoutes } from "./routes/mcp.ts";
-import { oauthRoutes } from "./routes/oauth.ts";
+import { oauthRoutes } from "./routes/oauth/mod.ts";
 import { openCorsPreflight, protectedResourceRoutes } from "./routes/protected-resource.ts";
 import { repoRoutes } from "./routes/repos.ts";
 import { sharingRoutes } from "./routes/sharing.ts";

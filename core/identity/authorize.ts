@@ -1,6 +1,5 @@
 import { type Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
-import { emit } from "../events/mod.ts";
 import { issueCode } from "./codes.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthClient, Scope } from "./model.ts";
@@ -143,19 +142,4 @@ export function authorizationResponseUri(
   if (state !== null) url.searchParams.append("state", state);
   url.searchParams.append("iss", issuer);
   return url.toString();
-}
-
-/** Publishes `oauth.grant.created` / `oauth.grant.revoked` (never a token). */
-export async function emitGrantEvent(
-  deps: CoreDeps<unknown>,
-  type: "oauth.grant.created" | "oauth.grant.revoked",
-  grant: { id: string; workspace_id: string; client_id: string; identity_id: string; scopes?: readonly string[] },
-  actor: Principal | null,
-): Promise<void> {
-  await emit(deps, grant.workspace_id, type, actor, {
-    grant_id: grant.id,
-    client_id: grant.client_id,
-    identity_id: grant.identity_id,
-    ...(grant.scopes ? { scopes: [...grant.scopes] } : {}),
-  });
 }

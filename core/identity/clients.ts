@@ -1,5 +1,6 @@
 import { constantTimeEqual } from "@oslojs/crypto/subtle";
 import type { CoreDeps } from "../deps.ts";
+import type { ClientCredentials } from "./client-credentials.ts";
 import { readClientMetadata } from "./client-metadata.ts";
 import { type ClientInfo, type RegisteredClient, registrationAnswer } from "./dto.ts";
 import { fail, ok, type Result } from "./errors.ts";
@@ -52,14 +53,6 @@ export function clientInfoOf(c: OAuthClient): ClientInfo {
     client_type: c.secret_hash === null ? "public" : "confidential",
     client_id_issued_at: Math.floor(new Date(c.created_at).getTime() / 1000),
   };
-}
-
-/** How a client presented itself at the token or revocation endpoint. */
-export interface ClientCredentials {
-  client_id: string;
-  /** `basic`: HTTP Basic; `post`: in the form body; `none`: only `client_id`. */
-  method: "basic" | "post" | "none";
-  client_secret?: string | null;
 }
 
 /**

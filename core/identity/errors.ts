@@ -1,3 +1,5 @@
+import type { ErrorDetail } from "../kernel/errors.ts";
+
 /**
  * The identity module's failures, returned as values, never thrown: every use case answers
  * `Result<T>`. The codes are stable. The OAuth ones are RFC 6749 §5.2 / RFC 7591 §3.2.2 error codes,
@@ -10,6 +12,7 @@ export const IDENTITY_ERROR_CODES = [
   "invalid_client",
   "invalid_grant",
   "unauthorized_client",
+  "unsupported_grant_type",
   "invalid_scope",
   "invalid_redirect_uri",
   "invalid_client_metadata",
@@ -23,9 +26,14 @@ export interface IdentityError {
   code: IdentityErrorCode;
   /** Sentence case, detail after a colon; safe to show (`error_description`). */
   description: string;
+  /** Which parameters were wrong, for the API's envelope (the RFCs' answers carry none). */
+  details?: ErrorDetail[];
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: IdentityError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = <T = never>(code: IdentityErrorCode, description: string): Result<T> => ({ ok: false, error: { code, description } });
+export const fail = <T = never>(code: IdentityErrorCode, description: string, details?: ErrorDetail[]): Result<T> => ({
+  ok: false,
+  error: details ? { code, description, details } : { code, description },
+});

@@ -3,7 +3,7 @@ import type { CoreDeps } from "../deps.ts";
 import { GRANTS_LIMIT, type GrantView } from "./dto.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthGrant } from "./model.ts";
-import { emitGrantEvent } from "./authorize.ts";
+import { emitGrantEvent } from "./grant-events.ts";
 import { canListAllGrants, canListGrants, canRevokeGrant } from "./policy.ts";
 import type { IdentityStores } from "./ports.ts";
 

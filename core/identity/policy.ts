@@ -1,4 +1,5 @@
-import { canWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { type Authenticated, canWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts";
+import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthGrant } from "./model.ts";
 
 /**
@@ -17,4 +18,19 @@ export function canListAllGrants(p: Principal): boolean {
 export function canRevokeGrant(p: Principal, grant: OAuthGrant): boolean {
   if (!canListGrants(p) || !canWrite(p) || grant.workspace_id !== p.workspaceId) return false;
   return grant.identity_id === p.identityId || isOwnerOrAdmin(p);
+}
+
+/**
+ * Who may decide a client's authorization request (ADR 029, 044): a person, by their own API key
+ * or signed in. An OAuth token never approves a client (`forbidden`), nor does a faceless key, which
+ * acts for no person. The decider's workspace must be the one a workspace mount pins (`pinned`),
+ * and the one the decider names, if any (`named`); another is `not_found`, as another workspace's
+ * key is everywhere.
+ */
+export function checkConsentDecider(auth: Authenticated, pinned: string | null, named?: string | null): Result<Authenticated> {
+  if (auth.principal.via === "oauth") return fail("forbidden", "Cannot authorize a client: decide with a person's API key, or signed in");
+  if (auth.principal.kind !== "identity") return fail("forbidden", "Cannot authorize a client: a service key acts for no person");
+  if (pinned !== null && auth.workspace.slug !== pinned) return fail("not_found", "Workspace not found");
+  if (named && named !== auth.workspace.slug) return fail("not_found", "Workspace not found");
+  return ok(auth);
 }

@@ -5,7 +5,7 @@ import { isExpired } from "./lifetimes.ts";
 import type { OAuthClient, OAuthGrant } from "./model.ts";
 import { verifyS256 } from "./pkce.ts";
 import type { IdentityStores } from "./ports.ts";
-import { emitGrantEvent } from "./authorize.ts";
+import { emitGrantEvent } from "./grant-events.ts";
 import { mintTokens } from "./token-issue.ts";
 import { hashSecret, isAuthorizationCodeFormat } from "./token-format.ts";
 

@@ -1,11 +1,29 @@
 import type { CoreDeps } from "../deps.ts";
-import { ok, type Result } from "./errors.ts";
+import type { ClientCredentials } from "./client-credentials.ts";
+import { authenticateClient } from "./clients.ts";
+import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthClient } from "./model.ts";
 import type { IdentityStores } from "./ports.ts";
-import { emitGrantEvent } from "./authorize.ts";
+import { emitGrantEvent } from "./grant-events.ts";
+import type { TokenParams } from "./token-exchange.ts";
 import { hashSecret, isAccessTokenFormat, isRefreshTokenFormat } from "./token-format.ts";
 
 type RevokeDeps = CoreDeps<Pick<IdentityStores, "oauthGrants" | "oauthTokens">>;
+
+/**
+ * The revocation endpoint (RFC 7009 §2.1): the client authenticates as it registered
+ * (clients.ts), then `token` is required; the rest is revokeToken's.
+ */
+export async function revokeClientToken(
+  deps: CoreDeps<Pick<IdentityStores, "oauthClients" | "oauthGrants" | "oauthTokens">>,
+  req: { credentials: ClientCredentials; params: TokenParams },
+): Promise<Result<void>> {
+  const client = await authenticateClient(deps, req.credentials);
+  if (!client.ok) return client;
+  const token = req.params.get("token");
+  if (!token) return fail("invalid_request", "Invalid request: token is required");
+  return revokeToken(deps, client.value, token);
+}
 
 /**
  * Token revocation (RFC 7009), by the authenticated client the token was issued to: an access
