@@ -476,7 +476,8 @@ export function runIdentityStoresContract(name: string, open: () => Promise<Stor
       expect(await listGrants(d, principalOf(b), { limit: 101 })).toMatchObject({ ok: false, error: { code: "invalid_request" } });
       const member = principalOf(b, { identityId: uuidv7(), role: "member" });
       expect(await listGrants(d, member)).toEqual({ ok: true, value: { items: [], nextCursor: null } });
-      expect(await revokeGrant(d, member, made[0]!.grantId)).toMatchObject({ ok: false, error: { code: "forbidden" } });
+      // Another person's grant reads as absent to a member (ADR 051), as another member's API key does.
+      expect(await revokeGrant(d, member, made[0]!.grantId)).toMatchObject({ ok: false, error: { code: "not_found" } });
       expect(await revokeGrant(d, principalOf(b), made[0]!.grantId)).toMatchObject({ ok: true });
       expect(await authenticateAccessToken(d, made[0]!.tokens.access_token)).toBeNull();
       expect(await revokeGrant(d, principalOf(b), made[0]!.grantId)).toMatchObject({ ok: false, error: { code: "not_found" } });
