@@ -19,17 +19,17 @@ import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
 import type { ContactDetails } from "./prospect.ts";
 import { insufficientCredits } from "../credits/mod.ts";
 import { agentChange } from "./record-change.ts";
+import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
 
 /**
  * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
  * unlocked for credits, each (entity, kind) charged once, forever, across collections
  * (docs/decisions/025-contact-paths-and-enrichment.md). The unlock holds the total and claims its
  * keys in one store write before asking the directory, then settles the keys and captures the
- * hits (releasing the rest) in another (docs/decisions/041-unlock-in-two-writes.md).
+ * hits (releasing the rest) in another (docs/decisions/041-unlock-in-two-writes.md). The hold and
+ * the claims are the request's for its lease: past it, they are taken for a dead request's, taken
+ * over by another unlock of the same keys or resolved by the sweep (ADR 055).
  */
-
-/** A pending claim older than this belongs to a request that died: it may be taken over. */
-const CLAIM_STALE_MS = 60_000;
 /** How long an unlock waits for another request's pending claim of the same key to settle. */
 const WAIT_MS = 10_000;
 
@@ -164,6 +164,7 @@ export async function unlockContacts(
   const now = deps.clock.now();
   const at = now.toISOString();
   const token = uuidv7(now.getTime());
+  const leaseMs = unlockLeaseMs(deps);
 
   // New keys, each once, in request order.
   const fresh = new Map<string, { t: Target; kind: ContactKind }>();
@@ -193,15 +194,19 @@ export async function unlockContacts(
       claimed_at: at,
       settled_at: null,
     })),
-    total > 0 ? { amount: total, reason } : null,
-    new Date(now.getTime() - CLAIM_STALE_MS).toISOString(),
+    total > 0 ? { amount: total, reason, lease_until: new Date(now.getTime() + leaseMs).toISOString() } : null,
+    new Date(now.getTime() - leaseMs).toISOString(),
   );
-  if (begun && !begun.ok) throw insufficientCredits(begun.required, begun.available);
+  if (begun && !begun.ok) {
+    throw begun.reason === "insufficient" ? insufficientCredits(begun.required, begun.available) : unlockExpired(leaseMs);
+  }
 
   const outcome = new Map<string, { status: "unlocked" | "already_unlocked" | "unavailable"; credits: number; value: string | null }>();
   let charged = 0;
   const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
   const deadTokens = new Set<string>();
+  // Looked up but not settled under this request's claims: it outlived its lease (ADR 055).
+  let lost = 0;
   for (const [i, [key, f]] of wanted.entries()) {
     const r = begun!.claims[i]!;
     if (r.claimed) {
@@ -245,7 +250,10 @@ export async function unlockContacts(
         const key = keyOf(u.entity_id, u.kind);
         // Not applied: the claim was taken over meanwhile (this request outlived its claims); its
         // new holder answers for it.
-        if (!applied.has(key)) continue;
+        if (!applied.has(key)) {
+          lost++;
+          continue;
+        }
         charged += u.credits;
         outcome.set(key, { status: u.state === "unlocked" ? "unlocked" : "unavailable", credits: u.credits, value: u.value });
       }
@@ -266,6 +274,9 @@ export async function unlockContacts(
       if (Object.keys(values).length > 0) { for (const t of records.values()) await keepValues(deps, c, t, values, at); }
     }
   }
+  // The sweep (or another unlock) resolved this request's hold meanwhile: what it looked up and
+  // could not settle was not charged, and is not answered as if the directory had no value.
+  if (lost > 0) throw unlockExpired(leaseMs, charged);
 
   // Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise.
   const answered = new Set<string>();
