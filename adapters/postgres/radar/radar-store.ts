@@ -379,8 +379,12 @@ export class PostgresRadarStore implements RadarStore {
         );
         return { settled: row!.settled as string[], resolution: prior ? toEntry(prior) : null };
       } catch (e) {
-        // A concurrent finish resolved the hold first: the next round sees its resolution.
-        if (sqlState(e) !== UNIQUE_VIOLATION || attempt >= 3) throw e;
+        // A concurrent finish or expire resolved the hold first: the next round sees its
+        // resolution. The statement meets either the resolution's unique key or, when the other
+        // resolution left less held than this hold (the account row is re-read once its lock is
+        // granted, the hold's state is not), the account's check (held ≥ 0).
+        const state = sqlState(e);
+        if ((state !== UNIQUE_VIOLATION && state !== CHECK_VIOLATION) || attempt >= 3) throw e;
       }
     }
   }
@@ -450,8 +454,9 @@ export class PostgresRadarStore implements RadarStore {
         );
         return { dropped: Number(row!.dropped), resolution: prior ? toEntry(prior) : null };
       } catch (e) {
-        // A concurrent finish resolved the hold first: the next round finds no lease.
-        if (sqlState(e) !== UNIQUE_VIOLATION || attempt >= 3) throw e;
+        // A concurrent finish resolved the hold first (as in `#finish`): the next round finds no lease.
+        const state = sqlState(e);
+        if ((state !== UNIQUE_VIOLATION && state !== CHECK_VIOLATION) || attempt >= 3) throw e;
       }
     }
   }
