@@ -53,7 +53,7 @@ export function radarContactRoutes(deps: ServerDeps) {
           tags,
           summary: "Unlock contact paths",
           description:
-            "Charged once per person and kind, forever, across collections: per item `status` `unlocked` (charged its price now), `already_unlocked` (paid before, or by a concurrent request or another record of the same person in this one: free, with its `value`) or `unavailable` (free). The total of what could be found is held first: short of credits is a 402 with nothing charged; the hits are captured and the rest released. Values are written to the record (`email`, `phone`, `linkedin_url`, where its schema admits them) and to the person's entity. `Idempotency-Key` replays; `X-Credits-Charged` says what this answer charged.",
+            "Charged once per person and kind, forever, across collections: per item `status` `unlocked` (charged its price now), `already_unlocked` (paid before, or by a concurrent request or another record of the same person in this one: free, with its `value`) or `unavailable` (free). The total of what could be found is held first: short of credits is a 402 with nothing charged; the hits are captured and the rest released. Values are written to the record (`email`, `phone`, `linkedin_url`, where its schema admits them) and to the person's entity. `Idempotency-Key` replays; `X-Credits-Charged` says what this answer charged. A request still waiting on the directory when its lease (`RADAR_UNLOCK_LEASE_MS`, 60 s) ends loses its hold to the sweep and answers 409 `CONFLICT` (`lease_ms`, `charged_credits`): nothing is charged for what it did not settle; send it again.",
         },
       },
     );
