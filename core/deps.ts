@@ -37,6 +37,11 @@ export interface CoreDeps<S = Stores> {
   radarPrices?: PriceTable;
   /** How long a worker owns a radar run before another may take it over; default 30 s. */
   radarRunLeaseMs?: number;
+  /**
+   * How long a contact unlock's request owns its hold and claims before the sweep takes it for
+   * dead and resolves them (docs/decisions/055-unlock-hold-sweep.md); default 60 s.
+   */
+  radarUnlockLeaseMs?: number;
   /** The glob matcher of anchors (adapters/glob/); match-files and drift fail without it. */
   paths?: PathMatcher;
   /** Where use cases queue background work (run by workers/); without it, that work runs inline. */

@@ -26,7 +26,7 @@ import { mailHooks } from "../core/mail/hooks.ts";
 import type { Mailer } from "../core/mail/ports.ts";
 import { jobRunner } from "../workers/registry.ts";
 import { webhookSweep } from "../workers/webhooks.ts";
-import { radarSweep } from "../core/radar/mod.ts";
+import { radarSweep, sweepUnlockHolds } from "../core/radar/mod.ts";
 import { billingSweep } from "../core/billing/sweep.ts";
 import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
@@ -138,6 +138,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   const { queue: jobs, label: queueLabel } = await openJobQueue(config, logger, inner.jobJournal);
   logger.log("info", "job queue", { queue: queueLabel, consumer: config.workers });
   let sweeper: ReturnType<typeof setInterval> | undefined;
+  let holdSweeper: ReturnType<typeof setInterval> | undefined;
   if (config.workers) {
     jobs.consume(jobRunner(() => deps.core));
     // Radar and billing work whose job was lost (a worker gone with it) or never queued (a crash
@@ -152,6 +153,20 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     (setTimeout(sweep, 1_000) as { unref?: () => void }).unref?.();
     sweeper = setInterval(sweep, SWEEP_MS);
     (sweeper as { unref?: () => void }).unref?.();
+    // Contact unlocks' holds whose request died between its two writes (ADR 055): resolved within
+    // RADAR_UNLOCK_LEASE_MS + RADAR_UNLOCK_SWEEP_MS of the hold, one sweep at a time per process.
+    let sweepingHolds = false;
+    const sweepHolds = () => {
+      if (sweepingHolds) return;
+      sweepingHolds = true;
+      void sweepUnlockHolds(deps.core)
+        .then((r) => r.resolved > 0 && logger.log("info", "unlock holds resolved by the sweep", { ...r }))
+        .catch((e) => logger.log("warn", "unlock hold sweep failed", { error: String(e) }))
+        .finally(() => (sweepingHolds = false));
+    };
+    (setTimeout(sweepHolds, 1_000) as { unref?: () => void }).unref?.();
+    holdSweeper = setInterval(sweepHolds, config.radarUnlockSweepMs);
+    (holdSweeper as { unref?: () => void }).unref?.();
   }
 
   // Mail: SMTP with SMTP_URL and MAIL_FROM, else `.eml` files in DATA_DIR/outbox (no network).
@@ -173,6 +188,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   // Closed in this order on shutdown: what uses the connections first, the store last.
   const closers = [
     async () => clearInterval(sweeper),
+    async () => clearInterval(holdSweeper),
     () => jobs.close(),
     () => counter.close(),
     () => events.close(),
@@ -196,6 +212,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       jobs,
       radarPrices: config.radarPrices,
       radarRunLeaseMs: config.jobLeaseMs,
+      radarUnlockLeaseMs: config.radarUnlockLeaseMs,
       capacity: planLimitsGate(stores.planUsage, config.planLimits, stores.contracts),
       ...(config.stripe ? { billingProvider: stripeBillingProvider(config.stripe) } : {}),
       ...codeContextHooks,

@@ -58,6 +58,10 @@ export interface Config {
   workers: boolean;
   /** JOB_LEASE_MS: how long a consumer owns a job (and a radar run) before another may take it over. */
   jobLeaseMs: number;
+  /** RADAR_UNLOCK_LEASE_MS: how long a contact unlock's request owns its hold before the sweep may resolve it (ADR 055). */
+  radarUnlockLeaseMs: number;
+  /** RADAR_UNLOCK_SWEEP_MS: how often a consuming process resolves the holds of unlocks whose lease ended. */
+  radarUnlockSweepMs: number;
   /** BLOG_DIR: the public blog's Markdown files (default `content/blog`). */
   blogDir: string;
   /** SMTP_URL and MAIL_FROM: mail over SMTP (nodemailer); null: `.eml` files in `DATA_DIR/outbox/`. */
@@ -310,6 +314,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     radarProvider: radarProvider(env),
     workers: workersOn(env),
     jobLeaseMs: int(env, "JOB_LEASE_MS", 30_000, 1_000, 3_600_000),
+    radarUnlockLeaseMs: int(env, "RADAR_UNLOCK_LEASE_MS", 60_000, 1_000, 3_600_000),
+    radarUnlockSweepMs: int(env, "RADAR_UNLOCK_SWEEP_MS", 15_000, 100, 3_600_000),
     blogDir: env.BLOG_DIR || "content/blog",
     smtp: smtp(env),
     mailFrom: env.MAIL_FROM?.trim() || null,

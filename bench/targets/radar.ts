@@ -128,7 +128,7 @@ async function seedUnlockHistory(databaseUrl: string, slug: string, count: numbe
           settled_at: null,
         });
       }
-      await stores.radar.beginUnlocks(batch, { amount: batch.length, reason: "contact unlock" }, at);
+      await stores.radar.beginUnlocks(batch, { amount: batch.length, reason: "contact unlock", lease_until: at }, at);
       await stores.radar.finishUnlocks(
         workspace.id,
         token,

@@ -12,6 +12,7 @@ import type { ContactDetails } from "./prospect.ts";
 import { insufficientCredits } from "../credits/mod.ts";
 import type { UnlockRecordWrite } from "./ports.ts";
 import { contactRecordWrite, type ContactValues } from "./unlock-records.ts";
+import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
 
 /**
  * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
@@ -21,10 +22,9 @@ import { contactRecordWrite, type ContactValues } from "./unlock-records.ts";
  * hits (releasing the rest) in another (docs/decisions/041-unlock-in-two-writes.md). Every record
  * of the request whose person has a path unlocked shows its value, the records a request pays
  * for in the same write as the capture (docs/decisions/056-contact-values-on-every-record.md).
+ * The hold and the claims are the request's for its lease: past it, they are taken for a dead
+ * request's, taken over by another unlock of the same keys or resolved by the sweep (ADR 055).
  */
-
-/** A pending claim older than this belongs to a request that died: it may be taken over. */
-const CLAIM_STALE_MS = 60_000;
 /** How long an unlock waits for another request's pending claim of the same key to settle. */
 const WAIT_MS = 10_000;
 
@@ -230,6 +230,7 @@ export async function unlockContacts(
   const now = deps.clock.now();
   const at = now.toISOString();
   const token = uuidv7(now.getTime());
+  const leaseMs = unlockLeaseMs(deps);
 
   // New keys, each once, in request order.
   const fresh = new Map<string, { t: Target; kind: ContactKind }>();
@@ -259,15 +260,19 @@ export async function unlockContacts(
       claimed_at: at,
       settled_at: null,
     })),
-    total > 0 ? { amount: total, reason } : null,
-    new Date(now.getTime() - CLAIM_STALE_MS).toISOString(),
+    total > 0 ? { amount: total, reason, lease_until: new Date(now.getTime() + leaseMs).toISOString() } : null,
+    new Date(now.getTime() - leaseMs).toISOString(),
   );
-  if (begun && !begun.ok) throw insufficientCredits(begun.required, begun.available);
+  if (begun && !begun.ok) {
+    throw begun.reason === "insufficient" ? insufficientCredits(begun.required, begun.available) : unlockExpired(leaseMs);
+  }
 
   const outcome = new Map<string, { status: "unlocked" | "already_unlocked" | "unavailable"; credits: number; value: string | null }>();
   let charged = 0;
   const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
   const deadTokens = new Set<string>();
+  // Looked up but not settled under this request's claims: it outlived its lease (ADR 055).
+  let lost = 0;
   for (const [i, [key, f]] of wanted.entries()) {
     const r = begun!.claims[i]!;
     if (r.claimed) {
@@ -320,7 +325,10 @@ export async function unlockContacts(
         const key = keyOf(u.entity_id, u.kind);
         // Not applied: the claim was taken over meanwhile (this request outlived its claims); its
         // new holder answers for it.
-        if (!applied.has(key)) continue;
+        if (!applied.has(key)) {
+          lost++;
+          continue;
+        }
         charged += u.credits;
         outcome.set(key, { status: u.state === "unlocked" ? "unlocked" : "unavailable", credits: u.credits, value: u.value });
       }
@@ -350,6 +358,9 @@ export async function unlockContacts(
   }
   // Every record of the request shows what its person has unlocked (issue #23), not only the first.
   await showValues(deps, c, targets, dto.kinds, final, current);
+  // The sweep (or another unlock) resolved this request's hold meanwhile: what it looked up and
+  // could not settle was not charged, and is not answered as if the directory had no value.
+  if (lost > 0) throw unlockExpired(leaseMs, charged);
 
   // Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise.
   const answered = new Set<string>();

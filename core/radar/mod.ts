@@ -29,5 +29,6 @@ export { DEFAULT_RUN_LEASE_MS, executeRun } from "./run-execution.ts";
 export { executeMonitor, getRunMonitor, pauseMonitor, radarSweep, resumeMonitor } from "./monitors.ts";
 export { followTrace, isTerminalStep } from "./trace.ts";
 export { quoteContacts, unlockContacts } from "./contact-paths.ts";
+export { DEFAULT_UNLOCK_LEASE_MS, DEFAULT_UNLOCK_SWEEP_MS, sweepUnlockHolds, type UnlockSweep } from "./unlock-holds.ts";
 export { enrichRun } from "./enrichment.ts";
 export { MONITOR_WEBHOOK_SOURCE, MonitorWebhookResult, receiveMonitorWebhook } from "./monitor-webhook.ts";

@@ -120,6 +120,10 @@ export interface RadarStore {
    * caller to repair with `finishUnlocks`). Of concurrent claims of one key exactly one is claimed;
    * the others get the claim as it stands. Answers in `us`'s order. The claims are one request's:
    * one workspace, one `token`, one `claimed_at`; `hold` null: claims only (nothing to pay).
+   * A hold comes with its lease (`hold.lease_until`, docs/decisions/055-unlock-hold-sweep.md): once
+   * it has passed, `expiredUnlocks` lists the token and `expireUnlock` may resolve it. `expired`:
+   * the lease was swept before this begin was done (a begin stalled past it; only where the begin
+   * is not one write), and nothing stays held or claimed.
    */
   beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun>;
   /**
@@ -132,6 +136,8 @@ export interface RadarStore {
    * the capture where the backend can (one statement on PostgreSQL; on MongoDB after the settles
    * and before the capture): each applied only when every key it `needs` settled `unlocked` in
    * this call and the record is still at the version before (`written` names those applied).
+   * Ends the token's lease. Of a finish and a concurrent `expireUnlock` of one token exactly one
+   * resolves the hold; the other settles nothing.
    */
   finishUnlocks(
     workspaceId: string,
@@ -140,6 +146,21 @@ export interface RadarStore {
     resolution: UnlockResolution,
     records?: readonly UnlockRecordWrite[],
   ): Promise<UnlockFinished>;
+  /**
+   * The leases of unlock holds that ended before `now` (their requests died, or outlived them),
+   * across workspaces, the earliest first, at most `limit`: what the sweep resolves.
+   */
+  expiredUnlocks(now: string, limit: number): Promise<UnlockLease[]>;
+  /**
+   * Resolves the hold of an unlock whose request died (docs/decisions/055-unlock-hold-sweep.md),
+   * while the token still holds its lease: drops the token's claims still pending (no value was
+   * written for them, so nothing of them can be seen), captures the credits of the claims it
+   * settled (values written, so seen) and releases the rest, and ends the lease, atomically where
+   * the backend can. Of this and a concurrent `finishUnlocks` of the token exactly one resolves the
+   * hold; after it, the token's finish settles nothing. Without a lease (finished, or expired
+   * before): changes nothing and answers the hold's resolution, if any.
+   */
+  expireUnlock(workspaceId: string, token: string, resolution: UnlockResolution): Promise<UnlockExpired>;
   /** The unlocks of these entities (at most 1,000), in no particular order. */
   unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]>;
   /**
@@ -169,13 +190,30 @@ export interface UnlockContext {
 export interface UnlockHold {
   amount: number;
   reason: string | null;
+  /** The end of the request's lease on the hold and its claims: past it the sweep may resolve them. */
+  lease_until: string;
+}
+
+/** An unlock hold's lease: the token (the hold's ledger id) and when its request is taken for dead. */
+export interface UnlockLease {
+  workspace_id: string;
+  token: string;
+  lease_until: string;
+}
+
+/** What `expireUnlock` did: how many pending claims it dropped, and the hold's resolution. */
+export interface UnlockExpired {
+  dropped: number;
+  /** This call's resolution, or the one before; null when the token has no hold. */
+  resolution: LedgerEntry | null;
 }
 
 export type UnlockClaim = { claimed: true; took_over: string | null } | { claimed: false; existing: ContactUnlock };
 
 export type UnlockBegun =
   | { ok: true; hold: LedgerEntry | null; claims: UnlockClaim[] }
-  | { ok: false; reason: "insufficient"; required: number; available: number };
+  | { ok: false; reason: "insufficient"; required: number; available: number }
+  | { ok: false; reason: "expired" };
 
 /** The resolution entry an unlock's finish writes (when its token has a hold). */
 export interface UnlockResolution {

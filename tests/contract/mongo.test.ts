@@ -568,3 +568,142 @@ describe("mongo: radar compare-and-set", () => {
     await client.close();
   });
 });
+
+/**
+ * The ends of MongoDB unlocks (docs/decisions/055-unlock-hold-sweep.md): what a crash or a stall
+ * between an unlock's writes leaves, written here as the adapter would have left it, and how the
+ * next finish or sweep of the token completes it.
+ */
+describe("mongo: unlock ends", () => {
+  let client: MongoClient;
+  let db: Db;
+  let c: ReturnType<typeof radarCollections>;
+  let ledger: MongoCreditLedgerStore;
+  let live: MongoRadarStore;
+  const collections = () => mongoCollectionBundle(collectionCollections(db)).stores;
+  const past = () => new Date(Date.now() - 1_000).toISOString();
+  const resolution = () => ({ id: uuidv7(), at: stamp(), reason: "contact unlock" });
+  const claim = (ws: string, entity: string, token: string, kind: "email" | "phone") => ({
+    workspace_id: ws,
+    entity_id: entity,
+    kind,
+    state: "pending" as const,
+    value: null,
+    credits: 0,
+    token,
+    claimed_at: stamp(),
+    settled_at: null,
+  });
+  const funded = async (amount: number) => {
+    const ws = uuidv7();
+    await ledger.append({ workspace_id: ws, id: uuidv7(), at: stamp(), op: { type: "grant", amount } });
+    return ws;
+  };
+  const leftovers = async (ws: string) => ({
+    leases: await c.radarUnlockLeases.countDocuments({ workspace_id: ws }),
+    ends: await c.radarUnlockEnds.countDocuments({ workspace_id: ws }),
+  });
+
+  beforeAll(async () => {
+    client = new MongoClient(freshMongoDatabase(server));
+    await client.connect();
+    db = client.db();
+    await ensureIndexes(db);
+    c = radarCollections(db);
+    ledger = new MongoCreditLedgerStore(creditCollections(db));
+    live = new MongoRadarStore(c, ledger, collections());
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  test("a begin stalled past its lease and swept before its hold was written ends itself: expired, nothing held or claimed", async () => {
+    const ws = await funded(20);
+    const token = uuidv7();
+    const entity = uuidv7();
+    // The sweep runs while the begin is stalled between its claims and its hold.
+    const stalledClaims = new Proxy(c.radarUnlocks, {
+      get: (target, prop, receiver) =>
+        prop === "insertOne"
+          ? async (doc: Parameters<typeof target.insertOne>[0]) => {
+            const done = await target.insertOne(doc);
+            expect(await live.expireUnlock(ws, token, resolution())).toEqual({ dropped: 1, resolution: null });
+            return done;
+          }
+          : Reflect.get(target, prop, receiver),
+    });
+    const stalled = new MongoRadarStore({ ...c, radarUnlocks: stalledClaims }, ledger, collections());
+    const begun = await stalled.beginUnlocks([claim(ws, entity, token, "email")], {
+      amount: 4,
+      reason: "contact unlock",
+      lease_until: past(),
+    }, past());
+    expect(begun).toEqual({ ok: false, reason: "expired" });
+    expect(await ledger.totals(ws)).toMatchObject({ balance: 20, held: 0 });
+    expect((await ledger.resolutionOf(ws, token))?.type).toBe("release");
+    expect(await live.unlocksOf(ws, [entity])).toEqual([]);
+    expect(await leftovers(ws)).toEqual({ leases: 0, ends: 0 });
+  });
+
+  test("a finish cut short after its end and one settle is completed by the sweep: every value it wrote is captured", async () => {
+    const ws = await funded(20);
+    const token = uuidv7();
+    const entity = uuidv7();
+    const asked = [claim(ws, entity, token, "email"), claim(ws, entity, token, "phone")];
+    expect((await live.beginUnlocks(asked, { amount: 12, reason: "contact unlock", lease_until: past() }, past())).ok).toBe(true);
+    // The crash: the finish's end inserted, the e-mail settled, the phone not, nothing resolved.
+    const settles = [
+      { ...asked[0]!, state: "unlocked" as const, value: "a@b.example", credits: 4, settled_at: stamp() },
+      { ...asked[1]!, state: "unlocked" as const, value: "+1 555", credits: 8, settled_at: stamp() },
+    ];
+    await c.radarUnlockEnds.insertOne({
+      _id: `${ws}:${token}`,
+      workspace_id: ws,
+      token,
+      kind: "finish",
+      settles,
+      resolution: resolution(),
+    });
+    await c.radarUnlocks.updateOne({ _id: `${ws}:${entity}:email` }, {
+      $set: { state: "unlocked", value: "a@b.example", credits: 4, settled_at: stamp() },
+    });
+    expect((await live.expiredUnlocks(new Date().toISOString(), 1_000)).map((l) => l.token)).toContain(token);
+    // The sweep meets the finish's end and completes it: the phone settled too, both captured.
+    const swept = await live.expireUnlock(ws, token, resolution());
+    expect(swept).toMatchObject({ dropped: 0, resolution: { type: "capture", amount: -12, held: -12, hold_id: token } });
+    expect((await live.unlocksOf(ws, [entity])).map((u) => `${u.kind}:${u.state}:${u.value}`).sort()).toEqual([
+      "email:unlocked:a@b.example",
+      "phone:unlocked:+1 555",
+    ]);
+    expect(await ledger.totals(ws)).toMatchObject({ balance: 8, held: 0 });
+    expect(await leftovers(ws)).toEqual({ leases: 0, ends: 0 });
+  });
+
+  test("an expiry cut short after dropping the claims is completed by the late finish, which settles nothing", async () => {
+    const ws = await funded(20);
+    const token = uuidv7();
+    const entity = uuidv7();
+    const u = claim(ws, entity, token, "email");
+    expect((await live.beginUnlocks([u], { amount: 4, reason: "contact unlock", lease_until: past() }, past())).ok).toBe(true);
+    // The crash: the expiry's end inserted, the pending claim dropped, the hold not yet released.
+    await c.radarUnlockEnds.insertOne({
+      _id: `${ws}:${token}`,
+      workspace_id: ws,
+      token,
+      kind: "expire",
+      settles: [],
+      resolution: resolution(),
+    });
+    await c.radarUnlocks.deleteOne({ _id: `${ws}:${entity}:email` });
+    const late = await live.finishUnlocks(
+      ws,
+      token,
+      [{ ...u, state: "unlocked", value: "a@b.example", credits: 4, settled_at: stamp() }],
+      resolution(),
+    );
+    expect(late).toMatchObject({ settled: [], resolution: { type: "release", amount: 0, held: -4 } });
+    expect(await live.unlocksOf(ws, [entity])).toEqual([]);
+    expect(await ledger.totals(ws)).toMatchObject({ balance: 20, held: 0 });
+    expect(await leftovers(ws)).toEqual({ leases: 0, ends: 0 });
+  });
+});

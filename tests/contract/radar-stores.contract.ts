@@ -267,6 +267,8 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
     const grant = (ws: string, amount: number) =>
       s.creditLedger.append({ workspace_id: ws, id: uuidv7(), at: stamp(), op: { type: "grant", amount } });
     const staleBefore = () => new Date(Date.now() - 60_000).toISOString();
+    /** A lease that has not ended (the request is alive). */
+    const leaseAhead = () => new Date(Date.now() + 60_000).toISOString();
 
     test("RadarStore.beginUnlocks() holds and claims; finishUnlocks() settles the token's claims and captures their credits, once", async () => {
       const ws = await workspace();
@@ -274,7 +276,7 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       const entity = uuidv7();
       const token = uuidv7();
       const asked = [unlockOf(ws, entity, token, "email"), unlockOf(ws, entity, token, "phone")];
-      const begun = await s.radar.beginUnlocks(asked, { amount: 12, reason: "contact unlock" }, staleBefore());
+      const begun = await s.radar.beginUnlocks(asked, { amount: 12, reason: "contact unlock", lease_until: leaseAhead() }, staleBefore());
       if (!begun.ok) throw new Error("refused");
       expect(begun.claims).toEqual([{ claimed: true, took_over: null }, { claimed: true, took_over: null }]);
       expect(begun.hold).toMatchObject({ id: token, type: "hold", amount: 0, held: 12, balance_after: 20, held_after: 12 });
@@ -296,7 +298,11 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
         "phone:unavailable:null:0",
       ]);
       // A settled key is answered as it stands.
-      const later = await s.radar.beginUnlocks([unlockOf(ws, entity, uuidv7())], { amount: 4, reason: null }, staleBefore());
+      const later = await s.radar.beginUnlocks(
+        [unlockOf(ws, entity, uuidv7())],
+        { amount: 4, reason: null, lease_until: leaseAhead() },
+        staleBefore(),
+      );
       expect(later.ok && later.claims).toEqual([{ claimed: false, existing: stored.find((u) => u.kind === "email") }]);
       expect(await s.radar.unlocksOf(await workspace(), [entity])).toEqual([]);
     });
@@ -360,12 +366,18 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
 
     test("RadarStore.beginUnlocks() short of credits holds and claims nothing; concurrent begins never hold more than the balance", async () => {
       const ws = await workspace();
-      const nothing = await s.radar.beginUnlocks([unlockOf(ws, uuidv7(), uuidv7())], { amount: 4, reason: null }, staleBefore());
+      const nothing = await s.radar.beginUnlocks(
+        [unlockOf(ws, uuidv7(), uuidv7())],
+        { amount: 4, reason: null, lease_until: leaseAhead() },
+        staleBefore(),
+      );
       expect(nothing).toEqual({ ok: false, reason: "insufficient", required: 4, available: 0 });
       await grant(ws, 10);
       const entities = Array.from({ length: 20 }, () => uuidv7());
       const outcomes = await Promise.all(
-        entities.map((e) => s.radar.beginUnlocks([unlockOf(ws, e, uuidv7())], { amount: 4, reason: null }, staleBefore())),
+        entities.map((e) =>
+          s.radar.beginUnlocks([unlockOf(ws, e, uuidv7())], { amount: 4, reason: null, lease_until: leaseAhead() }, staleBefore())
+        ),
       );
       expect(outcomes.filter((o) => o.ok)).toHaveLength(2);
       for (const o of outcomes) if (!o.ok) expect(o).toMatchObject({ reason: "insufficient", required: 4 });
@@ -381,7 +393,7 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       const tokens = Array.from({ length: 30 }, () => uuidv7());
       const runs = await Promise.all(tokens.map(async (token) => {
         const u = unlockOf(ws, entity, token);
-        const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: null }, staleBefore());
+        const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: null, lease_until: leaseAhead() }, staleBefore());
         if (!begun.ok) throw new Error("refused");
         const claim = begun.claims[0]!;
         const done = await s.radar.finishUnlocks(ws, token, claim.claimed ? [settle(u, "a@b.example", 4)] : [], resolution());
@@ -401,7 +413,11 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
         const token = uuidv7();
         const entity = uuidv7();
         const asked = [unlockOf(ws, entity, token, "email"), unlockOf(ws, entity, token, "phone")];
-        const begun = await s.radar.beginUnlocks(asked, { amount: 3 + (i % 4), reason: `unlock ${i}` }, staleBefore());
+        const begun = await s.radar.beginUnlocks(
+          asked,
+          { amount: 3 + (i % 4), reason: `unlock ${i}`, lease_until: leaseAhead() },
+          staleBefore(),
+        );
         if (!begun.ok) throw new Error("refused");
         expect(begun.hold).toMatchObject({ id: token, type: "hold", held: 3 + (i % 4), reason: `unlock ${i}` });
         // Every third a miss on the phone; every fifth finished twice at once (one resolution).
@@ -442,7 +458,7 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       const old = new Date(Date.now() - 3_600_000).toISOString();
       const died = await s.radar.beginUnlocks(
         [unlockOf(ws, entity, dead, "email", old), unlockOf(ws, entity, dead, "linkedin", old)],
-        { amount: 5, reason: null },
+        { amount: 5, reason: null, lease_until: leaseAhead() },
         staleBefore(),
       );
       expect(died.ok).toBe(true);
@@ -452,7 +468,7 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
 
       const token = uuidv7();
       const u = unlockOf(ws, entity, token, "email");
-      const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: null }, staleBefore());
+      const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: null, lease_until: leaseAhead() }, staleBefore());
       expect(begun.ok && begun.claims).toEqual([{ claimed: true, took_over: dead }]);
       expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 10, held: 9 });
       // The repair: the dead token settled nothing, so its whole hold is released; a repeat changes nothing.
@@ -467,6 +483,155 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 6, held: 0 });
       const stored = await s.radar.unlocksOf(ws, [entity]);
       expect(stored.map((x) => `${x.kind}:${x.state}`).sort()).toEqual(["email:unlocked", "linkedin:pending"]);
+    });
+
+    // ---- The sweep of unlock holds whose request died (docs/decisions/055-unlock-hold-sweep.md) ----
+
+    test("RadarStore.expiredUnlocks() lists the leases of unfinished unlock holds that ended before now, earliest first, at most limit", async () => {
+      const ws = await workspace();
+      await grant(ws, 100);
+      // Leases in 2001: earlier than any other test's, so the first page is these alone.
+      const ends = ["2001-01-01T00:00:03.000Z", "2001-01-01T00:00:01.000Z", "2001-01-01T00:00:02.000Z", "2001-01-01T00:00:09.000Z"];
+      const tokens: string[] = [];
+      for (const lease_until of ends) {
+        const token = uuidv7();
+        tokens.push(token);
+        expect((await s.radar.beginUnlocks([unlockOf(ws, uuidv7(), token)], { amount: 4, reason: null, lease_until }, staleBefore())).ok)
+          .toBe(true);
+      }
+      const listed = await s.radar.expiredUnlocks("2001-01-01T00:00:05.000Z", 100);
+      expect(listed.filter((l) => l.workspace_id === ws)).toEqual([
+        { workspace_id: ws, token: tokens[1], lease_until: ends[1] },
+        { workspace_id: ws, token: tokens[2], lease_until: ends[2] },
+        { workspace_id: ws, token: tokens[0], lease_until: ends[0] },
+      ]);
+      expect((await s.radar.expiredUnlocks("2001-01-01T00:00:05.000Z", 2)).map((l) => l.token)).toEqual([tokens[1], tokens[2]]);
+      // A lease ends strictly before `now`; a finished unlock has none.
+      expect((await s.radar.expiredUnlocks(ends[1]!, 100)).filter((l) => l.workspace_id === ws)).toEqual([]);
+      await s.radar.finishUnlocks(ws, tokens[1]!, [], resolution());
+      expect((await s.radar.expiredUnlocks("2001-01-01T00:00:10.000Z", 100)).filter((l) => l.workspace_id === ws).map((l) => l.token))
+        .toEqual([tokens[2], tokens[0], tokens[3]]);
+      for (const t of tokens) await s.radar.expireUnlock(ws, t, resolution());
+      expect((await s.radar.expiredUnlocks("2001-01-01T00:00:10.000Z", 100)).filter((l) => l.workspace_id === ws)).toEqual([]);
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 100, held: 0 });
+    });
+
+    test("RadarStore.expireUnlock(): a hold whose request never finished is released once, its pending claims dropped; a late finish settles nothing", async () => {
+      const ws = await workspace();
+      await grant(ws, 20);
+      const entity = uuidv7();
+      const dead = uuidv7();
+      const asked = [unlockOf(ws, entity, dead, "email"), unlockOf(ws, entity, dead, "phone")];
+      const lease_until = new Date(Date.now() - 1_000).toISOString();
+      expect((await s.radar.beginUnlocks(asked, { amount: 12, reason: "contact unlock", lease_until }, staleBefore())).ok).toBe(true);
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 20, held: 12 });
+      expect((await s.radar.expiredUnlocks(new Date().toISOString(), 1_000)).filter((l) => l.workspace_id === ws)).toEqual([
+        { workspace_id: ws, token: dead, lease_until },
+      ]);
+
+      const expired = await s.radar.expireUnlock(ws, dead, resolution());
+      expect(expired).toMatchObject({ dropped: 2, resolution: { type: "release", amount: 0, held: -12, hold_id: dead, held_after: 0 } });
+      expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 20, held: 0 });
+      // The keys are free at once (no value was written for them), and the lease is gone.
+      expect(await s.radar.unlocksOf(ws, [entity])).toEqual([]);
+      expect((await s.radar.expiredUnlocks(new Date().toISOString(), 1_000)).filter((l) => l.workspace_id === ws)).toEqual([]);
+      // Again: nothing changes.
+      expect(await s.radar.expireUnlock(ws, dead, resolution())).toEqual({ dropped: 0, resolution: expired.resolution });
+      // The request, were it only slow, finishes too late: nothing settles, nothing is charged.
+      const late = await s.radar.finishUnlocks(ws, dead, [settle(asked[0]!, "a@b.example", 4)], resolution());
+      expect(late).toEqual({ settled: [], resolution: expired.resolution });
+      expect(await s.radar.unlocksOf(ws, [entity])).toEqual([]);
+      expect(await s.creditLedger.totals(ws)).toEqual({ seq: 3, balance: 20, held: 0 });
+      // Another request claims the key afresh.
+      const next = await s.radar.beginUnlocks([unlockOf(ws, entity, uuidv7(), "email")], null, staleBefore());
+      expect(next.ok && next.claims).toEqual([{ claimed: true, took_over: null }]);
+      // A token without a lease (finished, or never held) changes nothing.
+      expect(await s.radar.expireUnlock(ws, uuidv7(), resolution())).toEqual({ dropped: 0, resolution: null });
+      expect(await s.radar.expireUnlock(await workspace(), dead, resolution())).toEqual({ dropped: 0, resolution: null });
+    });
+
+    test("RadarStore.expireUnlock() after the finish changes nothing: the values settled stay, and stay paid", async () => {
+      const ws = await workspace();
+      await grant(ws, 20);
+      const entity = uuidv7();
+      const token = uuidv7();
+      const u = unlockOf(ws, entity, token, "email");
+      const lease_until = new Date(Date.now() - 1_000).toISOString();
+      expect((await s.radar.beginUnlocks([u], { amount: 4, reason: null, lease_until }, staleBefore())).ok).toBe(true);
+      // Its lease ended, but the request finished before any sweep.
+      const done = await s.radar.finishUnlocks(ws, token, [settle(u, "a@b.example", 4)], resolution());
+      expect(done.resolution).toMatchObject({ type: "capture", amount: -4 });
+      expect((await s.radar.expiredUnlocks(new Date().toISOString(), 1_000)).filter((l) => l.workspace_id === ws)).toEqual([]);
+      expect(await s.radar.expireUnlock(ws, token, resolution())).toEqual({ dropped: 0, resolution: done.resolution });
+      expect((await s.radar.unlocksOf(ws, [entity]))[0]).toMatchObject({ state: "unlocked", value: "a@b.example", credits: 4 });
+      expect(await s.creditLedger.totals(ws)).toEqual({ seq: 3, balance: 16, held: 0 });
+    });
+
+    test("RadarStore: a late finish racing two sweeps of 12 expired unlocks: one resolves each hold, a seen value is paid, the chain is whole", async () => {
+      const ws = await workspace();
+      await grant(ws, 1_000);
+      const lease_until = new Date(Date.now() - 1_000).toISOString();
+      const begun = await Promise.all(Array.from({ length: 12 }, async (_, i) => {
+        const token = uuidv7();
+        const entity = uuidv7();
+        const asked = [unlockOf(ws, entity, token, "email"), unlockOf(ws, entity, token, "phone")];
+        const b = await s.radar.beginUnlocks(asked, { amount: 12, reason: `unlock ${i}`, lease_until }, staleBefore());
+        if (!b.ok) throw new Error("refused");
+        return { i, token, entity, asked };
+      }));
+      const raced = await Promise.all(begun.map(async (b) => {
+        // Every third a miss on the phone.
+        const settles = [settle(b.asked[0]!, `${b.i}@b.example`, 4), settle(b.asked[1]!, b.i % 3 === 0 ? null : `+${b.i}`, 8)];
+        // Started in turn, finish first or a sweep first: either may win.
+        const expire = () => s.radar.expireUnlock(ws, b.token, resolution());
+        const finish = () => s.radar.finishUnlocks(ws, b.token, settles, resolution());
+        const [first, finished, last] = b.i % 2 === 0
+          ? await Promise.all([expire(), finish(), expire()])
+          : await Promise.all([finish(), expire(), expire()]).then(([f, a, z]) => [a, f, z] as const);
+        return {
+          ...b,
+          finished: finished as Awaited<ReturnType<typeof finish>>,
+          expired: [first, last] as Awaited<ReturnType<typeof expire>>[],
+        };
+      }));
+      let captured = 0;
+      let finishes = 0;
+      for (const r of raced) {
+        const resolved = r.finished.resolution!;
+        expect(resolved).toMatchObject({ hold_id: r.token, held: -12 });
+        // One resolution, whoever answers.
+        for (const e of r.expired) expect(e.resolution).toEqual(resolved);
+        const stored = await s.radar.unlocksOf(ws, [r.entity]);
+        const seen = stored.filter((u) => u.state === "unlocked");
+        // What can be seen is what was paid for, and nothing else.
+        expect(Math.abs(resolved.amount)).toBe(seen.reduce((n, u) => n + u.credits, 0));
+        if (r.finished.settled.length > 0) {
+          // The finish won (or a sweep completed it: the same writes): both keys settled, the hits captured.
+          finishes++;
+          expect(r.finished.settled.sort()).toEqual([`${r.entity}:email`, `${r.entity}:phone`]);
+          expect(stored.map((u) => `${u.kind}:${u.state}`).sort()).toEqual([
+            "email:unlocked",
+            `phone:${r.i % 3 === 0 ? "unavailable" : "unlocked"}`,
+          ]);
+          expect(resolved.amount).toBe(r.i % 3 === 0 ? -4 : -12);
+        } else {
+          // A sweep won: released whole, the claims dropped, nothing seen.
+          expect(resolved).toMatchObject({ type: "release", amount: 0 });
+          expect(stored).toEqual([]);
+        }
+        captured += -resolved.amount;
+      }
+      // Memory runs each call in one turn: there the first started wins, so both outcomes occur.
+      if (finishes === 0 || finishes === 12) console.log(`  race: ${finishes} of 12 holds resolved by the finish`);
+      expect(await s.creditLedger.totals(ws)).toEqual({ seq: 25, balance: 1_000 - captured, held: 0 });
+      const chain = (await s.creditLedger.history(ws, {}, { limit: 100 })).reverse();
+      expect(chain.map((e) => e.seq)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+      for (let i = 1; i < chain.length; i++) {
+        const [prev, e] = [chain[i - 1]!, chain[i]!];
+        expect([e.balance_after, e.held_after]).toEqual([prev.balance_after + e.amount, prev.held_after + e.held]);
+        expect(e.balance_after - e.held_after).toBeGreaterThanOrEqual(0);
+      }
+      expect((await s.radar.expiredUnlocks(new Date().toISOString(), 1_000)).filter((l) => l.workspace_id === ws)).toEqual([]);
     });
 
     test("RadarStore: unlocks without a hold (nothing to pay) claim and settle only", async () => {
@@ -513,7 +678,7 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
       ];
       const token = uuidv7();
       const asked = [unlockOf(ws, person, token, "email"), unlockOf(ws, person, token, "phone")];
-      const begun = await s.radar.beginUnlocks(asked, { amount: 12, reason: "contact unlock" }, staleBefore());
+      const begun = await s.radar.beginUnlocks(asked, { amount: 12, reason: "contact unlock", lease_until: leaseAhead() }, staleBefore());
       expect(begun.ok).toBe(true);
       // Changed by someone else after the unlock read it.
       const edit = showing(moved, { company: "Moved" }, []);
@@ -589,7 +754,7 @@ export function runRadarStoresContract(name: string, open: () => Promise<Stores>
         const token = uuidv7();
         const u = unlockOf(ws, entity, token);
         const own = await storedRecord(c, entity);
-        const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: `unlock ${i}` }, staleBefore());
+        const begun = await s.radar.beginUnlocks([u], { amount: 4, reason: `unlock ${i}`, lease_until: leaseAhead() }, staleBefore());
         expect(begun.ok).toBe(true);
         return { i, token, u, own, key: `${entity}:email` };
       }));

@@ -23,12 +23,21 @@ export interface PdlServerOptions {
   failStatus?: number;
   /** Each search answers this much later: a slow provider, so a test can stop a worker mid-run. */
   searchDelayMs?: number;
+  /**
+   * Person enrich requests (a contact unlock's lookups) are held open until `releaseEnrich()`: a
+   * provider that keeps its caller waiting, so a test can kill the caller between its writes.
+   */
+  holdEnrich?: boolean;
 }
 
 export interface PdlServer {
   url: string;
   /** What reached the server, in order: method, path, the status answered and the JSON body sent. */
   requests: { method: string; path: string; status: number; body: unknown }[];
+  /** Enrich requests held open now (`holdEnrich`). */
+  readonly heldEnrich: number;
+  /** Answers the held enrich requests, and every later one at once. */
+  releaseEnrich(): void;
   stop(): Promise<void>;
 }
 
@@ -47,6 +56,9 @@ export function startPdlServer(options: PdlServerOptions): PdlServer {
   const byId = { company: new Map(companies.map((r) => [r.id as string, r])), person: new Map(people.map((r) => [r.id as string, r])) };
   const requests: PdlServer["requests"] = [];
   let limited = false;
+  let heldEnrich = 0;
+  let release = () => {};
+  let gate: Promise<void> | null = options.holdEnrich ? new Promise<void>((r) => (release = r)) : null;
 
   function search(kind: "company" | "person", body: Record<string, unknown>): Response {
     for (const key of Object.keys(body)) {
@@ -133,6 +145,11 @@ export function startPdlServer(options: PdlServerOptions): PdlServer {
       const url = new URL(req.url);
       const body = req.method === "POST" ? await req.clone().json().catch(() => null) : null;
       if (options.searchDelayMs && url.pathname.endsWith("/search")) await Bun.sleep(options.searchDelayMs);
+      if (gate && url.pathname === "/v5/person/enrich") {
+        heldEnrich++;
+        await gate;
+        heldEnrich--;
+      }
       const res = await route(req, url);
       requests.push({ method: req.method, path: url.pathname, status: res.status, body });
       return res;
@@ -141,6 +158,13 @@ export function startPdlServer(options: PdlServerOptions): PdlServer {
   return {
     url: `http://127.0.0.1:${server.port}`,
     requests,
+    get heldEnrich() {
+      return heldEnrich;
+    },
+    releaseEnrich() {
+      gate = null;
+      release();
+    },
     stop: () => server.stop(true),
   };
 }

@@ -99,6 +99,16 @@ describe("readConfig()", () => {
     expect(() => readConfig({ JOB_LEASE_MS: "10" })).toThrow(/JOB_LEASE_MS/);
   });
 
+  test("readConfig() reads the unlock holds' lease and sweep interval, with their defaults and bounds", () => {
+    expect(readConfig({})).toMatchObject({ radarUnlockLeaseMs: 60_000, radarUnlockSweepMs: 15_000 });
+    expect(readConfig({ RADAR_UNLOCK_LEASE_MS: "2000", RADAR_UNLOCK_SWEEP_MS: "250" })).toMatchObject({
+      radarUnlockLeaseMs: 2_000,
+      radarUnlockSweepMs: 250,
+    });
+    expect(() => readConfig({ RADAR_UNLOCK_LEASE_MS: "10" })).toThrow(/RADAR_UNLOCK_LEASE_MS/);
+    expect(() => readConfig({ RADAR_UNLOCK_SWEEP_MS: "0" })).toThrow(/RADAR_UNLOCK_SWEEP_MS/);
+  });
+
   test("readConfig() rejects malformed numbers instead of guessing", () => {
     expect(() => readConfig({ PORT: "http" })).toThrow(/Invalid PORT/);
     expect(() => readConfig({ RATE_LIMIT_WINDOW_MS: "5" })).toThrow(/Invalid RATE_LIMIT_WINDOW_MS/);

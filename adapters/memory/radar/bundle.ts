@@ -16,7 +16,7 @@ export function memoryRadarBundle(t: RadarTables & CreditTables, collections: Co
         t.radarSteps.delete(runId);
         t.radarResultsByRun.delete(runId);
       }
-      dropWorkspaceRows(id, t.radarSearches, t.radarRuns, t.radarResults, t.radarMonitors, t.radarUnlocks);
+      dropWorkspaceRows(id, t.radarSearches, t.radarRuns, t.radarResults, t.radarMonitors, t.radarUnlocks, t.radarUnlockLeases);
     },
   };
 }

@@ -6,8 +6,10 @@ import type {
   UnlockBegun,
   UnlockClaim,
   UnlockContext,
+  UnlockExpired,
   UnlockFinished,
   UnlockHold,
+  UnlockLease,
   UnlockRecordWrite,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
@@ -135,6 +137,8 @@ export class MemoryRadarStore implements RadarStore {
         throw new Error(`Cannot hold credits for an unlock: the ledger refused (${out.reason})`);
       }
       held = out.entry;
+      const lease: UnlockLease = { workspace_id: first.workspace_id, token: first.token, lease_until: hold.lease_until };
+      this.t.radarUnlockLeases.set(`${first.workspace_id}:${first.token}`, lease);
     }
     const claims = us.map((u): UnlockClaim => {
       const key = `${u.workspace_id}:${u.entity_id}:${u.kind}`;
@@ -153,6 +157,7 @@ export class MemoryRadarStore implements RadarStore {
     r: UnlockResolution,
     records?: readonly UnlockRecordWrite[],
   ): Promise<UnlockFinished> {
+    this.t.radarUnlockLeases.delete(`${workspaceId}:${token}`);
     const resolved = this.ledger.resolutionOf(workspaceId, token);
     if (resolved) return { settled: [], resolution: resolved, ...(records ? { written: [] } : {}) };
     const settled: string[] = [];
@@ -171,6 +176,12 @@ export class MemoryRadarStore implements RadarStore {
     const written = async () =>
       records ? { written: (await Promise.all(outcomes)).flatMap((o, i) => (o === "ok" ? [writes[i]!.write.record.id] : [])) } : {};
     // What the token's claims settled (now, or by a finish cut short) is captured; the rest released.
+    const resolution = this.resolve(workspaceId, token, r);
+    return { settled, resolution, ...(await written()) };
+  }
+
+  /** Resolves the token's hold, capturing what its claims settled; null when it has none. */
+  private resolve(workspaceId: string, token: string, r: UnlockResolution): LedgerEntry | null {
     let capture = 0;
     for (const u of this.t.radarUnlocks.values()) {
       if (u.workspace_id === workspaceId && u.token === token && u.state !== "pending") capture += u.credits;
@@ -182,9 +193,34 @@ export class MemoryRadarStore implements RadarStore {
       op: { type: "resolve", hold_id: token, capture },
       reason: r.reason,
     });
-    if (out.ok) return { settled, resolution: out.entry, ...(await written()) };
-    if (out.reason === "hold_not_found") return { settled, resolution: null, ...(await written()) };
+    if (out.ok) return out.entry;
+    if (out.reason === "hold_not_found") return null;
     throw new Error(`Cannot resolve the unlock's hold ${token}: the ledger refused (${out.reason})`);
+  }
+
+  async expiredUnlocks(now: string, limit: number): Promise<UnlockLease[]> {
+    return [...this.t.radarUnlockLeases.values()]
+      .filter((l) => l.lease_until < now)
+      .sort((a, b) => (a.lease_until < b.lease_until ? -1 : a.lease_until > b.lease_until ? 1 : a.token < b.token ? -1 : 1))
+      .slice(0, limit)
+      .map(copy);
+  }
+
+  async expireUnlock(workspaceId: string, token: string, r: UnlockResolution): Promise<UnlockExpired> {
+    // One turn of the event loop: the drops, the resolution and the lease's end are one write.
+    if (!this.t.radarUnlockLeases.delete(`${workspaceId}:${token}`)) {
+      return { dropped: 0, resolution: this.ledger.resolutionOf(workspaceId, token) };
+    }
+    const prior = this.ledger.resolutionOf(workspaceId, token);
+    if (prior) return { dropped: 0, resolution: prior };
+    let dropped = 0;
+    for (const [key, u] of this.t.radarUnlocks) {
+      if (u.workspace_id === workspaceId && u.token === token && u.state === "pending") {
+        this.t.radarUnlocks.delete(key);
+        dropped++;
+      }
+    }
+    return { dropped, resolution: this.resolve(workspaceId, token, r) };
   }
 
   unlockContext(workspaceId: string, collectionId: string, recordIds: readonly string[]): Promise<UnlockContext | null> {

@@ -17,6 +17,17 @@ export function mongoRadarBundle(
   return {
     stores: { radar: new MongoRadarStore(c, ledger, collections) },
     purgeWorkspace: (id) =>
-      deleteWorkspaceDocs(id, c.radarSearches, c.radarRuns, c.radarMonitors, c.radarVersions, c.radarSteps, c.radarResults, c.radarUnlocks),
+      deleteWorkspaceDocs(
+        id,
+        c.radarSearches,
+        c.radarRuns,
+        c.radarMonitors,
+        c.radarVersions,
+        c.radarSteps,
+        c.radarResults,
+        c.radarUnlocks,
+        c.radarUnlockLeases,
+        c.radarUnlockEnds,
+      ),
   };
 }

@@ -1,5 +1,15 @@
 import type { Collection, Db } from "mongodb";
-import type { MonitorDoc, ResultDoc, RunDoc, SearchDoc, StepDoc, UnlockDoc, VersionDoc } from "./documents.ts";
+import type {
+  MonitorDoc,
+  ResultDoc,
+  RunDoc,
+  SearchDoc,
+  StepDoc,
+  UnlockDoc,
+  UnlockEndDoc,
+  UnlockLeaseDoc,
+  VersionDoc,
+} from "./documents.ts";
 
 /** Radar's collections of one database (their indexes: indexes.ts). */
 export interface RadarCollections {
@@ -10,6 +20,8 @@ export interface RadarCollections {
   radarSteps: Collection<StepDoc>;
   radarResults: Collection<ResultDoc>;
   radarUnlocks: Collection<UnlockDoc>;
+  radarUnlockLeases: Collection<UnlockLeaseDoc>;
+  radarUnlockEnds: Collection<UnlockEndDoc>;
 }
 
 export const RADAR_COLLECTION_NAMES = {
@@ -20,6 +32,8 @@ export const RADAR_COLLECTION_NAMES = {
   radarSteps: "radar_run_steps",
   radarResults: "radar_run_results",
   radarUnlocks: "radar_contact_unlocks",
+  radarUnlockLeases: "radar_unlock_leases",
+  radarUnlockEnds: "radar_unlock_ends",
 } as const;
 
 export function radarCollections(db: Db): RadarCollections {
@@ -32,5 +46,7 @@ export function radarCollections(db: Db): RadarCollections {
     radarSteps: db.collection<StepDoc>(n.radarSteps),
     radarResults: db.collection<ResultDoc>(n.radarResults),
     radarUnlocks: db.collection<UnlockDoc>(n.radarUnlocks),
+    radarUnlockLeases: db.collection<UnlockLeaseDoc>(n.radarUnlockLeases),
+    radarUnlockEnds: db.collection<UnlockEndDoc>(n.radarUnlockEnds),
   };
 }

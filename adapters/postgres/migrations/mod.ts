@@ -25,6 +25,7 @@ import m025 from "./025-webhook-inbox.ts";
 import m026 from "./026-billing-schedules.ts";
 import m028 from "./028-record-numbers.ts";
 import m030 from "./030-topic-versions.ts";
+import m031 from "./031-unlock-leases.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -62,4 +63,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m026,
   m028,
   m030,
+  m031,
 ];

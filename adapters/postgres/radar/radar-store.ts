@@ -5,8 +5,10 @@ import type {
   ResultPage,
   UnlockBegun,
   UnlockContext,
+  UnlockExpired,
   UnlockFinished,
   UnlockHold,
+  UnlockLease,
   UnlockRecordWrite,
   UnlockResolution,
 } from "../../../core/radar/ports.ts";
@@ -191,8 +193,8 @@ export class PostgresRadarStore implements RadarStore {
   }
 
   /**
-   * One statement: the claims, then the update of the account and the hold entry (as the ledger's
-   * append writes them). The account row is locked last, so its writers queue only behind the
+   * One statement: the claims, then the update of the account, the hold entry (as the ledger's
+   * append writes them) and the hold's lease (migration 031). The account row is locked last, so its writers queue only behind the
    * hold entry's insert; the guard is the account's check (available ≥ 0): a hold beyond it fails
    * the whole statement (SQLSTATE 23514), claims included, so a refusal leaves nothing. `before`
    * reads the asked keys as they stood: the token of a claim taken over, the claim of a key
@@ -249,6 +251,10 @@ export class PostgresRadarStore implements RadarStore {
         insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
         select $1, $2, seq, 'hold', 0, $7, balance, held, null, null, null, null, $8, $3 from account
         returning ${ENTRY_COLUMNS}
+      ),
+      lease as (
+        insert into radar_unlock_leases (workspace_id, token, lease_until, entity_ids, kinds)
+        select $1, $2, $9, $4, $5 from account
       )`
         : ""
     }
@@ -262,7 +268,7 @@ export class PostgresRadarStore implements RadarStore {
       us.map((u) => u.entity_id),
       us.map((u) => u.kind),
       staleBefore,
-      ...(hold ? [hold.amount, hold.reason] : []),
+      ...(hold ? [hold.amount, hold.reason, hold.lease_until] : []),
     ];
     for (let attempt = 0;; attempt++) {
       let row: Row | undefined;
@@ -287,8 +293,9 @@ export class PostgresRadarStore implements RadarStore {
   }
 
   /**
-   * One statement: the claims the token still holds settled, and its hold resolved by the entry
-   * capturing their credits (the account's row updated as the ledger's append does). The
+   * One statement: the token's lease ended, the claims it still holds settled, and its hold
+   * resolved by the entry capturing their credits (the account's row updated as the ledger's
+   * append does). The
    * migration's check on resolutions (capture ≤ hold) and the account's (available ≥ 0) refuse
    * the whole statement rather than part of it; a hold resolved before lets nothing settle. The
    * records showing what settled are written in the same statement (unlock-records.ts).
@@ -334,14 +341,19 @@ export class PostgresRadarStore implements RadarStore {
     for (let attempt = 0;; attempt++) {
       try {
         const [row] = await this.db.query<Row>(
-          `with hold as (
+          `with lease as (
+             -- First, as the sweep's expire does: the lease row is the first lock either takes.
+             delete from radar_unlock_leases where workspace_id = $1 and token = $2 returning token
+           ),
+           hold as (
              select h.held from credit_entries h
              where h.workspace_id = $1 and h.id = $2 and h.type = 'hold'
                and not exists (select 1 from credit_entries x where x.workspace_id = $1 and x.hold_id = $2)
            ),
            settled as (
              update radar_contact_unlocks c set state = s.state, value = s.value, credits = s.credits, settled_at = $3
-             from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::int[]) as s (entity_id, kind, state, value, credits)
+             from unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::int[]) as s (entity_id, kind, state, value, credits),
+               (select count(*) from lease) as after_lease
              where c.workspace_id = $1 and c.token = $2 and c.state = 'pending' and c.entity_id = s.entity_id and c.kind = s.kind
                and (exists (select 1 from hold) or not exists (select 1 from credit_entries h where h.workspace_id = $1 and h.id = $2))
              returning 1 as ord, c.entity_id, c.kind, c.state, c.credits
@@ -388,8 +400,84 @@ export class PostgresRadarStore implements RadarStore {
         );
         return { settled: row!.settled as string[], resolution: prior ? toEntry(prior) : null, ...written(row) };
       } catch (e) {
-        // A concurrent finish resolved the hold first: the next round sees its resolution.
-        if (sqlState(e) !== UNIQUE_VIOLATION || attempt >= 3) throw e;
+        // A concurrent finish or expire resolved the hold first: the next round sees its
+        // resolution. The statement meets either the resolution's unique key or, when the other
+        // resolution left less held than this hold (the account row is re-read once its lock is
+        // granted, the hold's state is not), the account's check (held ≥ 0).
+        const state = sqlState(e);
+        if ((state !== UNIQUE_VIOLATION && state !== CHECK_VIOLATION) || attempt >= 3) throw e;
+      }
+    }
+  }
+
+  async expiredUnlocks(now: string, limit: number): Promise<UnlockLease[]> {
+    const rows = await this.db.query<Row>(
+      `select workspace_id, token, lease_until from radar_unlock_leases where lease_until < $1 order by lease_until, token limit $2`,
+      [now, limit],
+    );
+    return rows.map((r) => ({ workspace_id: r.workspace_id as string, token: r.token as string, lease_until: iso(r.lease_until) }));
+  }
+
+  /**
+   * One statement, only while the token holds its lease: the lease deleted (the first lock, as a
+   * finish takes it: a finish and an expire of one token queue on that row, never deadlock), the
+   * token's pending claims dropped by their keys, and its hold resolved by the entry capturing
+   * its settled claims (none here: a finish settles and resolves in one statement). A concurrent
+   * finish that resolved first leaves no lease, so this changes nothing; one that resolves after
+   * meets the resolution's unique key and settles nothing on its retry.
+   */
+  async expireUnlock(workspaceId: string, token: string, r: UnlockResolution): Promise<UnlockExpired> {
+    if (!isUuid(workspaceId) || !isUuid(token)) return { dropped: 0, resolution: null };
+    for (let attempt = 0;; attempt++) {
+      try {
+        const [row] = await this.db.query<Row>(
+          `with lease as (
+             delete from radar_unlock_leases where workspace_id = $1 and token = $2 returning entity_ids, kinds
+           ),
+           hold as (
+             select h.held from credit_entries h
+             where exists (select 1 from lease) and h.workspace_id = $1 and h.id = $2 and h.type = 'hold'
+               and not exists (select 1 from credit_entries x where x.workspace_id = $1 and x.hold_id = $2)
+           ),
+           claims as (
+             select c.entity_id, c.kind, c.state, c.credits
+             from lease l cross join lateral unnest(l.entity_ids, l.kinds) as k (entity_id, kind)
+             join radar_contact_unlocks c on c.workspace_id = $1 and c.entity_id = k.entity_id and c.kind = k.kind and c.token = $2
+           ),
+           dropped as (
+             delete from radar_contact_unlocks c using claims k
+             where exists (select 1 from hold) and c.workspace_id = $1 and c.entity_id = k.entity_id and c.kind = k.kind
+               and c.token = $2 and c.state = 'pending'
+             returning c.entity_id
+           ),
+           account as (
+             update credit_accounts a set balance = a.balance - t.capture, held = a.held - hold.held, seq = a.seq + 1
+             from hold, (select coalesce(sum(credits) filter (where state <> 'pending'), 0)::bigint as capture from claims) t,
+               (select count(*) from dropped) as after_drops
+             where a.workspace_id = $1
+             returning a.balance, a.held, a.seq, t.capture, hold.held as released
+           ),
+           entry as (
+             insert into credit_entries (workspace_id, ${ENTRY_COLUMNS})
+             select $1, $3, seq, case when capture > 0 then 'capture' else 'release' end, -capture, -released, balance, held,
+               null, null, $2, null, $4, $5
+             from account
+             returning ${ENTRY_COLUMNS}
+           )
+           select (select row_to_json(e) from entry e) as resolution, (select count(*) from dropped)::int as dropped`,
+          [workspaceId, token, r.id, r.reason, r.at],
+        );
+        const resolution = row!.resolution as Row | null;
+        if (resolution) return { dropped: Number(row!.dropped), resolution: toEntry(resolution) };
+        const [prior] = await this.db.query<Row>(
+          `select ${ENTRY_COLUMNS} from credit_entries where workspace_id = $1 and hold_id = $2`,
+          [workspaceId, token],
+        );
+        return { dropped: Number(row!.dropped), resolution: prior ? toEntry(prior) : null };
+      } catch (e) {
+        // A concurrent finish resolved the hold first (as in `#finish`): the next round finds no lease.
+        const state = sqlState(e);
+        if ((state !== UNIQUE_VIOLATION && state !== CHECK_VIOLATION) || attempt >= 3) throw e;
       }
     }
   }

@@ -79,7 +79,7 @@ export async function claimsOf(
 
 /**
  * The begins of `requests` (each with a hold; keys disjoint across them) in one statement: every
- * claim, then the account's `held` raised by the holds' sum and one hold entry per request. Null
+ * claim, then the account's `held` raised by the holds' sum, one hold entry and one lease per request. Null
  * when the statement wrote nothing: the holds together exceed what is available (the account's
  * check refuses the statement; some may fit alone), or the workspace has no account yet.
  */
@@ -87,7 +87,8 @@ export async function beginBatch(db: SqlDriver, workspaceId: string, requests: r
   const asked = requests.flatMap((r, i) => r.us.map((u) => ({ u, ord: i + 1 })));
   const [row] = await db.query<Row>(
     `with req as (
-       select * from unnest($2::uuid[], $3::timestamptz[], $4::bigint[], $5::text[]) with ordinality as r (token, claimed_at, amount, reason, ord)
+       select * from unnest($2::uuid[], $3::timestamptz[], $4::bigint[], $5::text[], $10::timestamptz[])
+         with ordinality as r (token, claimed_at, amount, reason, lease_until, ord)
      ),
      asked as (select * from unnest($6::text[], $7::text[], $8::bigint[]) as a (entity_id, kind, ord)),
      before as (
@@ -116,6 +117,12 @@ export async function beginBatch(db: SqlDriver, workspaceId: string, requests: r
          null, null, null, null, r.reason, r.claimed_at
        from account a, total, (select req.*, sum(amount) over (order by ord) as running from req) r
        returning ${ENTRY_COLUMNS}
+     ),
+     lease as (
+       insert into radar_unlock_leases (workspace_id, token, lease_until, entity_ids, kinds)
+       select $1, r.token, r.lease_until, k.entity_ids, k.kinds
+       from req r join (select ord, array_agg(entity_id) as entity_ids, array_agg(kind) as kinds from asked group by ord) k on k.ord = r.ord
+       where exists (select 1 from account)
      )
      select (select coalesce(json_agg(row_to_json(h)), '[]') from hold h) as holds,
        (select coalesce(json_agg(c.entity_id || ':' || c.kind), '[]') from claimed c) as claimed,
@@ -131,6 +138,7 @@ export async function beginBatch(db: SqlDriver, workspaceId: string, requests: r
       asked.map((a) => a.ord),
       // The earliest of the requests' thresholds: a claim is taken over only when stale for all of them.
       requests.map((r) => r.staleBefore).reduce((a, b) => (a < b ? a : b)),
+      requests.map((r) => r.hold.lease_until),
     ],
     PLAN_ONCE,
   );
@@ -143,7 +151,7 @@ export async function beginBatch(db: SqlDriver, workspaceId: string, requests: r
 }
 
 /**
- * The finishes of `requests` (distinct tokens) in one statement: each token's pending claims
+ * The finishes of `requests` (distinct tokens) in one statement: each token's lease ended, its pending claims
  * settled, each unresolved hold resolved by its own entry capturing its settled claims' credits,
  * the account updated once by the sums. A token whose hold was resolved before settles nothing and
  * answers that resolution; a token without a hold settles only.
@@ -156,13 +164,17 @@ export async function finishBatch(db: SqlDriver, workspaceId: string, requests: 
          with ordinality as r (token, resolution_id, reason, at, settled_at, ord)
      ),
      s as (select * from unnest($7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::bigint[]) as s (entity_id, kind, state, value, credits, ord)),
+     lease as (
+       -- First, as the sweep's expire does: the lease rows are the first locks either takes.
+       delete from radar_unlock_leases where workspace_id = $1 and token = any($2::uuid[]) returning token
+     ),
      hold as (
        select r.ord, h.held from req r join credit_entries h on h.workspace_id = $1 and h.id = r.token and h.type = 'hold'
        where not exists (select 1 from credit_entries x where x.workspace_id = $1 and x.hold_id = r.token)
      ),
      settled as (
        update radar_contact_unlocks c set state = s.state, value = s.value, credits = s.credits, settled_at = r.settled_at
-       from s join req r on r.ord = s.ord
+       from s join req r on r.ord = s.ord, (select count(*) from lease) as after_lease
        where c.workspace_id = $1 and c.token = r.token and c.state = 'pending' and c.entity_id = s.entity_id and c.kind = s.kind
          and (exists (select 1 from hold where hold.ord = r.ord)
            or not exists (select 1 from credit_entries h where h.workspace_id = $1 and h.id = r.token))
