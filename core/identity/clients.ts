@@ -1,4 +1,4 @@
-import { constantTimeEqual } from "@oslojs/crypto/subtle";
+import { constantTimeEqual } from "../kernel/mac.ts";
 import type { CoreDeps } from "../deps.ts";
 import { readClientMetadata } from "./client-metadata.ts";
 import { type ClientInfo, type RegisteredClient, registrationAnswer } from "./dto.ts";
