@@ -1,4 +1,4 @@
-import type { KeyHasher, SecretBox } from "./access/mod.ts";
+import type { SecretBox } from "./access/mod.ts";
 import type { BillingProvider, OfferIssuedHook } from "./billing/mod.ts";
 import type { EventBus } from "./events/mod.ts";
 import type { CapacityGate } from "./kernel/capacity.ts";
@@ -22,11 +22,6 @@ export interface CoreDeps<S = Stores> {
   stores: S;
   clock: Clock;
   secretBox: SecretBox;
-  /**
-   * SHA-256 hex of a raw API key; defaults to Web Crypto (`hashRawKey`). Hashing runs on every
-   * authenticated request, so a host runtime may pass its native synchronous digest.
-   */
-  keyHasher?: KeyHasher;
   /** Where use cases publish workspace events (the live stream); none means they are not published. */
   events?: EventBus;
   /** Reads linked repos' files (adapters/git/); without it, repos get no file index. */

@@ -34,7 +34,6 @@ import type { Config } from "./config.ts";
 import { createOidcProvider } from "../adapters/oidc/oauth4webapi-provider.ts";
 import type { ServerDeps } from "./deps.ts";
 import type { Logger } from "./http/logger.ts";
-import { bunKeyHasher } from "./key-hasher.ts";
 import { resolvePlatformKey } from "./platform-key.ts";
 import { createProspects } from "./prospects.ts";
 import { resolveSecret } from "./secret.ts";
@@ -204,7 +203,6 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
       stores,
       clock: systemClock,
       secretBox: await createSecretBox(secret),
-      keyHasher: bunKeyHasher,
       events,
       codeHost,
       prospects: createProspects(config.radarProvider),

@@ -1,17 +1,22 @@
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+
+/**
+ * API keys, on `@oslojs` like every other token (ADR 060): `wks_` and 25 random bytes in lowercase
+ * base32 without padding (40 characters, 200 bits); only their SHA-256 (hex) is stored and looked
+ * up. Keys minted before (each character the low 5 bits of a random byte, the same alphabet and
+ * length) have the same shape and the same digest, so they keep working.
+ */
 const KEY_PREFIX = "wks_";
 const PREFIX_SHOWN = 12;
 /** How stale `last_used_at` may get before a request writes it again: one write a minute, not one a request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+const KEY_BYTES = 25;
 
 /** A raw key: `wks_` + 40 base32 characters = 200 random bits. */
 export function generateRawKey(): string {
-  const bytes = new Uint8Array(40);
-  crypto.getRandomValues(bytes);
-  let out = KEY_PREFIX;
-  for (const b of bytes) out += alphabet[b & 31];
-  return out;
+  return KEY_PREFIX + encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(KEY_BYTES)));
 }
 
 export function looksLikeRawKey(value: string): boolean {
@@ -22,9 +27,7 @@ export function displayPrefix(raw: string): string {
   return raw.slice(0, PREFIX_SHOWN);
 }
 
-export async function hashRawKey(raw: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(raw)));
-  let hex = "";
-  for (const b of digest) hex += b.toString(16).padStart(2, "0");
-  return hex;
+/** SHA-256 of a raw key (or share token) as lowercase hex: what is stored and looked up. */
+export function hashRawKey(raw: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(raw)));
 }

@@ -30,7 +30,7 @@ export async function issueKey(
     prefix: displayPrefix(raw),
     identity_id: input.identityId,
     created_by: input.createdBy,
-    key_hash: await (deps.keyHasher ?? hashRawKey)(raw),
+    key_hash: hashRawKey(raw),
     key_ciphertext: await deps.secretBox.seal(raw),
     created_at: deps.clock.now().toISOString(),
     last_used_at: null,

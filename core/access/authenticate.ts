@@ -13,7 +13,7 @@ export interface Authenticated {
 /** Resolves a raw API key to its principal, or throws UNAUTHENTICATED. One store lookup. */
 export async function authenticateApiKey(deps: AccessDeps, raw: string): Promise<Authenticated> {
   if (!looksLikeRawKey(raw)) throw unauthenticated("Invalid API key");
-  const match = await deps.stores.apiKeys.findByHash(await (deps.keyHasher ?? hashRawKey)(raw));
+  const match = await deps.stores.apiKeys.findByHash(hashRawKey(raw));
   if (!match) throw unauthenticated("Invalid API key");
   const { key, workspace, member } = match;
   if (key.identity_id && !member) throw unauthenticated("Invalid API key: its owner is no longer a member");

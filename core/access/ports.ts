@@ -25,9 +25,6 @@ export interface ApiKeyStore {
   touch(workspaceId: string, keyId: string, at: string): Promise<void>;
 }
 
-/** SHA-256 of a raw key as lowercase hex. A runtime may supply a faster equivalent (see CoreDeps.keyHasher). */
-export type KeyHasher = (raw: string) => string | Promise<string>;
-
 /** Seals secrets at rest (API keys): `createSecretBox` (secret-box.ts) is the Web Crypto one. */
 export interface SecretBox {
   seal(plain: string): Promise<string>;

@@ -3,11 +3,11 @@ import { Value } from "@sinclair/typebox/value";
 import { grantCredits, PLATFORM_OPERATOR } from "../credits/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
-import { AppError, validationFailed } from "../kernel/errors.ts";
+import { validationFailed } from "../kernel/errors.ts";
 import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { queueMail } from "../mail/mod.ts";
-import { deliverOnce, verifyStripeSignature, type WebhookHandler } from "../webhooks/mod.ts";
+import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler } from "../webhooks/mod.ts";
 import type { Plan, Workspace } from "../workspaces/mod.ts";
 import { applyAccountChange, type BillingAccount, type BillingAccountChange, updateAccount } from "./account.ts";
 import { grantIncludedCredits } from "./included-credits.ts";
@@ -48,6 +48,9 @@ const Envelope = Type.Object({
   created: Type.Integer({ minimum: 0 }),
   data: Type.Object({ object: Type.Object({}) }),
 });
+
+const BillingEvent = { schema: Envelope, what: "billing event: expected a Stripe event {id, type, created, data.object}" };
+const SIGNED_BY: SignedBy = { scheme: "stripe", setting: "BILLING_WEBHOOK_SECRET" };
 
 const CheckoutObject = Type.Object({
   id: Type.String(),
@@ -106,20 +109,7 @@ export async function receiveBillingWebhook(
   signature: string | null,
   body: Uint8Array,
 ): Promise<BillingWebhookResult> {
-  const now = deps.clock.now();
-  if (!(await verifyStripeSignature(secret, signature, body, now))) {
-    throw new AppError(
-      "INVALID_SIGNATURE",
-      'Invalid webhook signature: billing-signature must be t=<unix seconds within 300 s>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under BILLING_WEBHOOK_SECRET>',
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw validationFailed("Invalid webhook body: it is not JSON");
-  }
-  const event = parse(Envelope, json, "billing event: expected a Stripe event {id, type, created, data.object}");
+  const event = readSignedEvent(SIGNED_BY, secret, { signature, body, receivedAt: deps.clock.now() }, BillingEvent);
   const answer = (outcome: BillingWebhookOutcome): BillingWebhookResult => ({
     received: true,
     event_id: event.id,

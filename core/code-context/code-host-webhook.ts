@@ -1,10 +1,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { CodeContextDeps } from "./ports.ts";
-import { unauthenticated, validationFailed } from "../kernel/errors.ts";
-import { assertValid } from "../kernel/validation.ts";
+import { validationFailed } from "../kernel/errors.ts";
 import { markDriftIn } from "./mark-drift.ts";
 import { requestRepoIndex } from "./repo-index.ts";
-import { deliverOnce, verifyHubSignature, type WebhookHandler } from "../webhooks/mod.ts";
+import { ANY_JSON_EVENT, deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler } from "../webhooks/mod.ts";
 import { CodeHostWebhookResult } from "./dto.ts";
 
 /**
@@ -39,20 +38,9 @@ const PushPayload = Type.Object({
   commits: Type.Optional(Type.Array(Type.Object({ added: Paths, modified: Paths, removed: Paths }))),
 });
 type PushPayload = Static<typeof PushPayload>;
+const PushEvent = { schema: PushPayload, what: "push payload" };
 
-const decoder = new TextDecoder();
-
-function parsePayload(d: CodeHostDelivery): PushPayload {
-  let text = decoder.decode(d.body);
-  if ((d.contentType ?? "").startsWith("application/x-www-form-urlencoded")) text = new URLSearchParams(text).get("payload") ?? "";
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw validationFailed("Invalid push payload: not JSON", [{ path: "/", message: "expected a JSON object" }]);
-  }
-  return assertValid(PushPayload, value, "push payload");
-}
+const SIGNED_BY: SignedBy = { scheme: "hub-sha256", setting: "CODE_HOST_WEBHOOK_SECRET" };
 
 /**
  * Verifies and applies one delivery. A bad or missing signature is UNAUTHENTICATED and nothing
@@ -64,12 +52,8 @@ function parsePayload(d: CodeHostDelivery): PushPayload {
  * drifted at this commit stays so). A delivery without an id is applied as it comes.
  */
 export async function receiveCodeHostWebhook(deps: CodeContextDeps, secret: string, d: CodeHostDelivery): Promise<CodeHostWebhookResult> {
-  if (!(await verifyHubSignature(secret, d.body, d.signature))) {
-    throw unauthenticated(
-      "Invalid webhook signature: X-Hub-Signature-256 must be the HMAC-SHA256 of the raw body under the configured secret",
-    );
-  }
   const event = d.event ?? "";
+  const delivery = { ...d, receivedAt: deps.clock.now() };
   const answer = (outcome: CodeHostWebhookResult["outcome"], repos = 0, drifted = 0): CodeHostWebhookResult => ({
     received: true,
     event,
@@ -77,12 +61,15 @@ export async function receiveCodeHostWebhook(deps: CodeContextDeps, secret: stri
     repos,
     drifted,
   });
-  if (event === "ping") return answer("pong");
-  if (event !== "push") return answer("ignored");
+  if (event !== "push") {
+    // Answered once signed; only a push's body is read further.
+    readSignedEvent(SIGNED_BY, secret, delivery, ANY_JSON_EVENT);
+    return answer(event === "ping" ? "pong" : "ignored");
+  }
+  const payload = readSignedEvent(SIGNED_BY, secret, delivery, PushEvent);
   if (d.deliveryId && d.deliveryId.length > 200) {
     throw validationFailed("Invalid delivery id: at most 200 characters", [{ path: "headers.x-github-delivery", message: "too long" }]);
   }
-  const payload = parsePayload(d);
 
   const result = d.deliveryId
     ? await deliverOnce(

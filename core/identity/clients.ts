@@ -1,4 +1,4 @@
-import { constantTimeEqual } from "@oslojs/crypto/subtle";
+import { constantTimeEqual } from "../kernel/mac.ts";
 import type { CoreDeps } from "../deps.ts";
 import type { ClientCredentials } from "./client-credentials.ts";
 import { readClientMetadata } from "./client-metadata.ts";

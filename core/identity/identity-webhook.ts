@@ -1,9 +1,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { CoreDeps } from "../deps.ts";
-import { AppError, conflict, validationFailed } from "../kernel/errors.ts";
+import { conflict, validationFailed } from "../kernel/errors.ts";
 import { schemaErrorDetails } from "../kernel/schema-errors.ts";
-import { deliverOnce, verifyStandardWebhook, type WebhookHandler } from "../webhooks/mod.ts";
+import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler } from "../webhooks/mod.ts";
 import { deactivateIdentity } from "./identity-links.ts";
 import type { IdentityLink } from "./model.ts";
 import { invalidateSessionsOf } from "./sessions.ts";
@@ -48,6 +48,8 @@ const UserData = Type.Object({
 });
 const SessionData = Type.Object({ user_id: Type.String({ minLength: 1, maxLength: 255 }) });
 const Envelope = Type.Object({ type: Type.String({ maxLength: 200 }), timestamp: Type.Optional(Type.String()), data: Type.Object({}) });
+const IdentityEvent = { schema: Envelope, what: "identity event: expected {type, timestamp, data}" };
+const SIGNED_BY: SignedBy = { scheme: "standard-webhooks", setting: "IDENTITY_WEBHOOK_SECRET" };
 
 type WebhookDeps = CoreDeps;
 
@@ -64,20 +66,7 @@ export async function receiveIdentityWebhook(
   issuer: string,
   d: IdentityDelivery,
 ): Promise<IdentityWebhookResult> {
-  const now = deps.clock.now();
-  if (!(await verifyStandardWebhook(secret, d, d.body, now))) {
-    throw new AppError(
-      "INVALID_SIGNATURE",
-      "Invalid webhook signature: webhook-id, webhook-timestamp (within 300 s) and webhook-signature (v1, HMAC-SHA256 under IDENTITY_WEBHOOK_SECRET) are required",
-    );
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(d.body));
-  } catch {
-    throw validationFailed("Invalid webhook body: it is not JSON");
-  }
-  const event = parse(Envelope, json, "identity event: expected {type, timestamp, data}");
+  const event = readSignedEvent(SIGNED_BY, secret, { ...d, receivedAt: deps.clock.now() }, IdentityEvent);
   const type = event.type;
   if (!(IDENTITY_EVENT_TYPES as readonly string[]).includes(type)) return { status: "ignored", type };
   const data = type === "session.revoked" ? parse(SessionData, event.data, `${type} event`) : parse(UserData, event.data, `${type} event`);

@@ -1,5 +1,5 @@
 import { sha256 } from "@oslojs/crypto/sha2";
-import { constantTimeEqual } from "@oslojs/crypto/subtle";
+import { constantTimeEqual } from "../kernel/mac.ts";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 
 /**

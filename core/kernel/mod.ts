@@ -7,3 +7,4 @@ export * from "./validation.ts";
 export * from "./schema-errors.ts";
 export * from "./literal-union.ts";
 export * from "./query-params.ts";
+export * from "./mac.ts";

@@ -97,7 +97,7 @@ function contentOf(p: MailSendPayload, publicUrl: string): MailContent {
 
 /** The unsubscribe link of a person and list: `{PUBLIC_URL}/api/v1/email/unsubscribe?token=…`. */
 export async function unsubscribeUrl(settings: MailSettings, identityId: string, list: MailList): Promise<string> {
-  return `${settings.publicUrl}/api/v1/email/unsubscribe?token=${await unsubscribeToken(settings.secret, identityId, list)}`;
+  return `${settings.publicUrl}/api/v1/email/unsubscribe?token=${unsubscribeToken(settings.secret, identityId, list)}`;
 }
 
 export type MailOutcome = "sent" | "unsubscribed" | "retrying" | "no_mailer";

@@ -5,7 +5,7 @@ import { readUnsubscribeToken } from "./unsubscribe-token.ts";
 
 /** What an unsubscribe token names; a missing, malformed or forged one is VALIDATION_FAILED. */
 export async function checkUnsubscribeToken(secret: string, token: string | undefined): Promise<{ identity_id: string; list: MailList }> {
-  const named = token ? await readUnsubscribeToken(secret, token) : null;
+  const named = token ? readUnsubscribeToken(secret, token) : null;
   if (!named) {
     throw validationFailed("Invalid unsubscribe token: missing, malformed or not ours", [{
       path: "query.token",

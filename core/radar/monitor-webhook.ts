@@ -3,9 +3,16 @@ import { Value } from "@sinclair/typebox/value";
 import { type CollectionRecord, normalizeDedupKey } from "../collections/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
-import { AppError, validationFailed } from "../kernel/errors.ts";
+import { validationFailed } from "../kernel/errors.ts";
 import { schemaErrorDetails } from "../kernel/schema-errors.ts";
-import { deliverOnce, type StandardWebhookHeaders, verifyStandardWebhook, type WebhookHandler } from "../webhooks/mod.ts";
+import {
+  ANY_JSON_EVENT,
+  deliverOnce,
+  readSignedEvent,
+  type SignedBy,
+  type StandardWebhookHeaders,
+  type WebhookHandler,
+} from "../webhooks/mod.ts";
 import { CRITERION_KINDS } from "./criterion-filter.ts";
 import { agentChange } from "./record-change.ts";
 
@@ -19,6 +26,7 @@ import { agentChange } from "./record-change.ts";
 
 export const MONITOR_WEBHOOK_SOURCE = "radar-monitor";
 const MAX_ENTITIES = 1_000;
+const SIGNED_BY: SignedBy = { scheme: "standard-webhooks", setting: "RADAR_WEBHOOK_SECRET" };
 
 const EntitiesChanged = Type.Object({
   type: Type.Literal("monitor.entities_changed"),
@@ -70,19 +78,8 @@ export async function receiveMonitorWebhook(
   secret: string,
   d: MonitorDelivery,
 ): Promise<{ status: "applied" | "duplicate" | "ignored"; drifted: number }> {
-  const now = deps.clock.now();
-  if (!(await verifyStandardWebhook(secret, d, d.body, now))) {
-    throw new AppError(
-      "INVALID_SIGNATURE",
-      "Invalid webhook signature: webhook-id, webhook-timestamp (within 300 s) and webhook-signature (v1, HMAC-SHA256 under RADAR_WEBHOOK_SECRET) are required",
-    );
-  }
-  let event: unknown;
-  try {
-    event = JSON.parse(new TextDecoder().decode(d.body));
-  } catch {
-    throw validationFailed("Invalid webhook body: it is not JSON");
-  }
+  // Any signed JSON: another event type is acknowledged and ignored before its shape is checked.
+  const event = readSignedEvent(SIGNED_BY, secret, { ...d, receivedAt: deps.clock.now() }, ANY_JSON_EVENT);
   if (!event || typeof event !== "object" || (event as { type?: unknown }).type !== "monitor.entities_changed") {
     return { status: "ignored", drifted: 0 };
   }

@@ -32,7 +32,7 @@ export async function shareTopic(deps: SharingDeps, p: Principal, ws: Workspace,
     id: uuidv7(now.getTime()),
     workspace_id: ws.id,
     topic_id: topic.id,
-    token_hash: await (deps.keyHasher ?? hashRawKey)(token),
+    token_hash: hashRawKey(token),
     created_by: p.identityId,
     created_at: now.toISOString(),
   };
@@ -64,7 +64,7 @@ export async function shareLinkStatus(deps: SharingDeps, ws: Workspace, slug: st
  */
 export async function readSharedTopic(deps: SharingDeps, token: string): Promise<SharedTopic> {
   if (!looksLikeShareToken(token)) throw shareLinkNotFound();
-  const match = await deps.stores.shareLinks.findByHash(await (deps.keyHasher ?? hashRawKey)(token));
+  const match = await deps.stores.shareLinks.findByHash(hashRawKey(token));
   if (!match || match.topic.status === "archived") throw shareLinkNotFound();
   const { topic: t, workspace } = match;
   return {

@@ -1,8 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { isUuid } from "../kernel/ids.ts";
-import { validationFailed } from "../kernel/errors.ts";
-import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { SUPPORT_STATES, type SupportNotification, type SupportState } from "./model.ts";
 
 /**
@@ -28,22 +26,11 @@ const ConversationItem = Type.Object({
   custom_attributes: Type.Optional(Type.Unknown()),
 });
 
-/** The notification in a signed body; not JSON, or not Intercom's notification format: 400. */
-export function parseIntercomNotification(body: Uint8Array): IntercomNotification {
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(body));
-  } catch {
-    throw validationFailed("Invalid webhook body: it is not JSON");
-  }
-  if (!Value.Check(Envelope, json)) {
-    throw validationFailed(
-      'Invalid webhook body: expected an Intercom notification {"type":"notification_event","id","topic","data":{"item"}}',
-      schemaErrorDetails(Value.Errors(Envelope, json), { limit: 1 }),
-    );
-  }
-  return json;
-}
+/** What the receiver reads from a signed body (core/webhooks' `readSignedEvent`); another shape: 400. */
+export const IntercomNotificationEvent = {
+  schema: Envelope,
+  what: 'webhook body: expected an Intercom notification {"type":"notification_event","id","topic","data":{"item"}}',
+};
 
 export const isConversationTopic = (topic: string) => topic.startsWith("conversation.");
 

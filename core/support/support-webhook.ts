@@ -1,13 +1,13 @@
 import { emit } from "../events/mod.ts";
-import { AppError } from "../kernel/errors.ts";
-import { deliverOnce, verifyHubSignatureSha1, type WebhookHandler } from "../webhooks/mod.ts";
+import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler } from "../webhooks/mod.ts";
 import type { SupportWebhookResult } from "./dto.ts";
 import type { SupportNotification } from "./model.ts";
-import { conversationNotification, isConversationTopic, parseIntercomNotification } from "./intercom-notification.ts";
+import { conversationNotification, IntercomNotificationEvent, isConversationTopic } from "./intercom-notification.ts";
 import type { SupportDeps } from "./ports.ts";
 
 /** The delivery store's source of support notifications. */
 export const SUPPORT_WEBHOOK_SOURCE = "support";
+const SIGNED_BY: SignedBy = { scheme: "hub-sha1", setting: "SUPPORT_WEBHOOK_SECRET" };
 
 export interface SupportDelivery {
   /** `X-Hub-Signature`: `sha1=` + hex HMAC-SHA1 of the raw body. */
@@ -26,13 +26,8 @@ export interface SupportDelivery {
  * when applied again (a crash, a redelivery after the inbox forgot it).
  */
 export async function receiveSupportWebhook(deps: SupportDeps, secret: string, d: SupportDelivery): Promise<SupportWebhookResult> {
-  if (!(await verifyHubSignatureSha1(secret, d.body, d.signature))) {
-    throw new AppError(
-      "INVALID_SIGNATURE",
-      "Invalid webhook signature: X-Hub-Signature must be sha1= and the hex HMAC-SHA1 of the raw body under SUPPORT_WEBHOOK_SECRET",
-    );
-  }
-  const n = parseIntercomNotification(d.body);
+  const now = deps.clock.now();
+  const n = readSignedEvent(SIGNED_BY, secret, { ...d, receivedAt: now }, IntercomNotificationEvent);
   const answer = (outcome: SupportWebhookResult["outcome"]): SupportWebhookResult => ({
     received: true,
     outcome,
@@ -41,7 +36,6 @@ export async function receiveSupportWebhook(deps: SupportDeps, secret: string, d
   });
   if (n.topic === "ping") return answer("ping");
   if (!isConversationTopic(n.topic)) return answer("ignored");
-  const now = deps.clock.now();
   const target = conversationNotification(n, now);
   if (!target) return answer("ignored");
   const workspace = await deps.stores.workspaces.getById(target.workspaceId);

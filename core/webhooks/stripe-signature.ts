@@ -1,27 +1,26 @@
-import { constantTimeEqual } from "./signature.ts";
+import { encodeHexLowerCase } from "@oslojs/encoding";
+import { constantTimeEqual, hmac } from "../kernel/mac.ts";
 import { TIMESTAMP_TOLERANCE_S } from "./standard-webhooks.ts";
 
 /**
  * Stripe's webhook signature scheme, in header `billing-signature` here: `t=<unix seconds>,v1=<hex>`
  * (several `v1` while a secret is rolled), each the hex HMAC-SHA256 of `"<t>.<raw body>"` under the
- * signing secret's bytes as written (`whsec_…` included). Web Crypto only.
+ * signing secret's bytes as written (`whsec_…` included). Through kernel's one HMAC (ADR 060).
  */
 const encoder = new TextEncoder();
 
 /** The hex signature of `body` sent at `t` (what a sender computes). */
-export async function stripeSignature(secret: string, t: string, body: Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+export function stripeSignature(secret: string, t: string, body: Uint8Array): string {
   const prefix = encoder.encode(`${t}.`);
   const content = new Uint8Array(prefix.length + body.length);
   content.set(prefix);
   content.set(body, prefix.length);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, content));
-  return Array.from(mac, (b) => b.toString(16).padStart(2, "0")).join("");
+  return encodeHexLowerCase(hmac("SHA-256", secret, content));
 }
 
 /** The header a sender writes: `t=<t>,v1=<hex>`. */
-export async function stripeSignatureHeader(secret: string, t: number, body: Uint8Array): Promise<string> {
-  return `t=${t},v1=${await stripeSignature(secret, String(t), body)}`;
+export function stripeSignatureHeader(secret: string, t: number, body: Uint8Array): string {
+  return `t=${t},v1=${stripeSignature(secret, String(t), body)}`;
 }
 
 /**
@@ -29,12 +28,7 @@ export async function stripeSignatureHeader(secret: string, t: number, body: Uin
  * `v1` may match (every one is compared, so the time taken does not say which). A missing or
  * malformed header is false.
  */
-export async function verifyStripeSignature(
-  secret: string,
-  header: string | null | undefined,
-  body: Uint8Array,
-  now: Date,
-): Promise<boolean> {
+export function verifyStripeSignature(secret: string, header: string | null | undefined, body: Uint8Array, now: Date): boolean {
   if (!header || header.length > 4096) return false;
   let t: string | null = null;
   const v1: string[] = [];
@@ -48,7 +42,7 @@ export async function verifyStripeSignature(
   }
   if (!t || !/^\d{1,12}$/.test(t) || v1.length === 0) return false;
   if (Math.abs(now.getTime() / 1000 - Number(t)) > TIMESTAMP_TOLERANCE_S) return false;
-  const expected = await stripeSignature(secret, t, body);
+  const expected = stripeSignature(secret, t, body);
   let ok = false;
   for (const candidate of v1) if (constantTimeEqual(candidate, expected)) ok = true;
   return ok;

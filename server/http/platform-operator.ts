@@ -1,5 +1,6 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { sha256 } from "@oslojs/crypto/sha2";
 import { assertCanGrantCredits } from "../../core/credits/policy.ts";
+import { constantTimeEqual } from "../../core/kernel/mod.ts";
 import { forbidden, notFound, unauthenticated } from "../../core/kernel/errors.ts";
 import type { Workspace } from "../../core/workspaces/model.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -7,12 +8,12 @@ import { optionalCaller, optionalPrincipal, requireWorkspace, type SessionContex
 import { credentialOf } from "./credentials.ts";
 import { enforceRateLimit } from "./rate-limit.ts";
 
-const digest = (s: string) => createHash("sha256").update(s).digest();
+const digest = (s: string) => sha256(new TextEncoder().encode(s));
 
 /** Whether `raw` is the configured operator key; constant-time (digests of equal length compared). */
 export function isPlatformKey(configured: string | null | undefined, raw: string): boolean {
   if (!configured) return false;
-  return timingSafeEqual(digest(configured), digest(raw));
+  return constantTimeEqual(digest(configured), digest(raw));
 }
 
 /**

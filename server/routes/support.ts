@@ -4,7 +4,7 @@ import { AppError } from "../../core/kernel/errors.ts";
 import { listSupportConversations, receiveSupportWebhook, SupportConversationPage, SupportWebhookResult } from "../../core/support/mod.ts";
 import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
-import { rawBody } from "../http/raw-body.ts";
+import { signedWebhookRoute } from "../http/signed-webhook-route.ts";
 import { authenticated, errors, PageQuery, publicOperation, strict } from "../http/schemas.ts";
 import { workspaceScope } from "./workspace-scope.ts";
 
@@ -17,7 +17,7 @@ const SupportWebhookHeaders = Type.Object({
   ),
 });
 
-const notConfigured = () => new AppError("NOT_FOUND", "Support webhook is not configured: set SUPPORT_WEBHOOK_SECRET to enable it");
+const NOT_CONFIGURED = "Support webhook is not configured: set SUPPORT_WEBHOOK_SECRET to enable it";
 
 /**
  * The support desk's (Intercom's) webhook receiver, public and signed (`HEAD` for Intercom's URL
@@ -27,11 +27,10 @@ const notConfigured = () => new AppError("NOT_FOUND", "Support webhook is not co
 export function supportRoutes(deps: ServerDeps) {
   const core = deps.core;
   const webhook = new Elysia({ name: "support-webhook" })
-    .use(rawBody)
     .head(
       "/webhooks/support",
       ({ set }) => {
-        if (!deps.config.supportWebhookSecret) throw notConfigured();
+        if (!deps.config.supportWebhookSecret) throw new AppError("NOT_FOUND", NOT_CONFIGURED);
         set.status = 200;
         return "";
       },
@@ -46,49 +45,43 @@ export function supportRoutes(deps: ServerDeps) {
         },
       },
     )
-    .post(
-      "/webhooks/support",
-      ({ body, headers }) => {
-        const secret = deps.config.supportWebhookSecret;
-        if (!secret) throw notConfigured();
-        return receiveSupportWebhook(core, secret, { signature: headers["x-hub-signature"] ?? null, body: body as Uint8Array });
-      },
-      {
-        rawBody: true,
-        headers: SupportWebhookHeaders,
-        response: { 200: SupportWebhookResult, ...errors(400, 401, 404, 413) },
-        detail: {
-          ...publicOperation,
-          tags: ["webhooks"],
-          summary: "Support (Intercom) webhook receiver (public)",
-          requestBody: {
-            required: true,
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object",
-                  required: ["type", "id", "topic", "data"],
-                  description:
-                    "An Intercom notification, read as raw bytes (the signature covers them). Other fields Intercom sends (`app_id`, `delivery_attempts`, …) are allowed.",
-                  properties: {
-                    type: { type: "string", enum: ["notification_event"] },
-                    id: { type: "string", description: "The notification's id (`notif_…`): a redelivery takes effect once." },
-                    topic: {
-                      type: "string",
-                      description: "`ping`, `conversation.*` (e.g. `conversation.user.replied`); others are ignored.",
-                    },
-                    created_at: {
-                      type: "integer",
-                      description: "Unix seconds: when it happened; the newest notification sets a conversation's state.",
-                    },
-                    data: {
-                      type: "object",
-                      properties: {
-                        item: {
-                          type: "object",
-                          description:
-                            "The conversation: `id`, `state` (`open`, `closed`, `snoozed`), `title`, `updated_at`, and `custom_attributes.workspace_id`, the id of the workspace it belongs to here.",
-                        },
+    .use(signedWebhookRoute({
+      name: "support-webhook-receiver",
+      path: "/webhooks/support",
+      secret: () => deps.config.supportWebhookSecret,
+      notConfigured: NOT_CONFIGURED,
+      headers: SupportWebhookHeaders,
+      result: SupportWebhookResult,
+      receive: (secret, { headers, body }) => receiveSupportWebhook(core, secret, { signature: headers["x-hub-signature"] ?? null, body }),
+      detail: {
+        summary: "Support (Intercom) webhook receiver (public)",
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["type", "id", "topic", "data"],
+                description:
+                  "An Intercom notification, read as raw bytes (the signature covers them). Other fields Intercom sends (`app_id`, `delivery_attempts`, …) are allowed.",
+                properties: {
+                  type: { type: "string", enum: ["notification_event"] },
+                  id: { type: "string", description: "The notification's id (`notif_…`): a redelivery takes effect once." },
+                  topic: {
+                    type: "string",
+                    description: "`ping`, `conversation.*` (e.g. `conversation.user.replied`); others are ignored.",
+                  },
+                  created_at: {
+                    type: "integer",
+                    description: "Unix seconds: when it happened; the newest notification sets a conversation's state.",
+                  },
+                  data: {
+                    type: "object",
+                    properties: {
+                      item: {
+                        type: "object",
+                        description:
+                          "The conversation: `id`, `state` (`open`, `closed`, `snoozed`), `title`, `updated_at`, and `custom_attributes.workspace_id`, the id of the workspace it belongs to here.",
                       },
                     },
                   },
@@ -96,11 +89,11 @@ export function supportRoutes(deps: ServerDeps) {
               },
             },
           },
-          description:
-            "Intercom's webhooks. Public, authenticated by `X-Hub-Signature` (`sha1=` + hex HMAC-SHA1 of the raw body under SUPPORT_WEBHOOK_SECRET, compared in constant time): missing or wrong is 401 `INVALID_SIGNATURE`, nothing changed. Not configured: 404. A body that is not an Intercom notification (`type` `notification_event`, `id`, `topic`, `data`): 400. The answer is `{received: true, outcome, notification_id, topic}`: `ping` for Intercom's test notification; `processed` for a `conversation.*` notification whose `data.item.custom_attributes.workspace_id` names a workspace: its support log counts the notification and takes the conversation's state, title and topic from the newest (`GET /workspaces/{slug}/support/conversations`), and `support.conversation_updated` is emitted; `duplicate` for a notification id received before (nothing done); `ignored` for other topics, or a conversation naming no workspace known here.",
         },
+        description:
+          "Intercom's webhooks. Public, authenticated by `X-Hub-Signature` (`sha1=` + hex HMAC-SHA1 of the raw body under SUPPORT_WEBHOOK_SECRET, compared in constant time): missing or wrong is 401 `INVALID_SIGNATURE`, nothing changed. Not configured: 404. A body that is not an Intercom notification (`type` `notification_event`, `id`, `topic`, `data`): 400. The answer is `{received: true, outcome, notification_id, topic}`: `ping` for Intercom's test notification; `processed` for a `conversation.*` notification whose `data.item.custom_attributes.workspace_id` names a workspace: its support log counts the notification and takes the conversation's state, title and topic from the newest (`GET /workspaces/{slug}/support/conversations`), and `support.conversation_updated` is emitted; `duplicate` for a notification id received before (nothing done); `ignored` for other topics, or a conversation naming no workspace known here.",
       },
-    );
+    }));
 
   const log = workspaceScope(deps, "support").get(
     "/support/conversations",

@@ -13,7 +13,6 @@ import type { EventBus } from "../../core/events/ports.ts";
 import type { RateLimits } from "../../server/http/rate-limit.ts";
 import { buildApp } from "../../server/app.ts";
 import { createLogger } from "../../server/http/logger.ts";
-import { bunKeyHasher } from "../../server/key-hasher.ts";
 import { createFileBlogSource } from "../../adapters/blog-files/source.ts";
 import type { ServerDeps } from "../../server/deps.ts";
 
@@ -73,7 +72,6 @@ export async function makeTestApp(
     stores,
     clock: systemClock,
     secretBox: await createSecretBox(TEST_SECRET),
-    keyHasher: bunKeyHasher,
     events: opts.events ?? createMemoryEventBus(),
     capacity: planLimitsGate(stores.planUsage, opts.planLimits ?? "off", stores.contracts),
     ...codeContextHooks,
