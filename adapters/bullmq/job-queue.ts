@@ -1,6 +1,7 @@
-import { Queue, Worker } from "bullmq";
+import { type Job as BullJob, Queue, Worker } from "bullmq";
 import { type Job, type JobKind, jobOf, type JobPayload } from "../../core/jobs/kind.ts";
 import type { ConsumableJobQueue, JobLog, RunJob } from "../../core/jobs/ports.ts";
+import { AppError } from "../../core/kernel/errors.ts";
 
 /**
  * The shared job queue (docs/decisions/024-job-queues.md): BullMQ 6, on Redis or on its PostgreSQL
@@ -44,9 +45,14 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
   const leaseMs = o.leaseMs ?? 30_000;
   const attempts = o.attempts ?? 3;
   const queue = new Queue<Data>(o.name, { connection: o.connection } as never, o.backend as never);
+  // Without a listener BullMQ prints the error, with its client object, over several lines of
+  // stderr; with one, it is one line of the structured log.
+  queue.on("error", (error: Error) => log("warn", "job queue error", { error: error.message }));
   let worker: Worker<Data> | null = null;
   let closed = false;
   let running = 0;
+  /** The jobs this process runs now, with the lock token that lets it hand them back. */
+  const held = new Map<string, { bull: BullJob<Data>; token: string | undefined }>();
 
   async function add(job: Job, delayMs: number): Promise<void> {
     const id = idOf(job.key);
@@ -74,20 +80,35 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
         log("warn", "job not queued: the queue is closed", { job: job.kind, key: job.key });
         return;
       }
-      await add(job, opts.delayMs ?? 0);
+      try {
+        await add(job, opts.delayMs ?? 0);
+      } catch (e) {
+        // The queue's store (Redis, or PostgreSQL) is not answering: the request that queued is
+        // refused with 503 rather than a 500, and may be retried.
+        const error = new AppError("STORE_UNAVAILABLE", "Service unavailable: the job queue cannot be reached; retry shortly");
+        Object.defineProperty(error, "cause", { value: e, enumerable: false });
+        throw error;
+      }
+    },
+    async check() {
+      // A read of one flag: answers only if the queue's store does.
+      await queue.isPaused();
     },
     consume(run: RunJob) {
       if (worker) throw new Error("Cannot consume: this queue already has a consumer");
       worker = new Worker<Data>(
         o.name,
-        async (bull) => {
+        async (bull, token) => {
           running++;
           const started = performance.now();
+          const id = bull.id ?? bull.data.key;
+          held.set(id, { bull, token });
           try {
             const d = bull.data;
             await run({ kind: d.kind, workspace_id: d.workspace_id, payload: d.payload as never, key: d.key });
             log("info", "job done", { job: d.kind, key: d.key, duration_ms: Math.round(performance.now() - started) });
           } finally {
+            held.delete(id);
             running--;
           }
         },
@@ -97,6 +118,9 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
           lockDuration: leaseMs,
           stalledInterval: Math.max(500, Math.floor(leaseMs / 2)),
           maxStalledCount: 5,
+          // After a failure to reach the queue's store, try again within a second (BullMQ waits
+          // 15 s by default: jobs stood still that long after the database was back).
+          runRetryDelay: 1_000,
         } as never,
         o.backend as never,
       );
@@ -126,10 +150,19 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
       closed = true;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
-      // A running job past the grace is left: its lock lapses and another consumer takes it over.
+      // No new job is taken from here on; the running ones get the grace to finish.
       const stopped = await Promise.race([worker ? worker.close().then(() => "ok" as const) : Promise.resolve("ok" as const), grace]);
-      if (stopped === "timeout" && worker) void worker.close(true).catch(() => {});
       clearTimeout(timer);
+      if (stopped === "timeout" && held.size > 0) {
+        // Handed back to the queue at once, for another consumer to run (handlers are
+        // idempotent), rather than after their lock lapses (JOB_LEASE_MS).
+        const jobs = [...held.values()];
+        const back = await Promise.all(jobs.map(({ bull, token }) => bull.moveToWait(token).then(() => 1, () => 0)));
+        log("warn", "jobs still running at shutdown handed back to the queue", {
+          jobs: jobs.map(({ bull }) => bull.data.key),
+          handed_back: back.reduce((a: number, b: number) => a + b, 0),
+        });
+      }
       await queue.close().catch(() => {});
       await o.onClose?.().catch(() => {});
     },

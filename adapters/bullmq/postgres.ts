@@ -2,16 +2,37 @@ import { createPostgresBackend } from "bullmq";
 import type { ConsumableJobQueue, JobLog } from "../../core/jobs/ports.ts";
 import { type BullJobQueueOptions, createBullJobQueue } from "./job-queue.ts";
 
+export interface PostgresJobQueueBounds {
+  /** PostgreSQL's `statement_timeout` on the queue's connections, and the client's wait for an answer (plus 1 s). */
+  statementTimeoutMs?: number;
+  /** How long opening a connection may take. */
+  connectTimeoutMs?: number;
+}
+
 /**
  * BullMQ on its PostgreSQL backend (through `pg`), in its own schema (`bullmq` by default) of
- * the service's database; its migrations run at connect.
+ * the service's database; its migrations run at connect. Its `pg` pools get the bounds of the
+ * service's own (docs/decisions/054-database-outages.md): `pg` waits for a connection, and for an
+ * answer, forever by default.
  */
 export function openPostgresJobQueue(
   url: string,
   log: JobLog,
-  opts: Omit<BullJobQueueOptions, "connection" | "backend" | "onClose"> & { schema?: string },
+  opts: Omit<BullJobQueueOptions, "connection" | "backend" | "onClose"> & { schema?: string } & PostgresJobQueueBounds,
 ): Promise<ConsumableJobQueue> {
-  const { schema, ...rest } = opts;
-  const connection = { connectionString: url, migrate: true, max: 4, ...(schema ? { schema } : {}) };
+  const { schema, statementTimeoutMs = 30_000, connectTimeoutMs = 5_000, ...rest } = opts;
+  const connection = {
+    connectionString: url,
+    migrate: true,
+    max: 4,
+    connectionTimeoutMillis: connectTimeoutMs,
+    idleTimeoutMillis: 300_000,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + 1_000,
+    idle_in_transaction_session_timeout: Math.max(statementTimeoutMs, 10_000),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+    ...(schema ? { schema } : {}),
+  };
   return Promise.resolve(createBullJobQueue(log, { ...rest, connection, backend: createPostgresBackend }));
 }
