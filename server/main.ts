@@ -20,15 +20,6 @@ const BODY_SLACK_BYTES = 8 * 1024 * 1024;
 /** Of SHUTDOWN_TIMEOUT_MS, what is kept for closing the pools once requests and jobs are done. */
 const CLOSE_RESERVE_MS = 1_000;
 
-app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + BODY_SLACK_BYTES });
-const base = `http://localhost:${app.server!.port}${API_PREFIX}`;
-logger.log("info", `listening on ${base}`, {
-  docs: `${base}/docs`,
-  openapi: `${base}/openapi.json`,
-  readiness: `${base}/health/ready`,
-  store: composed.storeLabel,
-});
-
 exitOnSignals(logger, config.shutdownTimeoutMs, async (deadline) => {
   // Not ready any more, event streams end; the listener closes at once (new connections are
   // refused) while in-flight requests run on, and the jobs this process holds get the same time.
@@ -45,4 +36,13 @@ exitOnSignals(logger, config.shutdownTimeoutMs, async (deadline) => {
   await within(jobs, deadline - performance.now());
   logger.log("debug", "jobs finished or handed back");
   await composed.close();
+});
+
+app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + BODY_SLACK_BYTES });
+const base = `http://localhost:${app.server!.port}${API_PREFIX}`;
+logger.log("info", `listening on ${base}`, {
+  docs: `${base}/docs`,
+  openapi: `${base}/openapi.json`,
+  readiness: `${base}/health/ready`,
+  store: composed.storeLabel,
 });

@@ -31,9 +31,8 @@ const logger = createLogger(config.logLevel);
 routeProcessOutput(logger);
 // A worker always consumes, whatever WORKERS says (that setting is the servers').
 const composed = await startOrExit(() => compose({ ...config, workers: true }, logger));
-logger.log("info", "worker consuming jobs", { store: composed.storeLabel });
-
 exitOnSignals(logger, config.shutdownTimeoutMs, async (deadline) => {
   await composed.stopJobs(Math.max(0, deadline - performance.now() - Math.min(CLOSE_RESERVE_MS, config.shutdownTimeoutMs / 4)));
   await composed.close();
 });
+logger.log("info", "worker consuming jobs", { store: composed.storeLabel });
