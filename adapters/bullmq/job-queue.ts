@@ -41,18 +41,123 @@ interface Data {
 // BullMQ reserves `:` in ids (its key separator).
 const idOf = (key: string) => key.replaceAll(":", "|");
 
+/** After a queue or worker failed to connect, how long before a fresh one tries. */
+const RETRY_MS = 1_000;
+/** Errors a second past which a worker is spinning (BullMQ retries some failures without a pause) and is replaced. */
+const ERROR_STORM = 50;
+
+/**
+ * BullMQ errors as log lines, at most one a second per message (with how many were left out): an
+ * outage makes the same error over and over.
+ */
+function errorLog(log: JobLog, level: "warn" | "error", msg: string) {
+  let last = -Infinity;
+  let left = 0;
+  return (error: Error) => {
+    const now = performance.now();
+    if (now - last < 1_000) {
+      left++;
+      return;
+    }
+    last = now;
+    log(level, msg, { error: error.message, ...(left > 0 ? { repeated: left } : {}) });
+    left = 0;
+  };
+}
+
 export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): ConsumableJobQueue {
   const leaseMs = o.leaseMs ?? 30_000;
   const attempts = o.attempts ?? 3;
-  const queue = new Queue<Data>(o.name, { connection: o.connection } as never, o.backend as never);
+  let closed = false;
   // Without a listener BullMQ prints the error, with its client object, over several lines of
   // stderr; with one, it is one line of the structured log.
-  queue.on("error", (error: Error) => log("warn", "job queue error", { error: error.message }));
+  const queueError = errorLog(log, "warn", "job queue error");
+  const workerError = errorLog(log, "error", "job worker error");
+  // BullMQ memoizes an object's first connection (its schema check): when that fails (the
+  // database slow or away as the process starts), every later call of the object fails at once,
+  // for good. Such an object is replaced by a fresh one.
+  const openQueue = (): Queue<Data> => {
+    const q = new Queue<Data>(o.name, { connection: o.connection } as never, o.backend as never);
+    q.on("error", queueError);
+    q.waitUntilReady().catch((e: Error) => {
+      if (closed || queue !== q) return;
+      log("warn", "job queue cannot connect; a fresh one retries", { error: e.message, retry_ms: RETRY_MS });
+      setTimeout(() => {
+        if (closed || queue !== q) return;
+        queue = openQueue();
+        void q.close().catch(() => {});
+      }, RETRY_MS);
+    });
+    return q;
+  };
+  let queue = openQueue();
   let worker: Worker<Data> | null = null;
-  let closed = false;
+  let restart: ReturnType<typeof setTimeout> | undefined;
   let running = 0;
   /** The jobs this process runs now, with the lock token that lets it hand them back. */
   const held = new Map<string, { bull: BullJob<Data>; token: string | undefined }>();
+
+  let consumer: RunJob | null = null;
+  function startWorker(): void {
+    const run = consumer;
+    if (closed || !run) return;
+    const w = new Worker<Data>(
+      o.name,
+      async (bull, token) => {
+        running++;
+        const started = performance.now();
+        const id = bull.id ?? bull.data.key;
+        held.set(id, { bull, token });
+        try {
+          const d = bull.data;
+          await run({ kind: d.kind, workspace_id: d.workspace_id, payload: d.payload as never, key: d.key });
+          log("info", "job done", { job: d.kind, key: d.key, duration_ms: Math.round(performance.now() - started) });
+        } finally {
+          held.delete(id);
+          running--;
+        }
+      },
+      {
+        connection: o.connection,
+        concurrency: o.concurrency ?? 4,
+        lockDuration: leaseMs,
+        stalledInterval: Math.max(500, Math.floor(leaseMs / 2)),
+        maxStalledCount: 5,
+        // After a failure to reach the queue's store, try again within a second (BullMQ waits
+        // 15 s by default: jobs stood still that long after the database was back).
+        runRetryDelay: 1_000,
+      } as never,
+      o.backend as never,
+    );
+    worker = w;
+    w.on("failed", (bull, error) => {
+      if (!bull) return;
+      const final = bull.attemptsMade >= (bull.opts.attempts ?? 1);
+      log(final ? "warn" : "info", final ? "job failed" : "job failed, will retry", {
+        job: bull.data.kind,
+        key: bull.data.key,
+        attempt: bull.attemptsMade,
+        error: error.message,
+      });
+    });
+    let second = 0;
+    let errors = 0;
+    w.on("error", (error) => {
+      workerError(error);
+      const now = performance.now();
+      if (now - second > 1_000) [second, errors] = [now, 0];
+      if (++errors === ERROR_STORM) replaceWorker(w, `${ERROR_STORM} errors within a second: ${error.message}`);
+    });
+    w.waitUntilReady().catch((e: Error) => replaceWorker(w, `cannot connect: ${e.message}`));
+  }
+  /** Closes a worker that cannot work and starts a fresh one a moment later. */
+  function replaceWorker(w: Worker<Data>, reason: string): void {
+    if (closed || worker !== w) return;
+    log("warn", "job worker replaced", { reason, retry_ms: RETRY_MS });
+    worker = null;
+    void w.close(true).catch(() => {});
+    restart = setTimeout(startWorker, RETRY_MS);
+  }
 
   async function add(job: Job, delayMs: number): Promise<void> {
     const id = idOf(job.key);
@@ -95,46 +200,9 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
       await queue.isPaused();
     },
     consume(run: RunJob) {
-      if (worker) throw new Error("Cannot consume: this queue already has a consumer");
-      worker = new Worker<Data>(
-        o.name,
-        async (bull, token) => {
-          running++;
-          const started = performance.now();
-          const id = bull.id ?? bull.data.key;
-          held.set(id, { bull, token });
-          try {
-            const d = bull.data;
-            await run({ kind: d.kind, workspace_id: d.workspace_id, payload: d.payload as never, key: d.key });
-            log("info", "job done", { job: d.kind, key: d.key, duration_ms: Math.round(performance.now() - started) });
-          } finally {
-            held.delete(id);
-            running--;
-          }
-        },
-        {
-          connection: o.connection,
-          concurrency: o.concurrency ?? 4,
-          lockDuration: leaseMs,
-          stalledInterval: Math.max(500, Math.floor(leaseMs / 2)),
-          maxStalledCount: 5,
-          // After a failure to reach the queue's store, try again within a second (BullMQ waits
-          // 15 s by default: jobs stood still that long after the database was back).
-          runRetryDelay: 1_000,
-        } as never,
-        o.backend as never,
-      );
-      worker.on("failed", (bull, error) => {
-        if (!bull) return;
-        const final = bull.attemptsMade >= (bull.opts.attempts ?? 1);
-        log(final ? "warn" : "info", final ? "job failed" : "job failed, will retry", {
-          job: bull.data.kind,
-          key: bull.data.key,
-          attempt: bull.attemptsMade,
-          error: error.message,
-        });
-      });
-      worker.on("error", (error) => log("error", "job worker error", { error: error.message }));
+      if (consumer) throw new Error("Cannot consume: this queue already has a consumer");
+      consumer = run;
+      startWorker();
     },
     async drain() {
       // Nothing waiting or running: delayed jobs (a monitor's next run) do not count.
@@ -148,6 +216,7 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
     async close(graceMs = 5_000) {
       if (closed) return;
       closed = true;
+      clearTimeout(restart);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const grace = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), graceMs)));
       // No new job is taken from here on; the running ones get the grace to finish.

@@ -21,7 +21,13 @@ export function openPostgresJobQueue(
   opts: Omit<BullJobQueueOptions, "connection" | "backend" | "onClose"> & { schema?: string } & PostgresJobQueueBounds,
 ): Promise<ConsumableJobQueue> {
   const { schema, statementTimeoutMs = 30_000, connectTimeoutMs = 5_000, ...rest } = opts;
+  const clientError = (e: Error) => log("warn", "job queue connection error", { error: e.message });
   const connection = {
+    // `pg.Pool` listens for a client's errors only while the client is idle: one whose socket dies
+    // while BullMQ holds it (its schema check, a query) emits "Connection terminated
+    // unexpectedly" to nobody, an uncaught exception that ends the process. Every client gets a
+    // listener of its own.
+    onConnect: (client: { on(event: "error", listener: (e: Error) => void): unknown }) => void client.on("error", clientError),
     connectionString: url,
     migrate: true,
     max: 4,

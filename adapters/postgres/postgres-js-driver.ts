@@ -236,7 +236,11 @@ async function runTransaction<T>(pools: Pools, bounds: Bounds, fn: (tx: SqlDrive
           else if (!fate.lost) reject(fate.over); // the caller gave up: roll back
         },
         (e) => {
-          if (!fate.lost) reject(e);
+          // One turn later: a statement failing as its socket closes fails before postgres.js
+          // has told the transaction the connection is gone, and the error may not say so.
+          setImmediate(() => {
+            if (!fate.lost) reject(e);
+          });
         },
       );
     })
