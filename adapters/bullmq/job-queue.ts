@@ -75,7 +75,8 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
   const workerError = errorLog(log, "error", "job worker error");
   // BullMQ memoizes an object's first connection (its schema check): when that fails (the
   // database slow or away as the process starts), every later call of the object fails at once,
-  // for good. Such an object is replaced by a fresh one.
+  // for good. Such a queue or worker is replaced by a fresh one; a worker spinning on a failure
+  // (it retries some errors without a pause) too, once it raises ERROR_STORM errors a second.
   const openQueue = (): Queue<Data> => {
     const q = new Queue<Data>(o.name, { connection: o.connection } as never, o.backend as never);
     q.on("error", queueError);
@@ -148,6 +149,9 @@ export function createBullJobQueue(log: JobLog, o: BullJobQueueOptions): Consuma
       if (now - second > 1_000) [second, errors] = [now, 0];
       if (++errors === ERROR_STORM) replaceWorker(w, `${ERROR_STORM} errors within a second: ${error.message}`);
     });
+    // Its first connection failed, or a later one before it was ever ready: during an outage a
+    // worker may be replaced every second until the database is back; it held no job that could
+    // have finished meanwhile.
     w.waitUntilReady().catch((e: Error) => replaceWorker(w, `cannot connect: ${e.message}`));
   }
   /** Closes a worker that cannot work and starts a fresh one a moment later. */
