@@ -63,6 +63,7 @@ export const MAX_URL_LENGTH = 8192;
 export function buildApp(deps: ServerDeps) {
   const { logger, config } = deps;
   const oauth = oauthRoutes(deps);
+  const unavailable = unavailableLog(logger);
   const corsOrigin = config.corsOrigins.includes("*") ? true : config.corsOrigins;
 
   const api = new Elysia({ prefix: API_PREFIX })
@@ -79,7 +80,7 @@ export function buildApp(deps: ServerDeps) {
             title: "Workspace Knowledge, Collections and Radar API",
             version: deps.build.version,
             description:
-              'Multi-tenant API. Authenticate with an API key in the `x-api-key` header or as `Authorization: Bearer <key>` (never in the query string), or, from the dashboard, with the session cookie `wks_session` set by the OpenID Connect sign-in (`/auth/login`; unsafe methods need an `Origin` of this service); every 401 carries `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, and a 403 for a missing scope `error="insufficient_scope"` with the `scope` needed. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`.',
+              'Multi-tenant API. Authenticate with an API key in the `x-api-key` header or as `Authorization: Bearer <key>` (never in the query string), or, from the dashboard, with the session cookie `wks_session` set by the OpenID Connect sign-in (`/auth/login`; unsafe methods need an `Origin` of this service); every 401 carries `WWW-Authenticate: Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, and a 403 for a missing scope `error="insufficient_scope"` with the `scope` needed. Every error is `{ error: { code, message, details, request_id } }`; request bodies are strict JSON (unknown fields are a 400 `VALIDATION_FAILED`), and no text may hold U+0000 (NUL). A path asked with a method it does not declare is a 405 `METHOD_NOT_ALLOWED` with `Allow`. While the database (or the job queue) cannot be reached, an operation that needs it answers 503 `STORE_UNAVAILABLE` with `Retry-After` at once; `/health/ready` says whether the service can serve.',
           },
           components: {
             securitySchemes: {
@@ -208,6 +209,11 @@ export function buildApp(deps: ServerDeps) {
       }
       // RateLimit-* (and an alias's Deprecation/Sunset/Link) headers set before the failure still belong on the error response.
       const carried: Record<string, string> = { ...alias };
+      // The database (or the job queue) is not answering: worth a retry in a moment.
+      if (appError.code === "STORE_UNAVAILABLE") {
+        carried["retry-after"] = "1";
+        unavailable(facts.id, appError);
+      }
       for (const [name, value] of Object.entries(set.headers)) {
         if (name.startsWith("ratelimit-") || name === "deprecation" || name === "sunset" || name === "link") carried[name] = String(value);
       }
@@ -240,6 +246,31 @@ export function buildApp(deps: ServerDeps) {
 }
 
 export type App = ReturnType<typeof buildApp>;
+
+/**
+ * Logs why requests are refused with 503 STORE_UNAVAILABLE (the driver's error, which the client
+ * does not see), at most once a second: an outage refuses many requests for one reason.
+ */
+function unavailableLog(logger: ServerDeps["logger"]) {
+  let last = 0;
+  let suppressed = 0;
+  return (requestId: string, error: AppError) => {
+    const now = performance.now();
+    if (now - last < 1_000) {
+      suppressed++;
+      return;
+    }
+    last = now;
+    const cause = (error as { cause?: unknown }).cause;
+    logger.log("warn", "store unavailable", {
+      request_id: requestId,
+      error: error.message,
+      cause: cause instanceof Error ? `${cause.name}: ${cause.message}` : cause === undefined ? undefined : String(cause),
+      ...(suppressed > 0 ? { also_refused: suppressed } : {}),
+    });
+    suppressed = 0;
+  };
+}
 
 /** The answer to a request refused before any route sees it, else undefined. */
 function refusedBeforeRouting(request: Request, requestId: string, bodyLimitBytes: number): Response | undefined {

@@ -37,6 +37,7 @@ import type { Logger } from "./http/logger.ts";
 import { resolvePlatformKey } from "./platform-key.ts";
 import { createProspects } from "./prospects.ts";
 import { resolveSecret } from "./secret.ts";
+import { type Dependency, readinessProbe } from "./readiness.ts";
 
 /**
  * How often a consuming process looks for radar runs and monitors whose job was lost, contracts
@@ -49,6 +50,12 @@ export interface Composed {
   deps: ServerDeps;
   /** a description of the primary store for the start-up banner */
   storeLabel: string;
+  /**
+   * Stops taking background jobs (and sweeping); the running ones get `graceMs` to finish, then
+   * are handed back to a shared queue (an in-process one keeps them in its journal).
+   */
+  stopJobs(graceMs: number): Promise<void>;
+  /** Closes everything: the queue, Redis, the buses, mail, the store's pools. */
   close(): Promise<void>;
 }
 
@@ -57,7 +64,7 @@ export interface Composed {
  * PostgreSQL or MongoDB), the authentication cache and how its invalidations reach other
  * instances, the event bus and the rate counter (in-process, or Redis with REDIS_URL).
  */
-export async function compose(config: Config, logger: Logger): Promise<Composed> {
+export async function compose(config: Config, logger: Logger, opts: { shutdown?: AbortSignal } = {}): Promise<Composed> {
   const secret = resolveSecret(config);
   const platform = resolvePlatformKey(config);
   for (const root of config.codeHostLocalRoots) {
@@ -82,7 +89,12 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     inner = await openMongoStores(config.mongoUrl, { clientOptions: { maxPoolSize: config.dbPoolSize } });
     storeLabel = "mongodb";
   } else if (config.databaseUrl) {
-    inner = await openPostgresStores(config.databaseUrl, { max: config.dbPoolSize, topicReadCache: topicCache(config) });
+    inner = await openPostgresStores(config.databaseUrl, {
+      max: config.dbPoolSize,
+      statementTimeoutMs: config.dbStatementTimeoutMs,
+      connectTimeoutMs: config.dbConnectTimeoutMs,
+      topicReadCache: topicCache(config),
+    });
     storeLabel = "postgres";
   } else {
     inner = await openPgliteStores(join(resolve(config.dataDir), "pglite"), { topicReadCache: topicCache(config) });
@@ -97,7 +109,11 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   let counter: RateCounter = createMemoryRateCounter();
   let l2: AuthCacheL2 = noAuthCacheL2;
   let closeRedis = async () => {};
-  if (config.databaseUrl) buses.push(await createPostgresInvalidationBus(config.databaseUrl));
+  let pingRedis: (() => Promise<unknown>) | null = null;
+  if (config.databaseUrl) {
+    const bounds = { statementTimeoutMs: config.dbStatementTimeoutMs, connectTimeoutMs: config.dbConnectTimeoutMs };
+    buses.push(await createPostgresInvalidationBus(config.databaseUrl, bounds));
+  }
   if (config.redisUrl) {
     const { openRedisAdapters } = await import("../adapters/redis/mod.ts");
     const redis = await openRedisAdapters(config.redisUrl, { logger });
@@ -106,6 +122,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     l2 = redis.authCacheL2;
     buses.push(redis.invalidationBus);
     closeRedis = () => redis.close();
+    pingRedis = () => redis.connection.run("readiness ping", (c) => c.ping(), 1_000);
   }
   const bus = buses.length === 0 ? createLocalInvalidationBus() : buses.length === 1 ? buses[0]! : fanoutBus(buses);
   if (config.mongoUrl && !config.redisUrl && config.authCacheTtlMs > 0) {
@@ -184,17 +201,35 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   // Links in mail need an origin without a request: PUBLIC_URL, else this server's own address.
   const mailOrigin = config.publicUrl ?? `http://localhost:${config.port}`;
 
+  // Readiness: the primary store is required; Redis and the queue are reported (ADR 054).
+  const dependencies: Dependency[] = [
+    { name: "database", required: true, check: async () => (await inner.status()).ok },
+    ...(pingRedis ? [{ name: "redis", required: false, check: pingRedis }] : []),
+    { name: "queue", required: false, check: () => jobs.check() },
+  ];
+  const readiness = readinessProbe(dependencies, {
+    stopping: () => opts.shutdown?.aborted ?? false,
+    onChange: (name, status, error) =>
+      logger.log(status === "down" ? "warn" : "info", status === "down" ? "dependency down" : "dependency back", {
+        dependency: name,
+        ...(error ? { error } : {}),
+      }),
+  });
+
+  const stopJobs = async (graceMs: number) => {
+    clearInterval(sweeper);
+    clearInterval(holdSweeper);
+    await jobs.close(graceMs);
+  };
   // Closed in this order on shutdown: what uses the connections first, the store last.
-  const closers = [
-    async () => clearInterval(sweeper),
-    async () => clearInterval(holdSweeper),
-    () => jobs.close(),
-    () => counter.close(),
-    () => events.close(),
-    () => bus.close(),
-    closeRedis,
-    async () => closeMail(),
-    () => stores.close(),
+  const closers: Array<[string, () => Promise<void>]> = [
+    ["job queue", () => stopJobs(0)],
+    ["rate counter", () => counter.close()],
+    ["event bus", () => events.close()],
+    ["invalidation bus", () => bus.close()],
+    ["redis", closeRedis],
+    ["mail", async () => closeMail()],
+    ["store", () => stores.close()],
   ];
 
   const windowMs = config.rateLimitWindowMs;
@@ -235,6 +270,7 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
     oidc: config.oidc ? createOidcProvider(config.oidc) : null,
     build: readBuildInfo(),
     blog: createFileBlogSource(resolve(config.blogDir), (msg, fields) => logger.log("warn", msg, fields)),
+    readiness,
     rateLimits: {
       counter,
       perKey: config.rateLimitPerKey === 0 ? null : { limit: config.rateLimitPerKey, windowMs },
@@ -245,8 +281,13 @@ export async function compose(config: Config, logger: Logger): Promise<Composed>
   return {
     deps,
     storeLabel,
+    stopJobs,
     async close() {
-      for (const c of closers) await c().catch(() => {});
+      for (const [name, close] of closers) {
+        const started = performance.now();
+        await close().catch((e) => logger.log("warn", `closing the ${name} failed`, { error: String(e) }));
+        logger.log("debug", `closed the ${name}`, { duration_ms: Math.round(performance.now() - started) });
+      }
     },
   };
 }

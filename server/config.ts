@@ -18,6 +18,12 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: LogLevel;
   dbPoolSize: number;
+  /** DB_STATEMENT_TIMEOUT_MS: how long a PostgreSQL statement may run, and a request wait for one (ADR 054). */
+  dbStatementTimeoutMs: number;
+  /** DB_CONNECT_TIMEOUT_MS: how long opening a PostgreSQL connection may take (ADR 054). */
+  dbConnectTimeoutMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: from SIGTERM or SIGINT to exit, in-flight requests and held jobs included (ADR 054). */
+  shutdownTimeoutMs: number;
   /** TOPIC_CACHE_MB: memory for kept tag pages and searches on PostgreSQL and PGlite (ADR 047); 0: none. */
   topicCacheMb: number;
   /** 0 disables the in-process authentication cache. */
@@ -293,6 +299,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     logLevel,
     dbPoolSize: int(env, "DB_POOL_SIZE", 10, 1, 200),
+    dbStatementTimeoutMs: int(env, "DB_STATEMENT_TIMEOUT_MS", 30_000, 100, 3_600_000),
+    dbConnectTimeoutMs: int(env, "DB_CONNECT_TIMEOUT_MS", 5_000, 100, 120_000),
+    shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 1_000, 600_000),
     topicCacheMb: int(env, "TOPIC_CACHE_MB", 32, 0, 4096),
     authCacheTtlMs: int(env, "AUTH_CACHE_TTL_MS", 30_000, 0, 3_600_000),
     rateLimitPerKey: int(env, "RATE_LIMIT_PER_KEY", 1200, 0, 1_000_000_000),

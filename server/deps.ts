@@ -3,6 +3,7 @@ import type { BlogSource } from "../core/blog/mod.ts";
 import type { CoreDeps } from "../core/deps.ts";
 import type { OidcProvider } from "../core/identity/ports.ts";
 import type { Logger } from "./http/logger.ts";
+import type { ReadinessProbe } from "./readiness.ts";
 import type { RateLimits } from "./http/rate-limit.ts";
 
 export interface BuildInfo {
@@ -59,4 +60,9 @@ export interface ServerDeps {
   oidc?: OidcProvider | null;
   /** Aborted when the server starts shutting down: long-lived responses (event streams) end then. */
   shutdown?: AbortSignal;
+  /**
+   * Checks the dependencies for `GET /health/ready` (the primary store, Redis, the job queue);
+   * unset, the primary store alone.
+   */
+  readiness?: ReadinessProbe;
 }

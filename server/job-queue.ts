@@ -25,7 +25,8 @@ export async function openJobQueue(
   }
   if (config.databaseUrl) {
     const { openPostgresJobQueue } = await import("../adapters/bullmq/postgres.ts");
-    return { queue: await openPostgresJobQueue(config.databaseUrl, log, opts), label: "bullmq (postgres)" };
+    const bounds = { statementTimeoutMs: config.dbStatementTimeoutMs, connectTimeoutMs: config.dbConnectTimeoutMs };
+    return { queue: await openPostgresJobQueue(config.databaseUrl, log, { ...opts, ...bounds }), label: "bullmq (postgres)" };
   }
   return { queue: createMemoryJobQueue(log, journal), label: "in-process (journal in the primary store)" };
 }

@@ -2,11 +2,14 @@ import { API_PREFIX, buildApp } from "./app.ts";
 import { compose } from "./compose.ts";
 import { readConfig } from "./config.ts";
 import { createLogger } from "./http/logger.ts";
+import { routeProcessOutput, startOrExit } from "./process-output.ts";
+import { exitOnSignals, within } from "./shutdown.ts";
 
-const config = readConfig();
+const config = await startOrExit(() => readConfig());
 const logger = createLogger(config.logLevel);
-const composed = await compose(config, logger);
+routeProcessOutput(logger);
 const shutdown = new AbortController();
+const composed = await startOrExit(() => compose(config, logger, { shutdown: shutdown.signal }));
 const app = buildApp({ ...composed.deps, shutdown: shutdown.signal });
 /**
  * How far over BODY_LIMIT_BYTES a body may be before Bun itself refuses it, with a bare 413 and no
@@ -14,8 +17,26 @@ const app = buildApp({ ...composed.deps, shutdown: shutdown.signal });
  * before reading, a chunked body once read; signed webhooks, which read raw bytes, stop here).
  */
 const BODY_SLACK_BYTES = 8 * 1024 * 1024;
-/** How long in-flight requests get to finish after SIGTERM before connections are closed. */
-const SHUTDOWN_GRACE_MS = 10_000;
+/** Of SHUTDOWN_TIMEOUT_MS, what is kept for closing the pools once requests and jobs are done. */
+const CLOSE_RESERVE_MS = 1_000;
+
+exitOnSignals(logger, config.shutdownTimeoutMs, async (deadline) => {
+  // Not ready any more, event streams end; the listener closes at once (new connections are
+  // refused) while in-flight requests run on, and the jobs this process holds get the same time.
+  shutdown.abort();
+  const graceMs = Math.max(0, deadline - performance.now() - Math.min(CLOSE_RESERVE_MS, config.shutdownTimeoutMs / 4));
+  const server = app.server;
+  const requests = server ? server.stop(false) : Promise.resolve();
+  const jobs = composed.stopJobs(graceMs);
+  if (!(await within(requests, graceMs))) {
+    logger.log("warn", "in-flight requests did not finish in time; closing their connections", { grace_ms: Math.round(graceMs) });
+    await within(server?.stop(true) ?? Promise.resolve(), 100);
+  }
+  logger.log("debug", "requests finished");
+  await within(jobs, deadline - performance.now());
+  logger.log("debug", "jobs finished or handed back");
+  await composed.close();
+});
 
 app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + BODY_SLACK_BYTES });
 // Every interface: localhost is one of them. One address (127.0.0.1, the embedded default): that one.
@@ -25,27 +46,10 @@ const shown = config.host === "0.0.0.0" || config.host === "::"
   ? `[${config.host}]`
   : config.host;
 const base = `http://${shown}:${app.server!.port}${API_PREFIX}`;
-logger.log("info", `listening on ${base}`, { host: config.host, store: composed.storeLabel });
-if (logger.enabled("info")) {
-  process.stdout.write(`API listening at ${base}\nDocs at ${base}/docs (OpenAPI: ${base}/openapi.json)\nStore: ${composed.storeLabel}\n`);
-}
-
-let stopping = false;
-async function stop(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  logger.log("info", "shutting down", { signal });
-  // Stop accepting, end event streams, let in-flight requests finish (within a grace period),
-  // then close pools and connections.
-  shutdown.abort();
-  const drained = app.server?.stop(false) ?? Promise.resolve();
-  const inTime = await Promise.race([drained.then(() => true), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => false)]);
-  if (!inTime) {
-    logger.log("warn", "in-flight requests did not finish in time; closing their connections", { grace_ms: SHUTDOWN_GRACE_MS });
-    await app.server?.stop(true);
-  }
-  await composed.close();
-  process.exit(0);
-}
-process.on("SIGTERM", () => void stop("SIGTERM"));
-process.on("SIGINT", () => void stop("SIGINT"));
+logger.log("info", `listening on ${base}`, {
+  host: config.host,
+  docs: `${base}/docs`,
+  openapi: `${base}/openapi.json`,
+  readiness: `${base}/health/ready`,
+  store: composed.storeLabel,
+});

@@ -131,6 +131,9 @@ export function createMemoryJobQueue(log: JobLog, journal: JobJournal | null = n
       if (!running && waiting.size === 0) return;
       return new Promise<void>((resolve) => idle.push(resolve));
     },
+    async check() {
+      // In this process: there whenever the process is.
+    },
     async close(graceMs = 5_000) {
       closed = true;
       if (waiting.size > 0 || delayed.size > 0) {

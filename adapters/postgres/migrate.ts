@@ -12,7 +12,9 @@ const MIGRATION_LOCK_KEY = 7_207_450_391;
  */
 export async function migrate(driver: SqlDriver, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
   return driver.transaction(async (tx) => {
-    await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
+    // A migration (or waiting for another process's) may take longer than a request's statement
+    // timeout: lifted for this transaction; `exec` is not bounded by the client either.
+    await tx.exec(`set local statement_timeout = 0; select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
     await tx.exec(`create table if not exists schema_migrations (
       version integer primary key,
       name text not null,

@@ -59,6 +59,11 @@ export interface ConsumableJobQueue extends JobQueue {
   /** Resolves once this process has nothing waiting or running (tests; shutdown). */
   drain(): Promise<void>;
   /**
+   * Resolves when the queue's store answers, throws when it does not (readiness). An in-process
+   * queue is always there (its journal is the primary store, checked on its own).
+   */
+  check(): Promise<void>;
+  /**
    * Stops taking and running jobs here; waits for the running one up to `graceMs` (default 5 s).
    * What happens to waiting jobs is the queue's nature: an in-process queue drops them, a shared
    * one keeps them for other workers.

@@ -20,6 +20,7 @@ export const ROUTE_AUTHORITIES: Readonly<Record<string, Authority>> = {
   "OPTIONS /": "public",
   "OPTIONS /*": "public",
   "GET /api/v1/health": "public",
+  "GET /api/v1/health/ready": "public",
   "GET /api/v1/version": "public",
   "GET /api/v1/openapi.json": "public",
   "GET /api/v1/docs": "public",

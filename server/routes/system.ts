@@ -3,10 +3,28 @@ import { Elysia } from "elysia";
 import type { ServerDeps } from "../deps.ts";
 import { DEPRECATIONS } from "../http/deprecations.ts";
 import { errors, publicOperation } from "../http/schemas.ts";
+import { readinessProbe, servesTraffic } from "../readiness.ts";
 
 const Health = Type.Object({
   status: Type.Literal("ok"),
   uptime_s: Type.Number(),
+});
+
+const Check = Type.Object({
+  status: Type.Union([Type.Literal("up"), Type.Literal("down")]),
+  required: Type.Boolean({ description: "Whether the service is unavailable (503) while this dependency is down." }),
+  latency_ms: Type.Number({ description: "How long the check took (at most its 2 s timeout)." }),
+});
+
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal("ready"), Type.Literal("degraded"), Type.Literal("unavailable"), Type.Literal("stopping")], {
+    description:
+      "`ready`: every dependency answers. `degraded` (still 200): one that is not required is down (Redis, or a shared job queue: requests keep working, those that queue work are refused with 503). `unavailable` (503): the primary store is down. `stopping` (503): the process is shutting down.",
+  }),
+  checks: Type.Record(Type.String(), Check, {
+    description:
+      "One entry per dependency: `database` (the primary store: PostgreSQL, MongoDB or the embedded one), `redis` (with `REDIS_URL`), `queue` (the job queue).",
+  }),
 });
 
 const Version = Type.Object({
@@ -31,6 +49,10 @@ const Version = Type.Object({
 /** Public system endpoints. Health stays store-free so load balancers can poll it cheaply. */
 export function systemRoutes(deps: ServerDeps) {
   const started = performance.now();
+  const ready = deps.readiness ??
+    readinessProbe([{ name: "database", required: true, check: async () => (await deps.core.stores.status()).ok }], {
+      stopping: () => deps.shutdown?.aborted ?? false,
+    });
   const version = {
     api_version: deps.build.api_version,
     version: deps.build.version,
@@ -47,7 +69,25 @@ export function systemRoutes(deps: ServerDeps) {
         ...publicOperation,
         tags: ["system"],
         summary: "Runtime health check",
-        description: "Public. Does not touch the store; see `/workspaces/{slug}/health` for store status.",
+        description:
+          "Public. Liveness: 200 while the process runs, whatever its dependencies (restart it when this fails). It does not touch the store: a load balancer should poll `/health/ready` instead.",
+      },
+    })
+    .get("/health/ready", async ({ set }) => {
+      const readiness = await ready();
+      if (!servesTraffic(readiness)) {
+        set.status = 503;
+        set.headers["retry-after"] = "1";
+      }
+      return readiness;
+    }, {
+      response: { 200: Readiness, 503: Readiness, ...errors(400) },
+      detail: {
+        ...publicOperation,
+        tags: ["system"],
+        summary: "Readiness check (for load balancers)",
+        description:
+          "Public. Checks each dependency (each at most 2 s; answers are reused for 1 s) and answers 200 while the service can serve requests (`ready`, or `degraded` when only Redis or a shared job queue is down), 503 with `Retry-After` while the primary store is unreachable or the process is shutting down. Point load balancers and orchestrators' readiness probes here; `/health` is liveness only.",
       },
     })
     .get("/version", () => version, {

@@ -57,11 +57,11 @@ describe("radar runs with worker processes (BullMQ on PostgreSQL)", () => {
     const quote = (await call("POST", `/radar/runs/${runId}/price`, {})).body.quote;
     expect(quote.estimated_results).toBe(500);
 
-    const workerEnv = { ...env, DATABASE_URL: databaseUrl, DATA_DIR: mkdtempSync(join(tmpdir(), "wks-worker-")) };
+    const workerEnv = { ...env, LOG_LEVEL: "info", DATABASE_URL: databaseUrl, DATA_DIR: mkdtempSync(join(tmpdir(), "wks-worker-")) };
     const worker = (name: string) =>
       spawnChild(name, [process.execPath, join(PROJECT_ROOT, "workers/main.ts")], { cwd: PROJECT_ROOT, env: workerEnv });
     const first = worker("worker-1");
-    await first.waitForLine(/Worker consuming jobs/, 60_000);
+    await first.waitForLine(/"msg":"worker consuming jobs"/, 60_000);
     expect((await call("POST", `/radar/runs/${runId}/start`)).status).toBe(201);
 
     // Pages of 100, each search answered slowly: kill the worker once some results are written.
@@ -83,7 +83,7 @@ describe("radar runs with worker processes (BullMQ on PostgreSQL)", () => {
     expect(stalled.results.created).toBeLessThan(500);
 
     const second = worker("worker-2");
-    await second.waitForLine(/Worker consuming jobs/, 60_000);
+    await second.waitForLine(/"msg":"worker consuming jobs"/, 60_000);
     const done = await until((r) => r.state === "completed", 120_000);
     expect(done.results).toEqual({ matched: 500, created: 500, updated: 0, unchanged: 0 });
     expect(done.charged_credits).toBe(500 * quote.unit_credits);

@@ -63,5 +63,33 @@ for (
       expect(ran).toEqual(["job"]);
       await producer.close(1_000);
     });
+
+    test("close() hands a job that outlasts its grace back to the queue: another consumer runs it before its lease lapses", async () => {
+      const queueName = name();
+      const long = (log: (msg: string, fields?: Record<string, unknown>) => void = () => {}) =>
+        label === "redis"
+          ? openRedisJobQueue(redis, (_l, msg, f) => log(msg, f), { name: queueName, attempts: 1, leaseMs: 30_000, concurrency: 1 })
+          : openPostgresJobQueue(pg, (_l, msg, f) => log(msg, f), { name: queueName, attempts: 1, leaseMs: 30_000, concurrency: 1 });
+      const logged: string[] = [];
+      const first = await long((msg) => void logged.push(msg));
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      first.consume(async () => {
+        started();
+        await new Promise(() => {}); // never finishes in this consumer
+      });
+      await first.enqueue(held, "ws-1", { id: "job" });
+      await running;
+      const closedAt = Date.now();
+      await first.close(100);
+      expect(logged).toContain("jobs still running at shutdown handed back to the queue");
+      const second = await long();
+      const ran: string[] = [];
+      second.consume(async (job) => void ran.push((job.payload as { id: string }).id));
+      while (ran.length === 0 && Date.now() < closedAt + 20_000) await new Promise((r) => setTimeout(r, 50));
+      expect(ran).toEqual(["job"]);
+      expect(Date.now() - closedAt).toBeLessThan(20_000); // the lease is 30 s
+      await second.close(1_000);
+    });
   });
 }

@@ -177,6 +177,13 @@ export function runJobQueueContract(name: string, open: (log: JobLog) => Promise
       expect(r.ran).toEqual(["ws-1/gate"]);
     });
 
+    test("check() resolves while the queue's store answers (readiness)", async () => {
+      const q = await fresh();
+      await q.check();
+      q.consume(recorder().run);
+      await q.check();
+    });
+
     test("close() gives up waiting on a job that outlasts its grace period", async () => {
       const q = await fresh();
       const r = recorder();

@@ -25,6 +25,8 @@ export interface AppServerOptions {
   env?: Record<string, string | undefined>;
   /** Echo the server's output to ours. */
   echo?: boolean;
+  /** Called with every line the server writes. */
+  onLine?: (line: string, stream: "out" | "err") => void;
   /** Extra flags for bun before the entry point (the bench's `BENCH_SERVER_FLAGS`, e.g. `--cpu-prof-md`). */
   flags?: readonly string[];
   startTimeoutMs?: number;
@@ -66,6 +68,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
     cwd: PROJECT_ROOT,
     env,
     echo: options.echo,
+    onLine: options.onLine,
   });
   const origin = `http://127.0.0.1:${port}`;
   // Memoised: a second caller (a signal handler, a finally block) awaits the same stop.

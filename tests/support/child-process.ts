@@ -28,6 +28,8 @@ export interface SpawnOptions {
   cwd?: string;
   /** Echo the child's output to our stdout/stderr: prefixed with its name, or "raw" as is. */
   echo?: boolean | "raw";
+  /** Called with every line of output (the tail keeps only the last ones). */
+  onLine?: (line: string, stream: "out" | "err") => void;
 }
 
 const live = new Set<Child>();
@@ -49,6 +51,7 @@ export function spawnChild(name: string, cmd: string[], options: SpawnOptions = 
   const exitListeners: ((code: number) => void)[] = [];
 
   const onLine = (line: string, stream: "out" | "err") => {
+    options.onLine?.(line, stream);
     lines.push(stream === "err" ? `[stderr] ${line}` : line);
     if (lines.length > TAIL_LINES) lines.shift();
     if (options.echo) {

@@ -21,6 +21,16 @@ export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/test` */
   url: string;
   stop(): Promise<void>;
+  /**
+   * `kill -9` of the postmaster and every one of its children at once, as a crash of the machine's
+   * PostgreSQL would leave it: no shutdown, clients' sockets reset. Resolves once all are gone.
+   */
+  crash(): Promise<void>;
+  /**
+   * Starts the server again on the same data directory and port (after `crash()`: with crash
+   * recovery) and resolves once it accepts connections, with the time that took.
+   */
+  restart(): Promise<{ ms: number }>;
 }
 
 interface Binaries {
@@ -131,7 +141,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   throw lastError;
 }
 
-async function launch(bin: Binaries, dir: string, data: string, port: number, settings: Record<string, string>): Promise<PostgresServer> {
+function spawnServer(bin: Binaries, dir: string, data: string, port: number, settings: Record<string, string>): Bun.Subprocess {
   const log = join(dir, `server-${port}.log`);
   const proc = Bun.spawn(
     asServerUser([
@@ -159,35 +169,49 @@ async function launch(bin: Binaries, dir: string, data: string, port: number, se
     { cwd: dir, stdin: "ignore", stdout: Bun.file(log), stderr: Bun.file(log) },
   );
   proc.unref();
-  const watchdog = startWatchdog(dir, `pid=$(head -n 1 '${data}/postmaster.pid' 2>/dev/null)\n    ${stopPidShell("INT", 100, "QUIT")}`);
+  return proc;
+}
 
+/** Waits until the server answers `select 1` on its `postgres` database; throws if it exits or the deadline passes. */
+async function waitAccepting(proc: Bun.Subprocess, port: number, log: string, after?: (sql: postgres.Sql) => Promise<void>): Promise<void> {
   const admin = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const deadline = Date.now() + START_TIMEOUT_MS;
   for (;;) {
     if (proc.exitCode !== null || proc.signalCode !== null) {
-      watchdog.kill();
       throw new Error(`Cannot start PostgreSQL on port ${port}: the server exited\n${readLog(log)}`);
     }
     const sql = postgres(admin, { max: 1, connect_timeout: 2, onnotice: () => {} });
     try {
       await sql`select 1`;
-      await sql.unsafe("create database test");
+      await after?.(sql);
       await sql.end({ timeout: 1 });
-      break;
+      return;
     } catch (e) {
       await sql.end({ timeout: 0 }).catch(() => {});
       if (Date.now() > deadline) {
-        signalServer(data, proc.pid, "SIGQUIT");
-        watchdog.kill();
         throw new Error(
           `Cannot start PostgreSQL on port ${port}: not accepting connections after ${START_TIMEOUT_MS} ms: ${String(e)}\n${readLog(log)}`,
         );
       }
-      await Bun.sleep(50);
+      await Bun.sleep(20);
     }
+  }
+}
+
+async function launch(bin: Binaries, dir: string, data: string, port: number, settings: Record<string, string>): Promise<PostgresServer> {
+  const log = join(dir, `server-${port}.log`);
+  let proc = spawnServer(bin, dir, data, port, settings);
+  const watchdog = startWatchdog(dir, `pid=$(head -n 1 '${data}/postmaster.pid' 2>/dev/null)\n    ${stopPidShell("INT", 100, "QUIT")}`);
+  try {
+    await waitAccepting(proc, port, log, async (sql) => void (await sql.unsafe("create database test")));
+  } catch (e) {
+    signalServer(data, proc.pid, "SIGQUIT");
+    watchdog.kill();
+    throw e;
   }
 
   let stopped = false;
+  const exited = () => proc.exitCode !== null || proc.signalCode !== null;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/test`,
     async stop() {
@@ -196,12 +220,64 @@ async function launch(bin: Binaries, dir: string, data: string, port: number, se
       // Fast shutdown: roll back open transactions, disconnect clients, exit.
       signalServer(data, proc.pid, "SIGINT");
       const until = Date.now() + 10_000;
-      while (proc.exitCode === null && proc.signalCode === null && Date.now() < until) await Bun.sleep(20);
-      if (proc.exitCode === null && proc.signalCode === null) signalServer(data, proc.pid, "SIGQUIT");
+      while (!exited() && Date.now() < until) await Bun.sleep(20);
+      if (!exited()) signalServer(data, proc.pid, "SIGQUIT");
       watchdog.kill();
       rmSync(dir, { recursive: true, force: true });
     },
+    async crash() {
+      const postmaster = postmasterPid(data);
+      if (postmaster === null) throw new Error(`Cannot crash PostgreSQL on port ${port}: no postmaster.pid`);
+      const all = [postmaster, ...childrenOf(postmaster)];
+      for (const pid of all) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+      const until = Date.now() + 10_000;
+      while (all.some(alive) && Date.now() < until) await Bun.sleep(10);
+      if (all.some(alive)) {
+        throw new Error(`Cannot crash PostgreSQL on port ${port}: processes ${all.filter(alive).join(", ")} survived SIGKILL`);
+      }
+      while (!exited() && Date.now() < until) await Bun.sleep(10); // runuser, when root
+    },
+    async restart() {
+      if (stopped) throw new Error(`Cannot restart PostgreSQL on port ${port}: it was stopped`);
+      const started = performance.now();
+      proc = spawnServer(bin, dir, data, port, settings);
+      await waitAccepting(proc, port, log);
+      return { ms: Math.round(performance.now() - started) };
+    },
   };
+}
+
+/** The pids whose parent is `pid` (Linux: from /proc). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // `pid (comm) state ppid ...`: comm may hold spaces and parentheses, so read after the last `)`.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
+}
+
+/** Whether `pid` still runs (a zombie, dead but not yet reaped, does not). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
 }
 
 /** The postmaster's pid from its pid file (the spawned process may be `runuser`, its parent). */

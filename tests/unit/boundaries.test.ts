@@ -107,9 +107,16 @@ describe("architecture boundaries", () => {
     expect(violations(["adapters"], (_f, to) => !to.startsWith("server/") && !to.startsWith("workers/"))).toEqual([]);
   });
 
-  test("workers import of the server its composition root only (config, compose, the logger), never routes or HTTP", () => {
-    // One composition for both processes (ADR 024): a worker is the server minus HTTP.
-    const compositionRoot = ["server/compose.ts", "server/config.ts", "server/http/logger.ts"];
+  test("workers import of the server its composition root only (config, compose, the logger, process output and shutdown), never routes or HTTP", () => {
+    // One composition for both processes (ADR 024): a worker is the server minus HTTP; both log
+    // and stop alike (ADR 054).
+    const compositionRoot = [
+      "server/compose.ts",
+      "server/config.ts",
+      "server/http/logger.ts",
+      "server/process-output.ts",
+      "server/shutdown.ts",
+    ];
     expect(violations(["workers"], (_f, to) => !to.startsWith("server/") || compositionRoot.includes(to))).toEqual([]);
   });
 
