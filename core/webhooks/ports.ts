@@ -37,8 +37,9 @@ export interface NewWebhookDelivery {
 
 /**
  * What `record` found: `new` (recorded now, the caller holds the lease), `taken` (recorded before,
- * unfinished and its lease lapsed: the caller holds a new lease and applies it again), `busy`
- * (unfinished, another attempt holds the lease), `applied` (done before).
+ * unfinished and its lease lapsed or not yet taken: the caller holds a new lease and applies it),
+ * `busy` (unfinished, another attempt holds the lease), `applied` (done before). A caller treats
+ * `new` and `taken` alike: it holds the lease and applies the recorded payload.
  */
 export type RecordedDelivery =
   | { kind: "new" | "taken"; delivery: WebhookDelivery }
@@ -47,8 +48,13 @@ export type RecordedDelivery =
 export interface WebhookDeliveryStore {
   /**
    * Records the delivery, or finds it recorded before (see `RecordedDelivery`); a lapsed lease is
-   * taken with `lease_until`. Of concurrent calls for one key exactly one gets `new` or `taken`.
-   * The payload recorded first is kept.
+   * taken with `lease_until`. The payload recorded first is kept, and every answer carries it.
+   *
+   * Concurrency: of concurrent calls for one key exactly one may apply it (gets `new` or `taken`);
+   * every other gets `busy` (or `applied` once it is marked). Which call wins, and whether its
+   * answer is `new` or `taken`, is not promised: where recording and the first lease are two
+   * writes (MongoDB, ADR 042), a redelivery can take attempt 1 between them (`taken`, attempt 1)
+   * and the recording call is then `busy`.
    */
   record(d: NewWebhookDelivery): Promise<RecordedDelivery>;
   /**

@@ -493,6 +493,27 @@ describe("mongo: leftovers of an interrupted write", () => {
     expect(await s.entities.get(e.workspace_id, e.id)).toEqual(merged.entity);
   });
 
+  test("WebhookDeliveryStore.record() cut short between the delivery's insert and attempt 1's lease: a redelivery takes attempt 1, once", async () => {
+    // What a concurrent redelivery also sees between the recorder's two writes (core/webhooks/ports.ts):
+    // no lease reads as lapsed, so the redelivery applies it and the recorder, should it go on, is busy.
+    const source = unique("src");
+    const at = new Date().toISOString();
+    const lease = new Date(Date.now() + 60_000).toISOString();
+    await db.collection("webhook_deliveries").insertOne({
+      _id: `${source}:d` as never,
+      source,
+      delivery_id: "d",
+      payload: "first",
+      state: "received",
+      received_at: at,
+      applied_at: null,
+      outcome: null,
+    });
+    const redelivery = await s.webhookDeliveries.record({ source, delivery_id: "d", payload: "second", at, lease_until: lease });
+    expect(redelivery).toMatchObject({ kind: "taken", delivery: { payload: "first", attempts: 1, lease_until: lease } });
+    expect((await s.webhookDeliveries.record({ source, delivery_id: "d", payload: "third", at, lease_until: lease })).kind).toBe("busy");
+  });
+
   test("status() reports ok: false, without throwing, once the server is gone", async () => {
     const dead = new MongoClient("mongodb://127.0.0.1:9/none", { serverSelectionTimeoutMS: 500 });
     const st = await createMongoStores(dead, dead.db()).status();
