@@ -1,3 +1,4 @@
+import type { CapacityClaim, CapacityRefusal } from "../kernel/capacity.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -114,6 +115,15 @@ export interface RecordStore {
   ): Promise<AggregateGroup[] | null>;
   /** Inserts a record (version 1) and its history entry. "collection_not_found" when the collection is gone. */
   insert(w: RecordWrite): Promise<"ok" | "collection_not_found">;
+  /**
+   * `insert` with the plan's unit of `records` claimed in the same atomic write (ADR 058): the
+   * workspace's usage counter (seeded from an exact count the first time) takes one when
+   * `used + 1 ≤ claim.limit` (always when null) and the record is stored only then; a refusal
+   * writes nothing and says how many are held, and a failed insert takes nothing. Exact under
+   * concurrency. A store that cannot make the two one write leaves it out, and the caller claims
+   * through the capacity gate first.
+   */
+  insertClaiming?(w: RecordWrite, claim: CapacityClaim): Promise<"ok" | "collection_not_found" | CapacityRefusal>;
   /** Replaces the record stored at `w.record.version - 1` and appends `w.change`. */
   update(w: RecordWrite): Promise<"ok" | "version_conflict" | "not_found">;
   deletePlan(workspaceId: string, collectionId: string, id: string): Promise<RecordRemoval | null>;

@@ -1,5 +1,5 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
-import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
+import { releaseCapacity, withCapacityInWrite } from "../kernel/capacity.ts";
 import type { CollectionDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, type ErrorDetail, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
@@ -118,11 +118,14 @@ export async function createRecord(
     created_at: at,
     updated_at: at,
   };
-  const inserted = await withCapacity(
+  const write = { record: r, change: changeOf(p, null, r, "record.created") };
+  const records = deps.stores.records;
+  const inserted = await withCapacityInWrite(
     deps.capacity,
     ws,
     "records",
-    () => deps.stores.records.insert({ record: r, change: changeOf(p, null, r, "record.created") }),
+    () => records.insert(write),
+    records.insertClaiming && ((claim) => records.insertClaiming!(write, claim)),
     (result) => result === "collection_not_found",
   );
   if (inserted === "collection_not_found") throw notFound("Collection");
