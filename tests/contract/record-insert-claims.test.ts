@@ -5,6 +5,15 @@ import type { RecordStore } from "../../core/collections/ports.ts";
 import { DEFAULT_SORT } from "../../core/collections/record-sort.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import type { Stores } from "../../core/stores.ts";
+import type { Principal } from "../../core/access/principal.ts";
+import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
+import { createSecretBox } from "../../core/access/secret-box.ts";
+import { planLimitsGate } from "../../core/billing/gate.ts";
+import { createCollection, purgeCollection, setCollectionStatus, updateCollection } from "../../core/collections/collections.ts";
+import { createRecord } from "../../core/collections/records.ts";
+import type { CoreDeps } from "../../core/deps.ts";
+import { systemClock } from "../../core/kernel/clock.ts";
+import { isAppError } from "../../core/kernel/errors.ts";
 import { freshDatabase, sharedPostgres } from "../support/postgres-server.ts";
 import { bootstrapped, collectionFixture, recordChangeFixture, recordFixture } from "./fixtures.ts";
 
@@ -30,7 +39,7 @@ for (const backend of ["pglite", "postgres"] as const) {
       }
       s = processes[0]!;
       if (!s.records.insertClaiming) throw new Error("the SQL record store claims in its insert");
-      records = { insertClaiming: (w, claim) => processes[turn++ % processes.length]!.records.insertClaiming!(w, claim) };
+      records = { insertClaiming: (...args) => processes[turn++ % processes.length]!.records.insertClaiming!(...args) };
     }, 120_000);
     afterAll(async () => {
       for (const p of processes) await p.close();
@@ -162,10 +171,74 @@ for (const backend of ["pglite", "postgres"] as const) {
       expect([await used(c), await stored(c)]).toEqual([12, 12]);
     });
 
+    test("with the collection's version: stored while the collection is at it; changed or gone, collection_changed, nothing written or counted", async () => {
+      const c = await collection();
+      const at = (version: number | null, of = c) => records.insertClaiming(write(of), { kind: "records", limit: null }, version);
+      expect(await at(c.version)).toBe("ok");
+      expect(await s.collections.update({ ...c, name: "Renamed", version: c.version + 1 })).toBe("ok");
+      for (const limit of [null, 10]) {
+        expect(await records.insertClaiming(write(c), { kind: "records", limit }, c.version)).toBe("collection_changed");
+      }
+      expect(await at(c.version + 1)).toBe("ok");
+      expect(await at(null)).toBe("ok");
+      // Concurrent creates checking an old version and the current one, together: each answered by its own.
+      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => at(i % 3 === 0 ? c.version : c.version + 1)));
+      expect(outcomes).toEqual(Array.from({ length: 12 }, (_, i) => i % 3 === 0 ? "collection_changed" : "ok"));
+      expect(await at(c.version + 1, { ...c, id: uuidv7() })).toBe("collection_changed");
+      expect([await used(c), await stored(c)]).toEqual([11, 11]);
+    });
+
     test("each workspace's creates count in its own counter", async () => {
       const [a, b] = [await collection(), await collection()];
       await Promise.all([...Array.from({ length: 5 }, () => claiming(a, null)), ...Array.from({ length: 3 }, () => claiming(b, 3))]);
       expect([await used(a), await used(b)]).toEqual([5, 3]);
+    });
+
+    // The core create over these stores: it runs against the collection as its process last read
+    // it, and must answer as the current collection would (another process may have changed it).
+    test("a create in one process after another changed the collection: answered by the current collection", async () => {
+      const here = processes[0]!;
+      const there = processes[processes.length - 1]!;
+      const b = await bootstrapped(here);
+      const p: Principal = {
+        workspaceId: b.workspace.id,
+        kind: "identity",
+        identityId: b.owner.identity.id,
+        memberId: b.member.id,
+        role: "owner",
+        via: "api_key",
+        credentialId: b.apiKey.id,
+        scopes: API_KEY_SCOPES,
+      };
+      const secretBox = await createSecretBox("contract-secret-contract-secret-0");
+      const deps = (stores: Stores) =>
+        ({ stores, clock: systemClock, secretBox, capacity: planLimitsGate(stores.planUsage, "off", stores.contracts) }) as CoreDeps;
+      const ws = b.workspace;
+      const c = await createCollection(deps(here), p, ws, { name: "Deals", archetype: "pipeline" } as never);
+      const create = (body: object) => createRecord(deps(here), p, ws, c.id, { fields: {}, ...body } as never);
+      const code = (run: Promise<unknown>) => run.then(() => "created", (e) => (isAppError(e) ? e.code : String(e)));
+      expect(await code(create({}))).toBe("created");
+      await setCollectionStatus(deps(there), p, ws, c.id, "archived", undefined);
+      expect(await code(create({}))).toBe("CONFLICT");
+      await setCollectionStatus(deps(there), p, ws, c.id, "active", undefined);
+      expect(await code(create({}))).toBe("created");
+      await updateCollection(deps(there), p, ws, c.id, { record_schema: { stages: ["open", "closed"] } } as never, undefined);
+      expect(await code(create({ status: "closed" }))).toBe("created");
+      expect(await code(create({ status: "lead" }))).toBe("VALIDATION_FAILED");
+      await updateCollection(
+        deps(there),
+        p,
+        ws,
+        c.id,
+        { record_schema: { fields: { amount: { type: "number", min: 5 } } } } as never,
+        undefined,
+      );
+      expect(await code(create({ fields: { amount: 1 } }))).toBe("VALIDATION_FAILED");
+      expect(await code(create({ fields: { amount: 10 } }))).toBe("created");
+      const current = await there.collections.get(ws.id, c.id);
+      await purgeCollection(deps(there), p, ws, c.id, {}, current!.version);
+      expect(await code(create({}))).toBe("NOT_FOUND");
+      expect((await here.planUsage.usage(ws.id)).records).toBe(0);
     });
   });
 }

@@ -18,9 +18,11 @@ import { json } from "../row-values.ts";
 export interface ClaimingCreate {
   w: RecordWrite;
   claim: CapacityClaim;
+  /** The version of the record's collection the create was validated against, checked by the insert; null: none checked. */
+  collectionVersion: number | null;
 }
 
-export type CreateOutcome = "ok" | "collection_not_found" | CapacityRefusal;
+export type CreateOutcome = "ok" | "collection_not_found" | "collection_changed" | CapacityRefusal;
 /** Each request's own answer: a batch run one by one may fail one request and not the others. */
 export type Settled = { value: CreateOutcome } | { error: unknown };
 
@@ -43,19 +45,27 @@ function claimSql(after: string): string {
       returning 1),
     s as (insert into plan_usage as t (workspace_id, kind, used)
       select $1, 'records', k.n + $25::bigint from (select count(*) as n from collection_records where workspace_id = $1) k
-      where ($24::bigint is null or k.n + $25::bigint <= $24::bigint) and not exists (select 1 from u)
+      where ($24::bigint is null or k.n + $25::bigint <= $24::bigint) and not exists (select 1 from u)${after}
         and not exists (select 1 from plan_usage where workspace_id = $1 and kind = 'records')
       on conflict (workspace_id, kind) do update set used = t.used + $25::bigint
         where $24::bigint is null or t.used + $25::bigint <= $24::bigint
       returning 1)`;
 }
 
-/** The batch's records and changes, one array per column ($2…$23), in the batch's order. */
+/**
+ * The batch's records and changes, one array per column ($2…$23, $26), in the batch's order; and
+ * whether a record's collection is no longer at the version its create was validated against
+ * (changed or gone since: `stale`, which makes the statement write nothing).
+ */
 const ROWS = `v as (select * from unnest($2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[],
       $9::text[], $10::text[], $11::text[], $12::int[], $13::text[], $14::text[], $15::uuid[], $16::text[], $17::text[], $18::text[],
-      $19::text[], $20::text[], $21::text[], $22::text[], $23::int[])
+      $19::text[], $20::text[], $21::text[], $22::text[], $23::int[], $26::int[])
     with ordinality as v (collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by,
-      version, created_at, updated_at, change_id, type, actor_id, actor_kind, at, diff, stage, outcome, change_version, i))`;
+      version, created_at, updated_at, change_id, type, actor_id, actor_kind, at, diff, stage, outcome, change_version,
+      collection_version, i)),
+  stale as (select v.i from v left join collections k on k.workspace_id = $1 and k.id = v.collection_id
+    where v.collection_version is not null and k.version is distinct from v.collection_version)`;
+const FRESH = "not exists (select 1 from stale)";
 const insertRecords = (gate: string) =>
   `w as (insert into collection_records (${COLUMNS})
       select $1, collection_id, id, fields::jsonb, status, field_meta::jsonb, entity_id, drifted, search_text, created_by, updated_by,
@@ -73,18 +83,21 @@ const INSERT_CHANGES = `c as (insert into record_changes (${CHANGE_COLUMNS})
  * after the inserts to the commit. With one, the claim comes first and the records are inserted
  * only when it took (all of them: a batch is claimed whole or not at all).
  */
-const CLAIMING_LAST = `with ${ROWS}, ${insertRecords("")}, ${INSERT_CHANGES},
+const CLAIMING_LAST = `with ${ROWS}, ${insertRecords(`where ${FRESH}`)}, ${INSERT_CHANGES},
   ${claimSql(" and exists (select 1 from c)")}
-  select (select count(*) from c)::int as inserted`;
-const CLAIMING_FIRST = `with ${ROWS}, ${claimSql("")},
+  select (select count(*) from c)::int as inserted, (select coalesce(json_agg(i), '[]') from stale) as stale`;
+const CLAIMING_FIRST = `with ${ROWS}, ${claimSql(` and ${FRESH}`)},
   ${insertRecords("where exists (select 1 from u) or exists (select 1 from s)")}, ${INSERT_CHANGES}
-  select (select count(*) from c)::int as inserted`;
+  select (select count(*) from c)::int as inserted, (select coalesce(json_agg(i), '[]') from stale) as stale`;
 
-/** Inserts `items` (one workspace's, one limit) in one statement; the number inserted: all of them, or none when refused. */
-async function insertAll(db: SqlDriver, items: readonly ClaimingCreate[]): Promise<number> {
+/**
+ * Inserts `items` (one workspace's, one limit) in one statement: all of them, or none when refused
+ * or when a collection is stale (`stale`: the positions, from 1, of the items whose collection moved).
+ */
+async function insertAll(db: SqlDriver, items: readonly ClaimingCreate[]): Promise<{ inserted: number; stale: number[] }> {
   const col = <T>(f: (w: RecordWrite) => T) => items.map((i) => f(i.w));
   const limit = items[0]!.claim.limit;
-  const [row] = await db.query<{ inserted: number }>(limit === null ? CLAIMING_LAST : CLAIMING_FIRST, [
+  const [row] = await db.query<{ inserted: number; stale: number[] }>(limit === null ? CLAIMING_LAST : CLAIMING_FIRST, [
     items[0]!.w.record.workspace_id,
     col((w) => w.record.collection_id),
     col((w) => w.record.id),
@@ -111,8 +124,9 @@ async function insertAll(db: SqlDriver, items: readonly ClaimingCreate[]): Promi
     col((w) => w.change.version),
     limit,
     items.length,
+    items.map((i) => i.collectionVersion),
   ]);
-  return Number(row?.inserted ?? 0);
+  return { inserted: Number(row?.inserted ?? 0), stale: (row?.stale ?? []).map(Number) };
 }
 
 /** One create alone: its record stored and counted, or the collection gone, or refused with the count it met. */
@@ -120,7 +134,9 @@ async function createOne(db: SqlDriver, item: ClaimingCreate): Promise<CreateOut
   try {
     // A collection that is gone (or being purged, whose row the purge holds until it commits)
     // fails the statement's foreign key check, which leaves nothing: no record, no unit.
-    if ((await insertAll(db, [item])) === 1) return "ok";
+    const { inserted, stale } = await insertAll(db, [item]);
+    if (inserted === 1) return "ok";
+    if (stale.length > 0) return "collection_changed";
   } catch (e) {
     if (sqlState(e) === FOREIGN_KEY_VIOLATION) return "collection_not_found";
     throw e;
@@ -148,7 +164,16 @@ export function claimingCreates(db: SqlDriver): AccountWrite<ClaimingCreate, Set
     async run(items) {
       if (items.length > 1) {
         try {
-          if ((await insertAll(db, items)) === items.length) return items.map(() => ({ value: "ok" }));
+          const { inserted, stale } = await insertAll(db, items);
+          if (inserted === items.length) return items.map(() => ({ value: "ok" }));
+          if (stale.length > 0) {
+            // The creates validated against a collection that moved are answered so; the others go out again.
+            const out: Settled[] = [];
+            for (const [n, item] of items.entries()) {
+              out.push(stale.includes(n + 1) ? { value: "collection_changed" } : await settle(createOne(db, item)));
+            }
+            return out;
+          }
         } catch (e) {
           const state = sqlState(e);
           if (state !== FOREIGN_KEY_VIOLATION && state !== UNIQUE_VIOLATION) throw e;

@@ -213,12 +213,16 @@ export class PostgresRecordStore implements RecordStore {
     }
   }
 
-  async insertClaiming(w: RecordWrite, claim: CapacityClaim): Promise<"ok" | "collection_not_found" | CapacityRefusal> {
+  async insertClaiming(
+    w: RecordWrite,
+    claim: CapacityClaim,
+    collectionVersion: number | null = null,
+  ): Promise<"ok" | "collection_not_found" | "collection_changed" | CapacityRefusal> {
     const r = w.record;
     if (claim.kind !== "records") throw new TypeError("A record's insert claims a unit of records");
     if (!isUuid(r.workspace_id) || !isUuid(r.collection_id)) return "collection_not_found";
     if (!isUuid(r.id)) throw new TypeError("A record's id must be a uuid");
-    const settled = await this.#turns.run(`records:${r.workspace_id}`, this.#creates, { w, claim });
+    const settled = await this.#turns.run(`records:${r.workspace_id}`, this.#creates, { w, claim, collectionVersion });
     if ("error" in settled) throw settled.error;
     return settled.value;
   }
