@@ -32,13 +32,19 @@ export function planLimitReached(kind: CapacityKind, plan: string, allowed: numb
  * limit (an enterprise contract's, read from `contracts`) is refused (402 `PLAN_LIMIT_REACHED`, nothing taken).
  */
 export function planLimitsGate(store: PlanUsageStore, mode: PlanLimitsMode, contracts?: ContractStore): CapacityGate {
+  const limit = async (workspace: CapacityHolder, kind: CapacityKind): Promise<number | null> => {
+    if (mode !== "enforce") return null;
+    // An enterprise workspace's limits are its contract's: one more read, only under enforcement.
+    const contract = workspace.plan === "enterprise" && contracts ? await contracts.get(workspace.id) : null;
+    return workspaceLimits({ plan: workspace.plan, contract_limits: contract?.limits })[kind];
+  };
   return {
+    limit,
+    refusal: (workspace, kind, allowed, used) => planLimitReached(kind, workspace.plan, allowed, used),
     async claim(workspace: CapacityHolder, kind: CapacityKind, n = 1) {
-      // An enterprise workspace's limits are its contract's: one more read, only under enforcement.
-      const contract = mode === "enforce" && workspace.plan === "enterprise" && contracts ? await contracts.get(workspace.id) : null;
-      const limit = mode === "enforce" ? workspaceLimits({ plan: workspace.plan, contract_limits: contract?.limits })[kind] : null;
-      const outcome = await store.claim(workspace.id, kind, n, limit);
-      if (!outcome.ok) throw planLimitReached(kind, workspace.plan, limit!, outcome.used);
+      const allowed = await limit(workspace, kind);
+      const outcome = await store.claim(workspace.id, kind, n, allowed);
+      if (!outcome.ok) throw planLimitReached(kind, workspace.plan, allowed!, outcome.used);
     },
     async release(workspace: CapacityHolder, kind: CapacityKind, n = 1) {
       await store.release(workspace.id, kind, n);

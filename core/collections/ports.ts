@@ -1,3 +1,4 @@
+import type { CapacityClaim, CapacityRefusal } from "../kernel/capacity.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type { CoreDeps } from "../deps.ts";
@@ -47,6 +48,13 @@ export interface PurgePlan {
 
 export interface CollectionStore {
   get(workspaceId: string, id: string): Promise<Collection | null>;
+  /**
+   * The collection as this process last read it here (read now when it has none, or when
+   * `fresh`): possibly stale, so only for a write that checks its version in the same statement
+   * (`RecordStore.insertClaiming`'s `collectionVersion`, ADR 058). Shared: callers must not mutate it.
+   * Stores whose record inserts cannot check the version leave it out.
+   */
+  known?(workspaceId: string, id: string, fresh?: boolean): Promise<Collection | null>;
   /** Newest first (id descending). */
   list(workspaceId: string, filter: CollectionFilter, page: IdPage): Promise<Slice<Collection>>;
   insert(c: Collection): Promise<void>;
@@ -114,6 +122,21 @@ export interface RecordStore {
   ): Promise<AggregateGroup[] | null>;
   /** Inserts a record (version 1) and its history entry. "collection_not_found" when the collection is gone. */
   insert(w: RecordWrite): Promise<"ok" | "collection_not_found">;
+  /**
+   * `insert` with the plan's unit of `records` claimed in the same atomic write (ADR 058): the
+   * workspace's usage counter (seeded from an exact count the first time) takes one when
+   * `used + 1 ≤ claim.limit` (always when null) and the record is stored only then; a refusal
+   * writes nothing and says how many are held, and a failed insert takes nothing. Exact under
+   * concurrency. With `collectionVersion`, the record is stored only while its collection is at
+   * that version: "collection_changed" (changed or gone), nothing written, no unit taken. A store
+   * that cannot make these one write leaves it out, and the caller claims through the capacity
+   * gate first.
+   */
+  insertClaiming?(
+    w: RecordWrite,
+    claim: CapacityClaim,
+    collectionVersion?: number | null,
+  ): Promise<"ok" | "collection_not_found" | "collection_changed" | CapacityRefusal>;
   /** Replaces the record stored at `w.record.version - 1` and appends `w.change`. */
   update(w: RecordWrite): Promise<"ok" | "version_conflict" | "not_found">;
   deletePlan(workspaceId: string, collectionId: string, id: string): Promise<RecordRemoval | null>;

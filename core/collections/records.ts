@@ -1,8 +1,8 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
-import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
+import { releaseCapacity, withCapacityInWrite } from "../kernel/capacity.ts";
 import type { CollectionDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
-import { conflict, type ErrorDetail, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
+import { conflict, type ErrorDetail, isAppError, notFound, validationFailed, versionConflict } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { parseBool, type QueryBool } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/mod.ts";
@@ -19,13 +19,16 @@ import { toRecordView } from "./views.ts";
 export const recordNotFound = () => notFound("Record");
 
 /** Records of an archived collection are read-only until it is restored. */
-async function writableCollection(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string): Promise<Collection> {
-  assertCanWrite(p, "change records");
-  const c = await findCollection(deps, ws, cid);
+function assertWritable(c: Collection): Collection {
   if (c.status === "archived") {
     throw conflict("Cannot change records: the collection is archived (restore it first)", { current_status: "archived" });
   }
   return c;
+}
+
+async function writableCollection(deps: CollectionDeps, p: Principal, ws: Workspace, cid: string): Promise<Collection> {
+  assertCanWrite(p, "change records");
+  return assertWritable(await findCollection(deps, ws, cid));
 }
 
 export async function findRecord(deps: CollectionDeps, ws: Workspace, cid: string, rid: string): Promise<CollectionRecord> {
@@ -88,14 +91,16 @@ function changeOf(
   };
 }
 
-export async function createRecord(
+/** A record create against collection `c`; "collection_changed" when the insert found `c` stale (`checked` only). */
+async function createIn(
   deps: CollectionDeps,
   p: Principal,
   ws: Workspace,
-  cid: string,
+  c: Collection,
   dto: CreateRecordDto,
-): Promise<RecordView> {
-  const c = await writableCollection(deps, p, ws, cid);
+  checked: boolean,
+): Promise<RecordView | "collection_changed"> {
+  assertWritable(c);
   const v = validateRecordFields(c.record_schema, dto.fields);
   const status = dto.status ?? c.record_schema.stages[0]!;
   const meta = dto.field_meta ?? {};
@@ -118,16 +123,63 @@ export async function createRecord(
     created_at: at,
     updated_at: at,
   };
-  const inserted = await withCapacity(
+  const write = { record: r, change: changeOf(p, null, r, "record.created") };
+  const records = deps.stores.records;
+  const inserted = await withCapacityInWrite(
     deps.capacity,
     ws,
     "records",
-    () => deps.stores.records.insert({ record: r, change: changeOf(p, null, r, "record.created") }),
+    () => records.insert(write),
+    records.insertClaiming && ((claim) => records.insertClaiming!(write, claim, checked ? c.version : null)),
     (result) => result === "collection_not_found",
   );
+  if (inserted === "collection_changed") return inserted;
   if (inserted === "collection_not_found") throw notFound("Collection");
   await emit(deps, ws.id, "record.created", p, { collection_id: c.id, record_id: r.id, version: 1 });
   return toRecordView(r);
+}
+
+/** Creates that find their collection changed under them this many times in a row are refused (409). */
+const CREATE_ATTEMPTS = 5;
+
+/**
+ * Where the store's insert checks the collection's version (ADR 058), a create runs against the
+ * collection as this process last read it (no read: that was a round trip of every create), and
+ * reads it again when the insert finds it changed, or before a refusal that a stale copy may
+ * have caused (a schema or a status changed since): every answer is the current collection's.
+ */
+export async function createRecord(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  cid: string,
+  dto: CreateRecordDto,
+): Promise<RecordView> {
+  assertCanWrite(p, "change records");
+  const { collections, records } = deps.stores;
+  const known = deps.capacity && records.insertClaiming && collections.known?.bind(collections);
+  if (!known) {
+    const created = await createIn(deps, p, ws, await findCollection(deps, ws, cid), dto, false);
+    if (created === "collection_changed") throw new Error("A create checked no version, yet its collection changed");
+    return created;
+  }
+  let c = await known(ws.id, cid);
+  let fresh = false;
+  for (let attempt = 1; attempt <= CREATE_ATTEMPTS; attempt++) {
+    if (!c) throw notFound("Collection");
+    try {
+      const created = await createIn(deps, p, ws, c, dto, true);
+      if (created !== "collection_changed") return created;
+      c = await known(ws.id, cid, true);
+    } catch (e) {
+      if (fresh || !isAppError(e) || (e.code !== "VALIDATION_FAILED" && e.code !== "CONFLICT")) throw e;
+      const now = await known(ws.id, cid, true);
+      if (now?.version === c!.version) throw e;
+      c = now;
+    }
+    fresh = true;
+  }
+  throw conflict("Cannot create the record: its collection kept changing; try again");
 }
 
 /** One checked write of a record's next state; a stale version is a 409 with the current one. */

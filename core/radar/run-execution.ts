@@ -9,7 +9,7 @@ import {
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import { withCapacity } from "../kernel/capacity.ts";
+import { withCapacityInWrite } from "../kernel/capacity.ts";
 import { isAppError } from "../kernel/errors.ts";
 import { parseCriterion } from "./criterion.ts";
 import type { RadarRun, ResultOutcome, RunResult, RunState } from "./model.ts";
@@ -169,11 +169,13 @@ async function applyResult(deps: CoreDeps, run: RadarRun, c: Collection, provide
     try {
       // The record counts against the plan's limit (docs/decisions/031-plan-limits.md); past it, the run stops.
       const holder = { id: run.workspace_id, plan: (await deps.stores.workspaces.getById(run.workspace_id))?.plan ?? "free" };
-      const r = await withCapacity(
+      const records = deps.stores.records;
+      const r = await withCapacityInWrite(
         deps.capacity,
         holder,
         "records",
-        () => deps.stores.records.insert(write),
+        () => records.insert(write),
+        records.insertClaiming && ((claim) => records.insertClaiming!(write, claim)),
         (x) => x === "collection_not_found",
       )
         .catch((e) => {

@@ -9,6 +9,7 @@ import { commercialUsage } from "../../core/billing/usage.ts";
 import { applyAccountChange, attachCustomer, updateAccount } from "../../core/billing/account.ts";
 import { createCollection, purgeCollection } from "../../core/collections/collections.ts";
 import { createRecord, deleteRecord } from "../../core/collections/records.ts";
+import { DEFAULT_SORT } from "../../core/collections/record-sort.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
@@ -128,6 +129,43 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
       const listed = await s.collections.list(ws.id, { statuses: ["active", "archived"] }, { limit: 50 });
       expect(listed.items.length).toBe(5);
       expect((await s.planUsage.usage(ws.id)).collections).toBe(5);
+    });
+
+    // Record creates claim in the record's own insert where the store can (ADR 058): the same answers.
+    test("PLAN_LIMITS=enforce: 20 concurrent record creates at limit − 1 make exactly one; the others are PLAN_LIMIT_REACHED, nothing written", async () => {
+      const { ws, p } = await setup("enterprise");
+      const now = new Date().toISOString();
+      await s.contracts.put({
+        workspace_id: ws.id,
+        plan: "enterprise",
+        limits: { records: 4 },
+        price: { amount: 100_000, currency: "eur", interval: "year" },
+        term_months: 12,
+        note: null,
+        started_at: now,
+        term_ends_at: new Date(Date.now() + 365 * 86_400_000).toISOString(),
+        source: "operator",
+        offer_id: null,
+        updated_at: now,
+      }, new Date(Date.now() + 30 * 86_400_000).toISOString());
+      const d = deps("enforce");
+      const c = await createCollection(d, p, ws, { name: "c", archetype: "pipeline" } as never);
+      for (let i = 0; i < 3; i++) await createRecord(d, p, ws, c.id, { fields: {} } as never);
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => createRecord(d, p, ws, c.id, { fields: {} } as never)));
+      expect(results.filter((r) => r.status === "fulfilled").length).toBe(1);
+      const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      expect(refused.every((r) => isAppError(r.reason) && r.reason.code === "PLAN_LIMIT_REACHED")).toBe(true);
+      expect((refused[0]!.reason as { meta: unknown }).meta).toEqual({ limit: "records", plan: "enterprise", allowed: 4, used: 4 });
+      expect((await s.records.query(ws.id, c.id, { filter: null, sort: DEFAULT_SORT, after: null, limit: 50 })).items.length).toBe(4);
+      expect((await s.planUsage.usage(ws.id)).records).toBe(4);
+    });
+
+    test("PLAN_LIMITS=off: 24 concurrent record creates, the first of the workspace's, are all counted", async () => {
+      const { ws, p } = await setup("free");
+      const d = deps("off");
+      const c = await createCollection(d, p, ws, { name: "c", archetype: "pipeline" } as never);
+      await Promise.all(Array.from({ length: 24 }, () => createRecord(d, p, ws, c.id, { fields: {} } as never)));
+      expect((await s.planUsage.usage(ws.id)).records).toBe(24);
     });
 
     test("PLAN_LIMITS=enforce: deletions free capacity (records, topics, members, a purged collection's records)", async () => {

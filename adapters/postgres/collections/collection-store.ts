@@ -56,8 +56,30 @@ export function beforeId(afterId: string, add: (v: unknown) => string): string {
   return isUuid(afterId) ? `id < ${add(afterId)}::uuid` : `id::text collate "C" < ${add(afterId)}::text`;
 }
 
+/** Collections `known` keeps, least recently used dropped first. */
+const KNOWN_MAX = 1_000;
+
 export class PostgresCollectionStore implements CollectionStore {
+  /**
+   * What `known` answers without a read (ADR 058): the collections it last read, each until this
+   * store changes or purges it. Another process's change is not seen here; the record insert that
+   * uses one checks its version (record-creates.ts), and the caller reads it again when it moved.
+   */
+  readonly #known = new Map<string, Collection>();
+
   constructor(private readonly db: SqlDriver) {}
+
+  async known(workspaceId: string, id: string, fresh = false): Promise<Collection | null> {
+    const key = `${workspaceId}:${id}`;
+    const kept = fresh ? undefined : this.#known.get(key);
+    this.#known.delete(key);
+    const c = kept ?? await this.get(workspaceId, id);
+    if (c) {
+      this.#known.set(key, c);
+      if (this.#known.size > KNOWN_MAX) this.#known.delete(this.#known.keys().next().value!);
+    }
+    return c;
+  }
 
   async get(workspaceId: string, id: string): Promise<Collection | null> {
     if (!isUuid(workspaceId) || !isUuid(id)) return null;
@@ -110,6 +132,7 @@ export class PostgresCollectionStore implements CollectionStore {
    */
   async update(c: Collection): Promise<"ok" | "version_conflict" | "not_found"> {
     if (!isUuid(c.workspace_id) || !isUuid(c.id)) return "not_found";
+    this.#known.delete(`${c.workspace_id}:${c.id}`);
     return inTransaction<"ok" | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
       const cur = await tx.query<Row>(`select version from collections where workspace_id = $1 and id = $2 for update`, [
         c.workspace_id,
@@ -159,6 +182,7 @@ export class PostgresCollectionStore implements CollectionStore {
 
   async purge(workspaceId: string, id: string, expectedVersion: number): Promise<PurgePlan | "version_conflict" | "not_found"> {
     if (!isUuid(workspaceId) || !isUuid(id)) return "not_found";
+    this.#known.delete(`${workspaceId}:${id}`);
     return inTransaction<PurgePlan | "version_conflict" | "not_found">(this.db, async (tx, abort) => {
       // Held until commit: a record insert's foreign key check waits on it, then fails.
       const cur = await tx.query<Row>(`select version from collections where workspace_id = $1 and id = $2 for update`, [workspaceId, id]);

@@ -1,3 +1,4 @@
+import type { CapacityClaim, CapacityRefusal } from "../../../core/kernel/capacity.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
 import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
@@ -5,6 +6,8 @@ import type { AggregateGroup, CompiledAggregate, GroupKeyValue } from "../../../
 import { type DeclaredRollup, groupOfRollup } from "../../../core/collections/record-rollup.ts";
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlState } from "../driver.ts";
+import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
+import { type ClaimingCreate, claimingCreates, type Settled } from "./record-creates.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
@@ -82,7 +85,13 @@ const KEYS = "workspace_id = $1 and collection_id = $2 and id = $3";
 export class PostgresRecordStore implements RecordStore {
   private dialect: Promise<SqlDialect> | null = null;
 
-  constructor(private readonly db: SqlDriver) {}
+  /** Creates of one workspace take turns on its usage counter, and go out together (ADR 058). */
+  readonly #turns = new AccountBatches();
+  readonly #creates: AccountWrite<ClaimingCreate, Settled>;
+
+  constructor(private readonly db: SqlDriver) {
+    this.#creates = claimingCreates(db);
+  }
 
   /** Asked of the database once, on the first filter. */
   private where(f: CompiledFilter, p: Params): Promise<string> {
@@ -202,6 +211,20 @@ export class PostgresRecordStore implements RecordStore {
       if (sqlState(e) === FOREIGN_KEY_VIOLATION) return "collection_not_found";
       throw e;
     }
+  }
+
+  async insertClaiming(
+    w: RecordWrite,
+    claim: CapacityClaim,
+    collectionVersion: number | null = null,
+  ): Promise<"ok" | "collection_not_found" | "collection_changed" | CapacityRefusal> {
+    const r = w.record;
+    if (claim.kind !== "records") throw new TypeError("A record's insert claims a unit of records");
+    if (!isUuid(r.workspace_id) || !isUuid(r.collection_id)) return "collection_not_found";
+    if (!isUuid(r.id)) throw new TypeError("A record's id must be a uuid");
+    const settled = await this.#turns.run(`records:${r.workspace_id}`, this.#creates, { w, claim, collectionVersion });
+    if ("error" in settled) throw settled.error;
+    return settled.value;
   }
 
   async update(w: RecordWrite): Promise<"ok" | "version_conflict" | "not_found"> {
