@@ -12,7 +12,7 @@
 import type { RecordWrite } from "../../../core/collections/ports.ts";
 import type { CapacityClaim, CapacityRefusal } from "../../../core/kernel/capacity.ts";
 import type { AccountWrite } from "../credits/account-batches.ts";
-import { FOREIGN_KEY_VIOLATION, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
+import { FOREIGN_KEY_VIOLATION, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json } from "../row-values.ts";
 
 export interface ClaimingCreate {
@@ -125,7 +125,8 @@ async function insertAll(db: SqlDriver, items: readonly ClaimingCreate[]): Promi
     limit,
     items.length,
     items.map((i) => i.collectionVersion),
-  ]);
+    // Its plan does not depend on the values; PostgreSQL's default planned it on every execution (0.6 ms).
+  ], PLAN_ONCE);
   return { inserted: Number(row?.inserted ?? 0), stale: (row?.stale ?? []).map(Number) };
 }
 
