@@ -1,7 +1,7 @@
 import type { CodeContextDeps, KeptHead, PathMatcher, ReadVersions, TopicHeadStore } from "./ports.ts";
 import { type AnchorIndex, anchorIndex, matchesOf } from "./anchor-index.ts";
 import { candidatesOver, MAX_MATCH_CANDIDATES } from "./anchor-match.ts";
-import { compareKeptMatched } from "./kept-head.ts";
+import { compareKeptMatched } from "./topic-head.ts";
 
 /**
  * What match-files and retrieve read of a workspace's topics, kept in memory under its topic
