@@ -12,7 +12,7 @@ import {
   setPresentation,
   updateCollection,
 } from "../../core/collections/collections.ts";
-import { getCollectionContext } from "../../core/collections/context.ts";
+import { getCollectionContext } from "../../core/collections/collection-criterion.ts";
 import { runDoctor } from "../../core/collections/doctor.ts";
 import {
   CollectionView,
