@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { AppError } from "../../core/kernel/errors.ts";
-import { listSupportConversations, receiveSupportWebhook, SupportConversationPage, SupportWebhookResult } from "../../core/support/mod.ts";
+import { listSupportConversations, receiveSupportWebhook, SupportConversationPage, SupportWebhookResult } from "../../core/support-desk/mod.ts";
 import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { signedWebhookRoute } from "../http/signed-webhook-route.ts";

@@ -1,4 +1,4 @@
-import type { SupportStores } from "../../../core/support/ports.ts";
+import type { SupportStores } from "../../../core/support-desk/ports.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import type { WorkspaceTables } from "../workspaces/tables.ts";
 import { MemorySupportLogStore } from "./support-log-store.ts";

@@ -1,4 +1,4 @@
-import type { SupportConversation, SupportState } from "../../../core/support/model.ts";
+import type { SupportConversation, SupportState } from "../../../core/support-desk/model.ts";
 
 /**
  * One notification received about a conversation, holding the conversation as it left it:

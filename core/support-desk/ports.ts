@@ -28,7 +28,7 @@ export interface SupportLogStore {
   list(workspaceId: string, page: OffsetPage): Promise<{ items: SupportConversation[]; total: number }>;
 }
 
-/** Support's stores, one bundle per adapter (adapters/<adapter>/support/). */
+/** Support's stores, one bundle per adapter (adapters/<adapter>/support-desk/). */
 export interface SupportStores {
   supportLog: SupportLogStore;
 }

@@ -1,6 +1,6 @@
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
-import type { SupportConversation, SupportNotification, SupportState } from "../../../core/support/model.ts";
-import type { SupportLogStore, SupportRecordOutcome } from "../../../core/support/ports.ts";
+import type { SupportConversation, SupportNotification, SupportState } from "../../../core/support-desk/model.ts";
+import type { SupportLogStore, SupportRecordOutcome } from "../../../core/support-desk/ports.ts";
 import { FOREIGN_KEY_VIOLATION, iso, type SqlDriver, sqlState } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
 import type { Row } from "../row-values.ts";

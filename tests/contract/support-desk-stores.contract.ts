@@ -1,5 +1,5 @@
 import type { TestApi } from "./kit/test-api.ts";
-import type { SupportNotification } from "../../core/support/model.ts";
+import type { SupportNotification } from "../../core/support-desk/model.ts";
 import type { Stores } from "../../core/stores.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { bootstrapped, unique } from "./fixtures.ts";
@@ -20,7 +20,7 @@ function notification(conversation: string, at: number, over: Partial<SupportNot
 const received = () => new Date().toISOString();
 
 /**
- * The contract of support's store port (core/support/ports.ts, docs/decisions/035-support-webhook.md):
+ * The contract of support's store port (core/support-desk/ports.ts, docs/decisions/035-support-webhook.md):
  * a notification applied once with its id, none lost under concurrency, the newest deciding the
  * state, lists newest first. Every adapter runs it; each test makes its own workspace.
  */

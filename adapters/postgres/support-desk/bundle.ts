@@ -1,4 +1,4 @@
-import type { SupportStores } from "../../../core/support/ports.ts";
+import type { SupportStores } from "../../../core/support-desk/ports.ts";
 import type { SqlBundle } from "../bundle.ts";
 import type { SqlDriver } from "../driver.ts";
 import { PostgresSupportLogStore } from "./support-log-store.ts";

@@ -1,4 +1,4 @@
-import type { SupportConversation } from "../../../core/support/model.ts";
+import type { SupportConversation } from "../../../core/support-desk/model.ts";
 
 /** The in-memory tables of support (the adapter's composition shares one object of every module's tables). */
 export class SupportTables {

@@ -1,4 +1,4 @@
-import type { SupportStores } from "../../../core/support/ports.ts";
+import type { SupportStores } from "../../../core/support-desk/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { WorkspaceCollections } from "../workspaces/collections.ts";
 import type { SupportCollections } from "./collections.ts";

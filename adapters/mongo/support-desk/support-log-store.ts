@@ -1,6 +1,6 @@
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
-import { applyNotification, type SupportConversation, type SupportNotification } from "../../../core/support/model.ts";
-import type { SupportLogStore, SupportRecordOutcome } from "../../../core/support/ports.ts";
+import { applyNotification, type SupportConversation, type SupportNotification } from "../../../core/support-desk/model.ts";
+import type { SupportLogStore, SupportRecordOutcome } from "../../../core/support-desk/ports.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import { listPage } from "../list-page.ts";
 import { backoff } from "../retry.ts";

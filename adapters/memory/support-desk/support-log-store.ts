@@ -1,5 +1,5 @@
-import { applyNotification, type SupportConversation, type SupportNotification } from "../../../core/support/model.ts";
-import type { SupportLogStore, SupportRecordOutcome } from "../../../core/support/ports.ts";
+import { applyNotification, type SupportConversation, type SupportNotification } from "../../../core/support-desk/model.ts";
+import type { SupportLogStore, SupportRecordOutcome } from "../../../core/support-desk/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { copy, inWorkspace, page } from "../rows.ts";
 import type { WorkspaceTables } from "../workspaces/tables.ts";
