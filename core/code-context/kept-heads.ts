@@ -134,7 +134,7 @@ export async function keptMatches(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const versions = attempt === 0 && read ? read : await store.versions(workspaceId);
     if (!versions) return null;
-    const index = await anchorIndex(deps.stores.anchorIndex, matcher, workspaceId, stale);
+    const index = await anchorIndex(deps.stores.anchorIndex, deps.clock, matcher, workspaceId, stale);
     if (!index) return null;
     if (index.version !== versions.anchors) {
       // An index older than the version read is loaded again; a newer one (loaded meanwhile) is
