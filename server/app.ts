@@ -19,6 +19,7 @@ import { challengeFor } from "./http/challenge.ts";
 import { publicOrigin } from "./http/public-origin.ts";
 import { toAppError } from "./http/elysia-errors.ts";
 import { allowedMethodsOf } from "./http/method-not-allowed.ts";
+import { API_PREFIX } from "./http/api-prefix.ts";
 import { conformingOpenApi } from "./http/openapi-conformance.ts";
 import { integerQueryCoercion } from "./http/query-coercion.ts";
 import { jsonBodyParser } from "./http/raw-body.ts";
@@ -47,7 +48,6 @@ import { workspaceRoutes } from "./routes/workspaces.ts";
 import { platformBillingRoutes } from "./routes/platform-billing.ts";
 import { billingOfferRoutes } from "./routes/billing-offers.ts";
 
-export const API_PREFIX = "/api/v1";
 /**
  * The longest request URL answered (a 400 beyond). The server runs with Bun's header limit raised
  * to 64 KiB (`--max-http-header-size`, see package.json), so a long URL gets this answer in the

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { createSession, invalidateSession, resolveOidcIdentity, sessionIdOf } from "../../core/identity/mod.ts";
 import type { OidcSignInState } from "../../core/identity/ports.ts";
 import { forbidden, notFound, validationFailed } from "../../core/kernel/errors.ts";
-import { API_PREFIX } from "../app.ts";
+import { API_PREFIX } from "../http/api-prefix.ts";
 import type { ServerDeps } from "../deps.ts";
 import { cookieValue } from "../http/csrf.ts";
 import { safeReturnTo } from "../http/return-to.ts";
