@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { ServerDeps } from "../deps.ts";
-import { requireWorkspace } from "../http/authenticate.ts";
-import { enforceRateLimit } from "../http/rate-limit.ts";
+import { requireWorkspace } from "./authenticate.ts";
+import { enforceRateLimit } from "./rate-limit.ts";
 
 /**
  * The chain every `/workspaces/{slug}/...` controller starts from: authenticate, check the

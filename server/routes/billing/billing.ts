@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { createCheckoutSession, createPortalSession } from "../../core/billing/checkout.ts";
-import { CheckoutSessionDto, CheckoutSessionView, PortalSessionDto, PortalSessionView } from "../../core/billing/dto.ts";
-import { checkIdempotencyKey, idempotent } from "../../core/credits/idempotency.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { IdempotencyHeaders } from "../http/idempotent-route.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { createCheckoutSession, createPortalSession } from "../../../core/billing/checkout.ts";
+import { CheckoutSessionDto, CheckoutSessionView, PortalSessionDto, PortalSessionView } from "../../../core/billing/dto.ts";
+import { checkIdempotencyKey, idempotent } from "../../../core/credits/idempotency.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { IdempotencyHeaders } from "../../http/idempotent-route.ts";
+import { authenticated, errors, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["billing"];
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);

@@ -1,14 +1,14 @@
 import { Type } from "@sinclair/typebox";
-import { AcceptedOfferView, BillingOfferPage } from "../../core/billing/offer-dto.ts";
-import { OFFER_STATUSES, type OfferStatus } from "../../core/billing/offer-model.ts";
-import { acceptOffer, workspaceOffers } from "../../core/billing/offers.ts";
-import { UUID_PATTERN } from "../../core/kernel/ids.ts";
-import { DEFAULT_LIMIT, parseOffsetPage } from "../../core/kernel/paging.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { enumParam, limitParam, offsetParam } from "../http/query-schemas.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { AcceptedOfferView, BillingOfferPage } from "../../../core/billing/offer-dto.ts";
+import { OFFER_STATUSES, type OfferStatus } from "../../../core/billing/offer-model.ts";
+import { acceptOffer, workspaceOffers } from "../../../core/billing/offers.ts";
+import { UUID_PATTERN } from "../../../core/kernel/ids.ts";
+import { DEFAULT_LIMIT, parseOffsetPage } from "../../../core/kernel/paging.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { enumParam, limitParam, offsetParam } from "../../http/query-schemas.ts";
+import { authenticated, errors, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["billing"];
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { endEnterprisePlan, setEnterprisePlan } from "../../core/billing/contracts.ts";
+import { endEnterprisePlan, setEnterprisePlan } from "../../../core/billing/contracts.ts";
 import {
   BillingOfferPage,
   BillingOfferView,
@@ -10,19 +10,19 @@ import {
   PlanList,
   PlatformWorkspacePage,
   ReissueBillingOfferDto,
-} from "../../core/billing/offer-dto.ts";
-import { OFFER_STATUSES, type OfferStatus } from "../../core/billing/offer-model.ts";
-import { cancelOffer, createOffer, platformOffer, platformOffers, reissueOffer } from "../../core/billing/offers.ts";
-import { planList, platformWorkspaces } from "../../core/billing/platform.ts";
-import { PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
-import { UUID_PATTERN } from "../../core/kernel/ids.ts";
-import { notFound } from "../../core/kernel/errors.ts";
-import { DEFAULT_LIMIT, parseOffsetPage } from "../../core/kernel/paging.ts";
-import { type Plan, PLANS } from "../../core/workspaces/model.ts";
-import type { ServerDeps } from "../deps.ts";
-import { requirePlatformAdmin } from "../http/platform-operator.ts";
-import { enumParam, limitParam, offsetParam, uuidParam } from "../http/query-schemas.ts";
-import { errors, operatorKey, strict } from "../http/schemas.ts";
+} from "../../../core/billing/offer-dto.ts";
+import { OFFER_STATUSES, type OfferStatus } from "../../../core/billing/offer-model.ts";
+import { cancelOffer, createOffer, platformOffer, platformOffers, reissueOffer } from "../../../core/billing/offers.ts";
+import { planList, platformWorkspaces } from "../../../core/billing/platform.ts";
+import { PLATFORM_OPERATOR } from "../../../core/credits/policy.ts";
+import { UUID_PATTERN } from "../../../core/kernel/ids.ts";
+import { notFound } from "../../../core/kernel/errors.ts";
+import { DEFAULT_LIMIT, parseOffsetPage } from "../../../core/kernel/paging.ts";
+import { type Plan, PLANS } from "../../../core/workspaces/model.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { requirePlatformAdmin } from "../../http/platform-operator.ts";
+import { enumParam, limitParam, offsetParam, uuidParam } from "../../http/query-schemas.ts";
+import { errors, operatorKey, strict } from "../../http/schemas.ts";
 
 const tags = ["platform"];
 const Uuid = (description: string) => Type.String({ format: "uuid", pattern: UUID_PATTERN, description });

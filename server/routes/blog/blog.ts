@@ -1,13 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { BLOG_LIMIT, BLOG_SLUG_PATTERN, BlogPostPage, BlogPostView, getBlogPost, listBlogPosts } from "../../core/blog/mod.ts";
+import { BLOG_LIMIT, BLOG_SLUG_PATTERN, BlogPostPage, BlogPostView, getBlogPost, listBlogPosts } from "../../../core/blog/mod.ts";
 import { encodeBase64urlNoPadding } from "@oslojs/encoding";
 import { sha256 } from "@oslojs/crypto/sha2";
-import type { ServerDeps } from "../deps.ts";
-import { ifNoneMatchHits } from "../http/etag.ts";
-import { limitParam, offsetParam } from "../http/query-schemas.ts";
-import { errors, publicOperation, strict } from "../http/schemas.ts";
-import { renderMarkdown } from "../http/share-page.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { ifNoneMatchHits } from "../../http/etag.ts";
+import { limitParam, offsetParam } from "../../http/query-schemas.ts";
+import { errors, publicOperation, strict } from "../../http/schemas.ts";
+import { renderMarkdown } from "../../http/share-page.ts";
 
 const BlogQuery = Type.Object(
   {

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../../core/deps.ts";
-import { markDrift } from "../../core/code-context/mark-drift.ts";
-import { matchFiles } from "../../core/code-context/match-files.ts";
-import { retrieve } from "../../core/code-context/retrieve.ts";
-import { AUDIT_WEIGHTS, auditTopics } from "../../core/code-context/audit.ts";
+import type { CoreDeps } from "../../../core/deps.ts";
+import { markDrift } from "../../../core/code-context/mark-drift.ts";
+import { matchFiles } from "../../../core/code-context/match-files.ts";
+import { retrieve } from "../../../core/code-context/retrieve.ts";
+import { AUDIT_WEIGHTS, auditTopics } from "../../../core/code-context/audit.ts";
 import {
   AuditReport,
   LIMIT_PER_FILE,
@@ -13,12 +13,12 @@ import {
   MatchFilesResult,
   RetrieveDto,
   RetrieveResult,
-} from "../../core/code-context/dto.ts";
-import { errors } from "../http/schemas.ts";
-import { SlugParams, type TopicDoc as Doc, type TopicScope } from "./topic-table.ts";
+} from "../../../core/code-context/dto.ts";
+import { errors } from "../../http/schemas.ts";
+import { SlugParams, type TopicDoc as Doc, type TopicScope } from "../topics/table.ts";
 
 /**
- * Code context on the topic table (server/routes/topics.ts registers them on its own instance,
+ * Code context on the topic table (server/routes/topics/topics.ts registers them on its own instance,
  * so they exist under `/topics` and `/watchers` alike): files matched to topics by their anchors,
  * and drift. docs/decisions/010-code-context.md.
  */

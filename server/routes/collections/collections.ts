@@ -11,9 +11,9 @@ import {
   setConnectorMapping,
   setPresentation,
   updateCollection,
-} from "../../core/collections/collections.ts";
-import { getCollectionContext } from "../../core/collections/collection-criterion.ts";
-import { runDoctor } from "../../core/collections/doctor.ts";
+} from "../../../core/collections/collections.ts";
+import { getCollectionContext } from "../../../core/collections/collection-criterion.ts";
+import { runDoctor } from "../../../core/collections/doctor.ts";
 import {
   CollectionView,
   ConnectorMappingView,
@@ -25,11 +25,11 @@ import {
   UpdateCollectionDto,
   type UpdateCollectionDto as UpdateCollectionBody,
   VersionOnlyDto,
-} from "../../core/collections/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { withEtag } from "../http/etag.ts";
-import { expectedVersion } from "../http/expected-version.ts";
-import { authenticated, errors } from "../http/schemas.ts";
+} from "../../../core/collections/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { withEtag } from "../../http/etag.ts";
+import { expectedVersion } from "../../http/expected-version.ts";
+import { authenticated, errors } from "../../http/schemas.ts";
 import {
   CollectionGetQuery,
   CollectionListQuery,
@@ -41,8 +41,8 @@ import {
   PurgeQuery,
   SlugParams,
   VersionQuery,
-} from "./collection-schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+} from "./schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["collections"];
 const doc = (summary: string, description?: string) => ({ ...authenticated, tags, summary, ...(description ? { description } : {}) });

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { EntityView, UpsertEntityDto } from "../../core/collections/dto.ts";
-import { getEntity, listEntities, upsertEntity } from "../../core/collections/entities.ts";
-import type { ServerDeps } from "../deps.ts";
-import { authenticated, errors } from "../http/schemas.ts";
-import { EntityListQuery, EntityParams, SlugParams } from "./collection-schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { EntityView, UpsertEntityDto } from "../../../core/collections/dto.ts";
+import { getEntity, listEntities, upsertEntity } from "../../../core/collections/entities.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { authenticated, errors } from "../../http/schemas.ts";
+import { EntityListQuery, EntityParams, SlugParams } from "./schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["entities"];
 const doc = (summary: string, description?: string) => ({ ...authenticated, tags, summary, ...(description ? { description } : {}) });

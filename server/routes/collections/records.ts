@@ -9,8 +9,8 @@ import {
   RecordView,
   UpdateRecordDto,
   type UpdateRecordDto as UpdateBody,
-} from "../../core/collections/dto.ts";
-import { AggregateRecordsDto, type AggregateRecordsDto as AggregateBody } from "../../core/collections/record-aggregate.ts";
+} from "../../../core/collections/dto.ts";
+import { AggregateRecordsDto, type AggregateRecordsDto as AggregateBody } from "../../../core/collections/record-aggregate.ts";
 import {
   aggregateRecords,
   getRecord,
@@ -18,12 +18,12 @@ import {
   queryRecords,
   recordHistory,
   retrieveRecords,
-} from "../../core/collections/record-reads.ts";
-import { createRecord, deleteRecord, recordOutcome, updateRecord } from "../../core/collections/records.ts";
-import type { ServerDeps } from "../deps.ts";
-import { setEtag, withEtag } from "../http/etag.ts";
-import { expectedVersion } from "../http/expected-version.ts";
-import { authenticated, errors } from "../http/schemas.ts";
+} from "../../../core/collections/record-reads.ts";
+import { createRecord, deleteRecord, recordOutcome, updateRecord } from "../../../core/collections/records.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { setEtag, withEtag } from "../../http/etag.ts";
+import { expectedVersion } from "../../http/expected-version.ts";
+import { authenticated, errors } from "../../http/schemas.ts";
 import {
   CollectionParams,
   HistoryQuery,
@@ -34,8 +34,8 @@ import {
   RecordParams,
   RetrieveQuery,
   VersionQuery,
-} from "./collection-schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+} from "./schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["records"];
 const doc = (summary: string, description?: string) => ({ ...authenticated, tags, summary, ...(description ? { description } : {}) });

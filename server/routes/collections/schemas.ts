@@ -1,14 +1,14 @@
 import { Type } from "@sinclair/typebox";
-import { COLLECTION_VIEWS, RECORD_VIEWS, RECORDS_LIMIT, StoredRecordSchema } from "../../core/collections/dto.ts";
-import { FieldDef, type FieldDef as FieldDefT } from "../../core/collections/record-schema.ts";
-import { MAX_SHAPE_FIELDS } from "../../core/collections/shape-inference.ts";
-import { COLLECTION_STATUSES } from "../../core/collections/archetype.ts";
-import { COLLECTIONS_LIMIT } from "../../core/collections/collections.ts";
-import { ENTITIES_LIMIT } from "../../core/collections/entities.ts";
-import { MAX_HISTORY_VERSION, RECORD_HISTORY_LIMIT } from "../../core/collections/record-reads.ts";
-import { MAX_BYTES } from "../../core/collections/record-projection.ts";
-import { UUID_PATTERN } from "../../core/kernel/ids.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
+import { COLLECTION_VIEWS, RECORD_VIEWS, RECORDS_LIMIT, StoredRecordSchema } from "../../../core/collections/dto.ts";
+import { FieldDef, type FieldDef as FieldDefT } from "../../../core/collections/record-schema.ts";
+import { MAX_SHAPE_FIELDS } from "../../../core/collections/shape-inference.ts";
+import { COLLECTION_STATUSES } from "../../../core/collections/archetype.ts";
+import { COLLECTIONS_LIMIT } from "../../../core/collections/collections.ts";
+import { ENTITIES_LIMIT } from "../../../core/collections/entities.ts";
+import { MAX_HISTORY_VERSION, RECORD_HISTORY_LIMIT } from "../../../core/collections/record-reads.ts";
+import { MAX_BYTES } from "../../../core/collections/record-projection.ts";
+import { UUID_PATTERN } from "../../../core/kernel/ids.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
 import {
   booleanParam,
   enumParam,
@@ -19,8 +19,8 @@ import {
   timestampParam,
   uuidParam,
   versionParam,
-} from "../http/query-schemas.ts";
-import { strict } from "../http/schemas.ts";
+} from "../../http/query-schemas.ts";
+import { strict } from "../../http/schemas.ts";
 
 /** What the collection, record and entity routes share: path parameters, headers, query strings. */
 const Id = (description: string) => Type.String({ pattern: UUID_PATTERN, description });

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import type { WorkspaceEvent } from "../../core/events/event.ts";
-import { endsStreamOf } from "../../core/events/stream-end.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import type { WorkspaceEvent } from "../../../core/events/event.ts";
+import { endsStreamOf } from "../../../core/events/stream-end.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { authenticated, errors, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const enc = new TextEncoder();
 /** Comment lines keep idle connections open through proxies that close silent ones. */

@@ -1,15 +1,15 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { createSession, invalidateSession, resolveOidcIdentity, sessionIdOf } from "../../core/identity/mod.ts";
-import type { OidcSignInState } from "../../core/identity/ports.ts";
-import { forbidden, notFound, validationFailed } from "../../core/kernel/errors.ts";
-import { API_PREFIX } from "../http/api-prefix.ts";
-import type { ServerDeps } from "../deps.ts";
-import { cookieValue } from "../http/csrf.ts";
-import { safeReturnTo } from "../http/return-to.ts";
-import { errors, publicOperation } from "../http/schemas.ts";
-import { appendSetCookie, clearedSessionCookie, isSameOrigin, originOf, sessionCookie, sessionTokenOf } from "../http/session-cookie.ts";
-import { signedValues } from "../http/signed-value.ts";
+import { createSession, invalidateSession, resolveOidcIdentity, sessionIdOf } from "../../../core/identity/mod.ts";
+import type { OidcSignInState } from "../../../core/identity/ports.ts";
+import { forbidden, notFound, validationFailed } from "../../../core/kernel/errors.ts";
+import { API_PREFIX } from "../../http/api-prefix.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { cookieValue } from "../../http/csrf.ts";
+import { safeReturnTo } from "../../http/return-to.ts";
+import { errors, publicOperation } from "../../http/schemas.ts";
+import { appendSetCookie, clearedSessionCookie, isSameOrigin, originOf, sessionCookie, sessionTokenOf } from "../../http/session-cookie.ts";
+import { signedValues } from "../../http/signed-value.ts";
 
 /**
  * The dashboard's OpenID Connect sign-in (docs/decisions/030-sessions-oidc-identity-webhook.md):

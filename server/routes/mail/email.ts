@@ -1,19 +1,19 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { AppError } from "../../core/kernel/errors.ts";
-import { checkUnsubscribeToken, unsubscribe } from "../../core/mail/unsubscribe.ts";
-import type { ServerDeps } from "../deps.ts";
-import { ErrorEnvelope } from "../http/error-envelope.ts";
-import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
-import { rawBody } from "../http/raw-body.ts";
-import { requestFacts } from "../http/request-context.ts";
-import { publicOperation, strict } from "../http/schemas.ts";
+import { AppError } from "../../../core/kernel/errors.ts";
+import { checkUnsubscribeToken, unsubscribe } from "../../../core/mail/unsubscribe.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { ErrorEnvelope } from "../../http/error-envelope.ts";
+import { clientAddress, enforceRateLimit } from "../../http/rate-limit.ts";
+import { rawBody } from "../../http/raw-body.ts";
+import { requestFacts } from "../../http/request-context.ts";
+import { publicOperation, strict } from "../../http/schemas.ts";
 import {
   renderBadUnsubscribeLink,
   renderUnsubscribeConfirm,
   renderUnsubscribed,
   UNSUBSCRIBE_SECURITY_HEADERS,
-} from "../http/unsubscribe-page.ts";
+} from "../../http/unsubscribe-page.ts";
 
 const TokenQuery = Type.Object(
   {

@@ -1,14 +1,14 @@
 import { Elysia } from "elysia";
-import { insufficientScope, missingScopes, scopesFor } from "../../core/access/scopes.ts";
-import { AppError, isAppError } from "../../core/kernel/errors.ts";
-import type { ServerDeps } from "../deps.ts";
-import { optionalPrincipal } from "../http/authenticate.ts";
-import { publicOrigin } from "../http/public-origin.ts";
-import { enforceRateLimit } from "../http/rate-limit.ts";
-import { rawBody } from "../http/raw-body.ts";
-import { dispatch, operationOf } from "../mcp/dispatch.ts";
-import { classify, INVALID_REQUEST, PARSE_ERROR, rpcError } from "../mcp/jsonrpc.ts";
-import { acceptsRevisionHeader, SUPPORTED_REVISIONS } from "../mcp/protocol.ts";
+import { insufficientScope, missingScopes, scopesFor } from "../../../core/access/scopes.ts";
+import { AppError, isAppError } from "../../../core/kernel/errors.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { optionalPrincipal } from "../../http/authenticate.ts";
+import { publicOrigin } from "../../http/public-origin.ts";
+import { enforceRateLimit } from "../../http/rate-limit.ts";
+import { rawBody } from "../../http/raw-body.ts";
+import { dispatch, operationOf } from "../../mcp/dispatch.ts";
+import { classify, INVALID_REQUEST, PARSE_ERROR, rpcError } from "../../mcp/jsonrpc.ts";
+import { acceptsRevisionHeader, SUPPORTED_REVISIONS } from "../../mcp/protocol.ts";
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });

@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { quoteContacts, unlockContacts } from "../../core/radar/contact-paths.ts";
-import { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContacts } from "../../core/radar/dto.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { IdempotencyHeaders, moneyMoving } from "../http/idempotent-route.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { quoteContacts, unlockContacts } from "../../../core/radar/contact-paths.ts";
+import { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContacts } from "../../../core/radar/dto.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { IdempotencyHeaders, moneyMoving } from "../../http/idempotent-route.ts";
+import { authenticated, errors, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["radar"];
 const Params = Type.Object({ slug: SlugSchema, collectionId: Type.String({ description: "The collection's id (UUID)." }) }, strict);

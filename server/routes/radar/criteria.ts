@@ -1,14 +1,14 @@
 import { Type } from "@sinclair/typebox";
-import { getCriterion, reviseCriterion } from "../../core/radar/criteria.ts";
-import { CriterionView, ReviseCriterionDto } from "../../core/radar/dto.ts";
-import { TopicSlugSchema } from "../../core/topics/dto.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { withEtag } from "../http/etag.ts";
-import { expectedVersion } from "../http/expected-version.ts";
-import { IfMatchHeader } from "../http/query-schemas.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { getCriterion, reviseCriterion } from "../../../core/radar/criteria.ts";
+import { CriterionView, ReviseCriterionDto } from "../../../core/radar/dto.ts";
+import { TopicSlugSchema } from "../../../core/topics/dto.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { withEtag } from "../../http/etag.ts";
+import { expectedVersion } from "../../http/expected-version.ts";
+import { IfMatchHeader } from "../../http/query-schemas.ts";
+import { authenticated, errors, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["radar"];
 const CriterionParams = Type.Object({ slug: SlugSchema, criterionSlug: TopicSlugSchema }, strict);

@@ -18,12 +18,12 @@ import {
   RunView,
   startRun,
   TraceView,
-} from "../../core/radar/mod.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { IdempotencyHeaders, moneyMoving } from "../http/idempotent-route.ts";
-import { authenticated, errors, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+} from "../../../core/radar/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { IdempotencyHeaders, moneyMoving } from "../../http/idempotent-route.ts";
+import { authenticated, errors, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["radar"];
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);

@@ -1,13 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { AppError } from "../../core/kernel/errors.ts";
-import { readSharedTopic } from "../../core/sharing/share-links.ts";
-import type { ServerDeps } from "../deps.ts";
-import { ErrorEnvelope, errorResponse } from "../http/error-envelope.ts";
-import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
-import { requestFacts } from "../http/request-context.ts";
-import { strict } from "../http/schemas.ts";
-import { renderShareNotFound, renderSharePage, SHARE_SECURITY_HEADERS } from "../http/share-page.ts";
+import { AppError } from "../../../core/kernel/errors.ts";
+import { readSharedTopic } from "../../../core/sharing/share-links.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { ErrorEnvelope, errorResponse } from "../../http/error-envelope.ts";
+import { clientAddress, enforceRateLimit } from "../../http/rate-limit.ts";
+import { requestFacts } from "../../http/request-context.ts";
+import { strict } from "../../http/schemas.ts";
+import { renderShareNotFound, renderSharePage, SHARE_SECURITY_HEADERS } from "../../http/share-page.ts";
 
 const TokenParams = Type.Object(
   { token: Type.String({ description: "The token `POST /workspaces/{slug}/topics/{topic}/share` returned (43 base64url characters)." }) },

@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { NoteShareView } from "../../core/sharing/dto.ts";
-import { listInbox, markAllSharesRead, markShareRead } from "../../core/sharing/note-shares.ts";
-import { IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
-import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
-import { booleanParam, limitParam, offsetParam } from "../http/query-schemas.ts";
-import type { ServerDeps } from "../deps.ts";
-import { authenticated, errors, pageOf, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { NoteShareView } from "../../../core/sharing/dto.ts";
+import { listInbox, markAllSharesRead, markShareRead } from "../../../core/sharing/note-shares.ts";
+import { IdSchema, SlugSchema } from "../../../core/workspaces/dto.ts";
+import { DEFAULT_LIMIT } from "../../../core/kernel/paging.ts";
+import { booleanParam, limitParam, offsetParam } from "../../http/query-schemas.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { authenticated, errors, pageOf, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);
 const ShareParams = Type.Object({ slug: SlugSchema, id: IdSchema }, strict);
@@ -22,7 +22,7 @@ const ReadAll = Type.Object({ updated: Type.Integer({ description: "Entries that
 
 /**
  * Members' inboxes of notes shared with them. Issuing a topic's public link and sharing a note
- * are routes of the topic table (topic-sharing.ts), under `/topics` and `/watchers` alike; the
+ * are routes of the topic table (../topics/sharing.ts), under `/topics` and `/watchers` alike; the
  * public pages are in public-shares.ts.
  */
 export function sharingRoutes(deps: ServerDeps) {

@@ -1,12 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { AppError } from "../../core/kernel/errors.ts";
-import { listSupportConversations, receiveSupportWebhook, SupportConversationPage, SupportWebhookResult } from "../../core/support-desk/mod.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { signedWebhookRoute } from "../http/signed-webhook-route.ts";
-import { authenticated, errors, PageQuery, publicOperation, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { AppError } from "../../../core/kernel/errors.ts";
+import {
+  listSupportConversations,
+  receiveSupportWebhook,
+  SupportConversationPage,
+  SupportWebhookResult,
+} from "../../../core/support-desk/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { signedWebhookRoute } from "../../http/signed-webhook-route.ts";
+import { authenticated, errors, PageQuery, publicOperation, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const SupportWebhookHeaders = Type.Object({
   "x-hub-signature": Type.Optional(

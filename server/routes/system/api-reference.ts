@@ -1,11 +1,11 @@
 import { Elysia } from "elysia";
-import { SCALAR_VERSION, scalarBundle } from "../http/api-reference-bundle.ts";
+import { SCALAR_VERSION, scalarBundle } from "../../http/api-reference-bundle.ts";
 import {
   API_REFERENCE_CSP,
   API_REFERENCE_INIT_FILE,
   API_REFERENCE_INIT_SCRIPT,
   renderApiReferencePage,
-} from "../http/api-reference-page.ts";
+} from "../../http/api-reference-page.ts";
 
 /** Both assets are named by version or content: a new release is a new URL, so caches may keep them. */
 const IMMUTABLE = "public, max-age=31536000, immutable";

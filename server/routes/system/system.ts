@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import type { ServerDeps } from "../deps.ts";
-import { DEPRECATIONS } from "../http/deprecations.ts";
-import { errors, publicOperation } from "../http/schemas.ts";
-import { readinessProbe, servesTraffic } from "../readiness.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { DEPRECATIONS } from "../../http/deprecations.ts";
+import { errors, publicOperation } from "../../http/schemas.ts";
+import { readinessProbe, servesTraffic } from "../../readiness.ts";
 
 const Health = Type.Object({
   status: Type.Literal("ok"),

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../../core/deps.ts";
-import { UUID_PATTERN } from "../../core/kernel/ids.ts";
+import type { CoreDeps } from "../../../core/deps.ts";
+import { UUID_PATTERN } from "../../../core/kernel/ids.ts";
 import {
   fullGraph,
   GRAPH_DEPTH,
@@ -9,7 +9,7 @@ import {
   MAX_FULL_GRAPH_NODES,
   MAX_GRAPH_NODES,
   topicGraph,
-} from "../../core/topics/graph.ts";
+} from "../../../core/topics/graph.ts";
 import {
   AdjacencyGraphView,
   CreateRelationDto,
@@ -20,19 +20,25 @@ import {
   TopicGraphView,
   TopicSlugSchema,
   TopicView,
-} from "../../core/topics/dto.ts";
-import { MAX_SUMMARY_LENGTH, PROPOSAL_STATUSES, RELATION_TYPES_DOC } from "../../core/topics/model.ts";
-import { listOpenProposals, listTopicProposals, mergeProposal, openProposal, rejectProposal } from "../../core/topics/proposals.ts";
-import { addRelation, deleteRelation, listRelations, MAX_RELATIONS_LISTED, MAX_RELATIONS_PER_TOPIC } from "../../core/topics/relations.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
-import { booleanParam, enumParam, integerParam, limitParam, offsetParam } from "../http/query-schemas.ts";
-import { ifNoneMatchHits, setEtag } from "../http/etag.ts";
-import { Deleted, errors, pageOf, strict } from "../http/schemas.ts";
-import { SlugParams, type TopicDoc as Doc, TopicParams, type TopicScope } from "./topic-table.ts";
+} from "../../../core/topics/dto.ts";
+import { MAX_SUMMARY_LENGTH, PROPOSAL_STATUSES, RELATION_TYPES_DOC } from "../../../core/topics/model.ts";
+import { listOpenProposals, listTopicProposals, mergeProposal, openProposal, rejectProposal } from "../../../core/topics/proposals.ts";
+import {
+  addRelation,
+  deleteRelation,
+  listRelations,
+  MAX_RELATIONS_LISTED,
+  MAX_RELATIONS_PER_TOPIC,
+} from "../../../core/topics/relations.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { DEFAULT_LIMIT } from "../../../core/kernel/paging.ts";
+import { booleanParam, enumParam, integerParam, limitParam, offsetParam } from "../../http/query-schemas.ts";
+import { ifNoneMatchHits, setEtag } from "../../http/etag.ts";
+import { Deleted, errors, pageOf, strict } from "../../http/schemas.ts";
+import { SlugParams, type TopicDoc as Doc, TopicParams, type TopicScope } from "./table.ts";
 
 /**
- * Suggested edits, relations and the graph: routes of the topic table (server/routes/topics.ts
+ * Suggested edits, relations and the graph: routes of the topic table (server/routes/topics/topics.ts
  * registers them on its own instance, so they exist under `/topics` and `/watchers` alike).
  * docs/decisions/009-proposals-relations-graph.md.
  */

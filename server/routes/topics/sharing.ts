@@ -1,17 +1,17 @@
 import { Type } from "@sinclair/typebox";
-import { CreatedShareLink, NoteShareView, ShareLinkStatus, ShareNoteDto } from "../../core/sharing/dto.ts";
-import { shareNote } from "../../core/sharing/note-shares.ts";
-import { revokeShareLink, shareLinkStatus, shareTopic } from "../../core/sharing/share-links.ts";
-import type { ServerDeps } from "../deps.ts";
-import { publicOrigin } from "../http/public-origin.ts";
-import { errors } from "../http/schemas.ts";
-import { type TopicDoc as Doc, TopicParams, type TopicScope } from "./topic-table.ts";
+import { CreatedShareLink, NoteShareView, ShareLinkStatus, ShareNoteDto } from "../../../core/sharing/dto.ts";
+import { shareNote } from "../../../core/sharing/note-shares.ts";
+import { revokeShareLink, shareLinkStatus, shareTopic } from "../../../core/sharing/share-links.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { publicOrigin } from "../../http/public-origin.ts";
+import { errors } from "../../http/schemas.ts";
+import { type TopicDoc as Doc, TopicParams, type TopicScope } from "./table.ts";
 
 /**
  * A topic's public link (issue, read its state, revoke) and sharing the note with members: routes
- * of the topic table (server/routes/topics.ts registers them on its own instance, so they exist
- * under `/topics` and `/watchers` alike). Members' inboxes are in sharing.ts, the public pages in
- * public-shares.ts.
+ * of the topic table (topics.ts registers them on its own instance, so they exist under `/topics`
+ * and `/watchers` alike). Members' inboxes are in ../sharing/sharing.ts, the public pages in
+ * ../sharing/public-shares.ts.
  */
 
 const RevokedShareLink = Type.Object({ id: Type.String({ description: "The revoked link's id." }), revoked: Type.Literal(true) });

@@ -1,14 +1,14 @@
 import { Type } from "@sinclair/typebox";
-import { TopicSlugSchema } from "../../core/topics/dto.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import { strict } from "../http/schemas.ts";
-import type { workspaceScope } from "./workspace-scope.ts";
+import { TopicSlugSchema } from "../../../core/topics/dto.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { strict } from "../../http/schemas.ts";
+import type { workspaceScope } from "../../http/workspace-scope.ts";
 
 /**
  * What the parts of the topic route table share (topics.ts registers the table once per base
- * path, `/topics` and the deprecated `/watchers`; topic-links.ts, code-context.ts and
- * topic-sharing.ts add to it). A route under `/topics` belongs here, so its twin cannot be
- * forgotten (tests/api/watchers-twins.test.ts checks every one).
+ * path, `/topics` and the deprecated `/watchers`; links.ts, sharing.ts and
+ * ../code-context/code-context.ts add to it). A route under `/topics` belongs here, so its twin
+ * cannot be forgotten (tests/api/watchers-twins.test.ts checks every one).
  */
 export type TopicScope = ReturnType<typeof workspaceScope>;
 

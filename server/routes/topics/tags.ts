@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { CreateTagDto, TagView, UpdateTagDto } from "../../core/topics/dto.ts";
-import { createTag, deleteTag, listTags, updateTag } from "../../core/topics/tags.ts";
-import { SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { authenticated, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { CreateTagDto, TagView, UpdateTagDto } from "../../../core/topics/dto.ts";
+import { createTag, deleteTag, listTags, updateTag } from "../../../core/topics/tags.ts";
+import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { authenticated, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["tags"];
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { GOVERNANCE_ACTIONS } from "../../core/topics/governance.ts";
+import { GOVERNANCE_ACTIONS } from "../../../core/topics/governance.ts";
 import {
   CreateTopicDto,
   MergeTopicDto,
@@ -8,7 +8,7 @@ import {
   TopicView,
   TransitionDto,
   UpdateTopicDto,
-} from "../../core/topics/dto.ts";
+} from "../../../core/topics/dto.ts";
 import {
   createTopic,
   deleteTopic,
@@ -17,22 +17,22 @@ import {
   listTopicPage,
   searchTopicPage,
   updateTopic,
-} from "../../core/topics/topics.ts";
-import { applyGovernance, mergeTopic, moveTopic } from "../../core/topics/transitions.ts";
-import type { ServerDeps } from "../deps.ts";
-import { deprecationHeaders, WATCHERS_DEPRECATION } from "../http/deprecations.ts";
-import { withEtag } from "../http/etag.ts";
-import { keepAnswer, keptAnswer, sendAndKeep } from "../http/kept-json.ts";
-import { expectedVersion } from "../http/expected-version.ts";
-import { IfMatchHeader } from "../http/query-schemas.ts";
-import { authenticated, Deleted, errors, pageOf } from "../http/schemas.ts";
-import { codeContextRoutes } from "./code-context.ts";
-import { GOVERNANCE_DOCS } from "./topic-docs.ts";
-import { topicLinkRoutes } from "./topic-links.ts";
-import { topicSharingRoutes } from "./topic-sharing.ts";
-import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "./topic-queries.ts";
-import { workspaceScope } from "./workspace-scope.ts";
-import { SlugParams, TopicParams } from "./topic-table.ts";
+} from "../../../core/topics/topics.ts";
+import { applyGovernance, mergeTopic, moveTopic } from "../../../core/topics/transitions.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { deprecationHeaders, WATCHERS_DEPRECATION } from "../../http/deprecations.ts";
+import { withEtag } from "../../http/etag.ts";
+import { keepAnswer, keptAnswer, sendAndKeep } from "../../http/kept-json.ts";
+import { expectedVersion } from "../../http/expected-version.ts";
+import { IfMatchHeader } from "../../http/query-schemas.ts";
+import { authenticated, Deleted, errors, pageOf } from "../../http/schemas.ts";
+import { codeContextRoutes } from "../code-context/code-context.ts";
+import { GOVERNANCE_DOCS } from "./docs.ts";
+import { topicLinkRoutes } from "./links.ts";
+import { topicSharingRoutes } from "./sharing.ts";
+import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "./queries.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
+import { SlugParams, TopicParams } from "./table.ts";
 
 const SearchPage = Type.Composite([
   pageOf("topics", TopicView),

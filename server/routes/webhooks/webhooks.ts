@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { receiveCodeHostWebhook } from "../../core/code-context/code-host-webhook.ts";
-import { CodeHostWebhookResult } from "../../core/code-context/dto.ts";
-import { MonitorWebhookResult, receiveMonitorWebhook } from "../../core/radar/mod.ts";
-import { IdentityWebhookResult, receiveIdentityWebhook } from "../../core/identity/mod.ts";
-import { BillingWebhookResult, receiveBillingWebhook } from "../../core/billing/webhook.ts";
-import type { ServerDeps } from "../deps.ts";
-import { signedWebhookRoute } from "../http/signed-webhook-route.ts";
+import { receiveCodeHostWebhook } from "../../../core/code-context/code-host-webhook.ts";
+import { CodeHostWebhookResult } from "../../../core/code-context/dto.ts";
+import { MonitorWebhookResult, receiveMonitorWebhook } from "../../../core/radar/mod.ts";
+import { IdentityWebhookResult, receiveIdentityWebhook } from "../../../core/identity/mod.ts";
+import { BillingWebhookResult, receiveBillingWebhook } from "../../../core/billing/webhook.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { signedWebhookRoute } from "../../http/signed-webhook-route.ts";
 
 const WebhookHeaders = Type.Object({
   "x-hub-signature-256": Type.Optional(

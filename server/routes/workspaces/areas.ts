@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { createArea, deleteArea, listAreas, updateArea } from "../../core/workspaces/areas.ts";
-import { Area } from "../../core/workspaces/model.ts";
-import { CreateAreaDto, IdSchema, SlugSchema, UpdateAreaDto } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { createArea, deleteArea, listAreas, updateArea } from "../../../core/workspaces/areas.ts";
+import { Area } from "../../../core/workspaces/model.ts";
+import { CreateAreaDto, IdSchema, SlugSchema, UpdateAreaDto } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["areas"];
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);

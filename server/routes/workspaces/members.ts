@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { addMember, listMembers, removeMember, setMemberRole } from "../../core/workspaces/members.ts";
-import { AddMemberDto, IdSchema, MemberView, SetRoleDto, SlugSchema } from "../../core/workspaces/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { addMember, listMembers, removeMember, setMemberRole } from "../../../core/workspaces/members.ts";
+import { AddMemberDto, IdSchema, MemberView, SetRoleDto, SlugSchema } from "../../../core/workspaces/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["members"];
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);

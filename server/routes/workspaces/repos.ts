@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { Repo } from "../../core/workspaces/model.ts";
-import { CreateRepoDto, IdSchema, SlugSchema } from "../../core/workspaces/dto.ts";
-import { createRepo, deleteRepo, getRepo, listRepos } from "../../core/workspaces/repos.ts";
-import { getRepoIndexState, refreshRepo } from "../../core/code-context/repo-refresh.ts";
-import { RepoIndexState, RepoRefreshResult } from "../../core/code-context/dto.ts";
-import type { ServerDeps } from "../deps.ts";
-import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { Repo } from "../../../core/workspaces/model.ts";
+import { CreateRepoDto, IdSchema, SlugSchema } from "../../../core/workspaces/dto.ts";
+import { createRepo, deleteRepo, getRepo, listRepos } from "../../../core/workspaces/repos.ts";
+import { getRepoIndexState, refreshRepo } from "../../../core/code-context/repo-refresh.ts";
+import { RepoIndexState, RepoRefreshResult } from "../../../core/code-context/dto.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const tags = ["repos"];
 const SlugParams = Type.Object({ slug: SlugSchema }, strict);

@@ -1,18 +1,18 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { CreatedApiKey } from "../../core/access/dto.ts";
-import { CommercialUsage } from "../../core/billing/dto.ts";
-import { commercialUsage } from "../../core/billing/usage.ts";
-import { bootstrapWorkspace } from "../../core/workspaces/bootstrap.ts";
-import { Identity, Member, Workspace } from "../../core/workspaces/model.ts";
-import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../core/workspaces/dto.ts";
-import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../core/workspaces/workspace.ts";
-import type { ServerDeps } from "../deps.ts";
-import { optionalCaller, requireCaller } from "../http/authenticate.ts";
-import { requireOperatorBootstrap } from "../http/platform-operator.ts";
-import { clientAddress, enforceRateLimit } from "../http/rate-limit.ts";
-import { authenticated, Deleted, errors, strict } from "../http/schemas.ts";
-import { workspaceScope } from "./workspace-scope.ts";
+import { CreatedApiKey } from "../../../core/access/dto.ts";
+import { CommercialUsage } from "../../../core/billing/dto.ts";
+import { commercialUsage } from "../../../core/billing/usage.ts";
+import { bootstrapWorkspace } from "../../../core/workspaces/bootstrap.ts";
+import { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
+import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../../core/workspaces/dto.ts";
+import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../../core/workspaces/workspace.ts";
+import type { ServerDeps } from "../../deps.ts";
+import { optionalCaller, requireCaller } from "../../http/authenticate.ts";
+import { requireOperatorBootstrap } from "../../http/platform-operator.ts";
+import { clientAddress, enforceRateLimit } from "../../http/rate-limit.ts";
+import { authenticated, Deleted, errors, strict } from "../../http/schemas.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 const Bootstrapped = Type.Object({
   workspace: Workspace,
