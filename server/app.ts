@@ -10,7 +10,7 @@ import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import "./http/string-formats.ts";
 import { Elysia } from "elysia";
-import { AppError, validationFailed } from "../core/kernel/errors.ts";
+import { AppError, validationFailed } from "../core/kernel/mod.ts";
 import type { ServerDeps } from "./deps.ts";
 import { deprecationHeadersAt } from "./http/deprecations.ts";
 import { errorResponse } from "./http/error-envelope.ts";

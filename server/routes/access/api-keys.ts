@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { ApiKeyView, CreateApiKeyDto, CreatedApiKey } from "../../../core/access/dto.ts";
-import { createApiKey, listApiKeys, revokeApiKey } from "../../../core/access/api-keys.ts";
-import { IdSchema, SlugSchema } from "../../../core/workspaces/dto.ts";
+import { ApiKeyView, createApiKey, CreateApiKeyDto, CreatedApiKey, listApiKeys, revokeApiKey } from "../../../core/access/mod.ts";
+import { IdSchema, SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { SCOPES } from "../../../core/access/scopes.ts";
+import { SCOPES } from "../../../core/access/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { PROTECTED_RESOURCE_PATH, publicOrigin } from "../../http/public-origin.ts";
 import { errors, publicOperation } from "../../http/schemas.ts";

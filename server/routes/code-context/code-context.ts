@@ -1,19 +1,20 @@
 import { Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../../../core/deps.ts";
-import { markDrift } from "../../../core/code-context/mark-drift.ts";
-import { matchFiles } from "../../../core/code-context/match-files.ts";
-import { retrieve } from "../../../core/code-context/retrieve.ts";
-import { AUDIT_WEIGHTS, auditTopics } from "../../../core/code-context/audit.ts";
 import {
+  AUDIT_WEIGHTS,
   AuditReport,
+  auditTopics,
   LIMIT_PER_FILE,
+  markDrift,
   MarkDriftDto,
   MarkDriftResult,
+  matchFiles,
   MatchFilesDto,
   MatchFilesResult,
+  retrieve,
   RetrieveDto,
   RetrieveResult,
-} from "../../../core/code-context/dto.ts";
+} from "../../../core/code-context/mod.ts";
+import type { ServerDeps } from "../../deps.ts";
 import { errors } from "../../http/schemas.ts";
 import { SlugParams, type TopicDoc as Doc, type TopicScope } from "../topics/table.ts";
 
@@ -31,7 +32,7 @@ const SessionHeader = Type.Object({
   }),
 });
 
-export function codeContextRoutes(r: TopicScope, base: "/topics" | "/watchers", core: CoreDeps, doc: Doc): void {
+export function codeContextRoutes(r: TopicScope, base: "/topics" | "/watchers", core: ServerDeps["core"], doc: Doc): void {
   r.post(
     `${base}/match-files`,
     async ({ workspace, body, set }) => {

@@ -1,31 +1,29 @@
 import { Type } from "@sinclair/typebox";
 import {
+  CollectionView,
+  ConnectorMappingView,
   createCollection,
+  CreateCollectionDto,
+  type CreateCollectionDto as CreateCollectionBody,
   getCollection,
+  getCollectionContext,
   getConnectorMapping,
   getPresentation,
   listCollections,
+  PresentationView,
   purgeCollection,
+  runDoctor,
   searchCollections,
   setCollectionStatus,
   setConnectorMapping,
-  setPresentation,
-  updateCollection,
-} from "../../../core/collections/collections.ts";
-import { getCollectionContext } from "../../../core/collections/collection-criterion.ts";
-import { runDoctor } from "../../../core/collections/doctor.ts";
-import {
-  CollectionView,
-  ConnectorMappingView,
-  CreateCollectionDto,
-  type CreateCollectionDto as CreateCollectionBody,
-  PresentationView,
   SetConnectorMappingDto,
+  setPresentation,
   SetPresentationDto,
+  updateCollection,
   UpdateCollectionDto,
   type UpdateCollectionDto as UpdateCollectionBody,
   VersionOnlyDto,
-} from "../../../core/collections/dto.ts";
+} from "../../../core/collections/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { withEtag } from "../../http/etag.ts";
 import { expectedVersion } from "../../http/expected-version.ts";

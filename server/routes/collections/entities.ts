@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { EntityView, UpsertEntityDto } from "../../../core/collections/dto.ts";
-import { getEntity, listEntities, upsertEntity } from "../../../core/collections/entities.ts";
+import { EntityView, getEntity, listEntities, upsertEntity, UpsertEntityDto } from "../../../core/collections/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, errors } from "../../http/schemas.ts";
 import { EntityListQuery, EntityParams, SlugParams } from "./schemas.ts";

@@ -1,25 +1,27 @@
 import { Type } from "@sinclair/typebox";
 import {
-  CollectionView,
-  CreateRecordDto,
-  QueryRecordsDto,
-  type QueryRecordsDto as QueryBody,
-  RecordChangeView,
-  RecordOutcomeDto,
-  RecordView,
-  UpdateRecordDto,
-  type UpdateRecordDto as UpdateBody,
-} from "../../../core/collections/dto.ts";
-import { AggregateRecordsDto, type AggregateRecordsDto as AggregateBody } from "../../../core/collections/record-aggregate.ts";
-import {
   aggregateRecords,
+  AggregateRecordsDto,
+  type AggregateRecordsDto as AggregateBody,
+  CollectionView,
+  createRecord,
+  CreateRecordDto,
+  deleteRecord,
   getRecord,
   listRecords,
   queryRecords,
+  QueryRecordsDto,
+  type QueryRecordsDto as QueryBody,
+  RecordChangeView,
   recordHistory,
+  recordOutcome,
+  RecordOutcomeDto,
+  RecordView,
   retrieveRecords,
-} from "../../../core/collections/record-reads.ts";
-import { createRecord, deleteRecord, recordOutcome, updateRecord } from "../../../core/collections/records.ts";
+  updateRecord,
+  UpdateRecordDto,
+  type UpdateRecordDto as UpdateBody,
+} from "../../../core/collections/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { setEtag, withEtag } from "../../http/etag.ts";
 import { expectedVersion } from "../../http/expected-version.ts";

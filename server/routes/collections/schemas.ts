@@ -1,14 +1,21 @@
 import { Type } from "@sinclair/typebox";
-import { COLLECTION_VIEWS, RECORD_VIEWS, RECORDS_LIMIT, StoredRecordSchema } from "../../../core/collections/dto.ts";
-import { FieldDef, type FieldDef as FieldDefT } from "../../../core/collections/record-schema.ts";
-import { MAX_SHAPE_FIELDS } from "../../../core/collections/shape-inference.ts";
-import { COLLECTION_STATUSES } from "../../../core/collections/archetype.ts";
-import { COLLECTIONS_LIMIT } from "../../../core/collections/collections.ts";
-import { ENTITIES_LIMIT } from "../../../core/collections/entities.ts";
-import { MAX_HISTORY_VERSION, RECORD_HISTORY_LIMIT } from "../../../core/collections/record-reads.ts";
-import { MAX_BYTES } from "../../../core/collections/record-projection.ts";
-import { UUID_PATTERN } from "../../../core/kernel/ids.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import {
+  COLLECTION_STATUSES,
+  COLLECTION_VIEWS,
+  COLLECTIONS_LIMIT,
+  ENTITIES_LIMIT,
+  FieldDef,
+  type FieldDef as FieldDefT,
+  MAX_BYTES,
+  MAX_HISTORY_VERSION,
+  MAX_SHAPE_FIELDS,
+  RECORD_HISTORY_LIMIT,
+  RECORD_VIEWS,
+  RECORDS_LIMIT,
+  StoredRecordSchema,
+} from "../../../core/collections/mod.ts";
+import { UUID_PATTERN } from "../../../core/kernel/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import {
   booleanParam,
   enumParam,

@@ -1,13 +1,21 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { creditAccount, creditHistory, grantCredits } from "../../../core/credits/credits.ts";
-import { GrantCreditsDto, GrantResult, LedgerPage } from "../../../core/credits/dto.ts";
-import { checkIdempotencyKey, IDEMPOTENCY_KEY_MAX, idempotent } from "../../../core/credits/idempotency.ts";
-import { LEDGER_ENTRY_TYPES } from "../../../core/credits/model.ts";
-import { PLATFORM_OPERATOR } from "../../../core/credits/policy.ts";
-import { DEFAULT_LIMIT } from "../../../core/kernel/paging.ts";
+import {
+  checkIdempotencyKey,
+  creditAccount,
+  creditHistory,
+  grantCredits,
+  GrantCreditsDto,
+  GrantResult,
+  IDEMPOTENCY_KEY_MAX,
+  idempotent,
+  LEDGER_ENTRY_TYPES,
+  LedgerPage,
+  PLATFORM_OPERATOR,
+} from "../../../core/credits/mod.ts";
+import { DEFAULT_LIMIT } from "../../../core/kernel/mod.ts";
 import { DEFAULT_PRICES, RadarCredits } from "../../../core/radar/mod.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { requirePlatformOperator } from "../../http/platform-operator.ts";
 import { enumParam, limitParam, uuidParam } from "../../http/query-schemas.ts";

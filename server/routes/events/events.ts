@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { WorkspaceEvent } from "../../../core/events/event.ts";
-import { endsStreamOf } from "../../../core/events/stream-end.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { endsStreamOf, type WorkspaceEvent } from "../../../core/events/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, errors, strict } from "../../http/schemas.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";

@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { createSession, invalidateSession, resolveOidcIdentity, sessionIdOf } from "../../../core/identity/mod.ts";
-import type { OidcSignInState } from "../../../core/identity/ports.ts";
-import { forbidden, notFound, validationFailed } from "../../../core/kernel/errors.ts";
+import { createSession, invalidateSession, type OidcSignInState, resolveOidcIdentity, sessionIdOf } from "../../../core/identity/mod.ts";
+import { forbidden, notFound, validationFailed } from "../../../core/kernel/mod.ts";
 import { API_PREFIX } from "../../http/api-prefix.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { cookieValue } from "../../http/csrf.ts";

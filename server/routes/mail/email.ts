@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { AppError } from "../../../core/kernel/errors.ts";
-import { checkUnsubscribeToken, unsubscribe } from "../../../core/mail/unsubscribe.ts";
+import { AppError } from "../../../core/kernel/mod.ts";
+import { checkUnsubscribeToken, unsubscribe } from "../../../core/mail/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { ErrorEnvelope } from "../../http/error-envelope.ts";
 import { clientAddress, enforceRateLimit } from "../../http/rate-limit.ts";

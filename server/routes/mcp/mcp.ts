@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
-import { insufficientScope, missingScopes, scopesFor } from "../../../core/access/scopes.ts";
-import { AppError, isAppError } from "../../../core/kernel/errors.ts";
+import { insufficientScope, missingScopes, scopesFor } from "../../../core/access/mod.ts";
+import { AppError, isAppError } from "../../../core/kernel/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { optionalPrincipal } from "../../http/authenticate.ts";
 import { publicOrigin } from "../../http/public-origin.ts";

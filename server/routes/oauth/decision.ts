@@ -12,8 +12,7 @@ import {
   type OAuthMount,
   type Session,
 } from "../../../core/identity/mod.ts";
-import { AppError, forbidden, unauthenticated, validationFailed } from "../../../core/kernel/errors.ts";
-import { schemaErrorDetails } from "../../../core/kernel/schema-errors.ts";
+import { AppError, forbidden, schemaErrorDetails, unauthenticated, validationFailed } from "../../../core/kernel/mod.ts";
 import { API_PREFIX } from "../../http/api-prefix.ts";
 import { optionalPrincipal } from "../../http/authenticate.ts";
 import { consentHeaders, renderAuthorizationError, renderConsentPage } from "../../http/consent-page.ts";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { GrantView, listGrants, revokeGrant } from "../../../core/identity/mod.ts";
-import { IdSchema, SlugSchema } from "../../../core/workspaces/dto.ts";
+import { IdSchema, SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { identityValue } from "../../http/error-status.ts";
 import { authenticated, errors, strict } from "../../http/schemas.ts";

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { type OAuthMount, oauthMount } from "../../../core/identity/mod.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import { API_PREFIX } from "../../http/api-prefix.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { csrfGuard } from "../../http/csrf.ts";

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { AppError } from "../../../core/kernel/errors.ts";
-import { readSharedTopic } from "../../../core/sharing/share-links.ts";
+import { AppError } from "../../../core/kernel/mod.ts";
+import { readSharedTopic } from "../../../core/sharing/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { ErrorEnvelope, errorResponse } from "../../http/error-envelope.ts";
 import { clientAddress, enforceRateLimit } from "../../http/rate-limit.ts";

@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { NoteShareView } from "../../../core/sharing/dto.ts";
-import { listInbox, markAllSharesRead, markShareRead } from "../../../core/sharing/note-shares.ts";
-import { IdSchema, SlugSchema } from "../../../core/workspaces/dto.ts";
-import { DEFAULT_LIMIT } from "../../../core/kernel/paging.ts";
+import { listInbox, markAllSharesRead, markShareRead, NoteShareView } from "../../../core/sharing/mod.ts";
+import { IdSchema, SlugSchema } from "../../../core/workspaces/mod.ts";
+import { DEFAULT_LIMIT } from "../../../core/kernel/mod.ts";
 import { booleanParam, limitParam, offsetParam } from "../../http/query-schemas.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, errors, pageOf, strict } from "../../http/schemas.ts";

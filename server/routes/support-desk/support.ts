@@ -1,13 +1,13 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { AppError } from "../../../core/kernel/errors.ts";
+import { AppError } from "../../../core/kernel/mod.ts";
 import {
   listSupportConversations,
   receiveSupportWebhook,
   SupportConversationPage,
   SupportWebhookResult,
 } from "../../../core/support-desk/mod.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { signedWebhookRoute } from "../../http/signed-webhook-route.ts";
 import { authenticated, errors, PageQuery, publicOperation, strict } from "../../http/schemas.ts";

@@ -1,4 +1,4 @@
-import type { GovernanceAction } from "../../../core/topics/governance.ts";
+import type { GovernanceAction } from "../../../core/topics/mod.ts";
 
 const VERSION =
   " Optional body `{ expected_version }` (or `If-Match`) makes it conditional. A transition the state machine does not allow from the current status is a 409 `CONFLICT` carrying `current_status` and `allowed_from`; an action needing owner/admin called by a member or a faceless key is a 403.";

@@ -1,37 +1,38 @@
 import { Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../../../core/deps.ts";
-import { UUID_PATTERN } from "../../../core/kernel/ids.ts";
+import { DEFAULT_LIMIT, UUID_PATTERN } from "../../../core/kernel/mod.ts";
 import {
+  addRelation,
+  AdjacencyGraphView,
+  CreateRelationDto,
+  deleteRelation,
   fullGraph,
+  FullGraphView,
   GRAPH_DEPTH,
   GRAPH_SHAPES,
+  listOpenProposals,
+  listRelations,
+  listTopicProposals,
   MAX_FULL_GRAPH_EDGES,
   MAX_FULL_GRAPH_NODES,
   MAX_GRAPH_NODES,
-  topicGraph,
-} from "../../../core/topics/graph.ts";
-import {
-  AdjacencyGraphView,
-  CreateRelationDto,
-  FullGraphView,
+  MAX_RELATIONS_LISTED,
+  MAX_RELATIONS_PER_TOPIC,
+  MAX_SUMMARY_LENGTH,
+  mergeProposal,
+  openProposal,
   OpenProposalDto,
+  PROPOSAL_STATUSES,
   ProposalView,
+  rejectProposal,
+  RELATION_TYPES_DOC,
   RelationView,
+  topicGraph,
   TopicGraphView,
   TopicSlugSchema,
   TopicView,
-} from "../../../core/topics/dto.ts";
-import { MAX_SUMMARY_LENGTH, PROPOSAL_STATUSES, RELATION_TYPES_DOC } from "../../../core/topics/model.ts";
-import { listOpenProposals, listTopicProposals, mergeProposal, openProposal, rejectProposal } from "../../../core/topics/proposals.ts";
-import {
-  addRelation,
-  deleteRelation,
-  listRelations,
-  MAX_RELATIONS_LISTED,
-  MAX_RELATIONS_PER_TOPIC,
-} from "../../../core/topics/relations.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
-import { DEFAULT_LIMIT } from "../../../core/kernel/paging.ts";
+} from "../../../core/topics/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
+import type { ServerDeps } from "../../deps.ts";
 import { booleanParam, enumParam, integerParam, limitParam, offsetParam } from "../../http/query-schemas.ts";
 import { ifNoneMatchHits, setEtag } from "../../http/etag.ts";
 import { Deleted, errors, pageOf, strict } from "../../http/schemas.ts";
@@ -98,7 +99,7 @@ const MergeResult = Type.Object({ proposal: ProposalView, topic: TopicView });
 const PROPOSAL_RULES =
   `The patch is a JSON Merge Patch (RFC 7396) over the editable fields (title, body, tags, anchors, kind, source_url, area_id, repo_id); \`null\` removes a field (tags and anchors: empty lists; body: empty; kind: \`note\`; area, repo, source: none; the title cannot be removed); tags are normalised. The proposal records the topic version it was made against (\`base_version\`). Summary: 1 to ${MAX_SUMMARY_LENGTH} characters.`;
 
-export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", core: CoreDeps, doc: Doc): void {
+export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", core: ServerDeps["core"], doc: Doc): void {
   // ---- suggested edits ----
   r.get(
     `${base}/proposals`,

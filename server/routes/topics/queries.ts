@@ -1,9 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { DEFAULT_LIMIT } from "../../../core/kernel/paging.ts";
-import { TOPIC_STATUSES } from "../../../core/topics/governance.ts";
-import { TOPIC_EVENT_TYPES } from "../../../core/topics/model.ts";
-import { TOPIC_VIEWS } from "../../../core/topics/dto.ts";
-import { SEARCH_LIMIT } from "../../../core/topics/topic-query.ts";
+import { DEFAULT_LIMIT } from "../../../core/kernel/mod.ts";
+import { SEARCH_LIMIT, TOPIC_EVENT_TYPES, TOPIC_STATUSES, TOPIC_VIEWS } from "../../../core/topics/mod.ts";
 import { booleanParam, enumParam, limitParam, offsetParam, uuidParam } from "../../http/query-schemas.ts";
 import { strict } from "../../http/schemas.ts";
 

@@ -1,7 +1,14 @@
 import { Type } from "@sinclair/typebox";
-import { CreatedShareLink, NoteShareView, ShareLinkStatus, ShareNoteDto } from "../../../core/sharing/dto.ts";
-import { shareNote } from "../../../core/sharing/note-shares.ts";
-import { revokeShareLink, shareLinkStatus, shareTopic } from "../../../core/sharing/share-links.ts";
+import {
+  CreatedShareLink,
+  NoteShareView,
+  revokeShareLink,
+  ShareLinkStatus,
+  shareLinkStatus,
+  shareNote,
+  ShareNoteDto,
+  shareTopic,
+} from "../../../core/sharing/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { publicOrigin } from "../../http/public-origin.ts";
 import { errors } from "../../http/schemas.ts";

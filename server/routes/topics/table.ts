@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { TopicSlugSchema } from "../../../core/topics/dto.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { TopicSlugSchema } from "../../../core/topics/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import { strict } from "../../http/schemas.ts";
 import type { workspaceScope } from "../../http/workspace-scope.ts";
 

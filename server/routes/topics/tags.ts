@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { CreateTagDto, TagView, UpdateTagDto } from "../../../core/topics/dto.ts";
-import { createTag, deleteTag, listTags, updateTag } from "../../../core/topics/tags.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { createTag, CreateTagDto, deleteTag, listTags, TagView, updateTag, UpdateTagDto } from "../../../core/topics/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";

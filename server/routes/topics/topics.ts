@@ -1,24 +1,24 @@
 import { Type } from "@sinclair/typebox";
-import { GOVERNANCE_ACTIONS } from "../../../core/topics/governance.ts";
 import {
+  applyGovernance,
+  createTopic,
   CreateTopicDto,
+  deleteTopic,
+  getTopic,
+  GOVERNANCE_ACTIONS,
+  listTopicEvents,
+  listTopicPage,
+  mergeTopic,
   MergeTopicDto,
+  moveTopic,
   MoveTopicDto,
+  searchTopicPage,
   TopicEventView,
   TopicView,
   TransitionDto,
-  UpdateTopicDto,
-} from "../../../core/topics/dto.ts";
-import {
-  createTopic,
-  deleteTopic,
-  getTopic,
-  listTopicEvents,
-  listTopicPage,
-  searchTopicPage,
   updateTopic,
-} from "../../../core/topics/topics.ts";
-import { applyGovernance, mergeTopic, moveTopic } from "../../../core/topics/transitions.ts";
+  UpdateTopicDto,
+} from "../../../core/topics/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { deprecationHeaders, WATCHERS_DEPRECATION } from "../../http/deprecations.ts";
 import { withEtag } from "../../http/etag.ts";

@@ -1,9 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { receiveCodeHostWebhook } from "../../../core/code-context/code-host-webhook.ts";
-import { CodeHostWebhookResult } from "../../../core/code-context/dto.ts";
+import { CodeHostWebhookResult, receiveCodeHostWebhook } from "../../../core/code-context/mod.ts";
 import { MonitorWebhookResult, receiveMonitorWebhook } from "../../../core/radar/mod.ts";
 import { IdentityWebhookResult, receiveIdentityWebhook } from "../../../core/identity/mod.ts";
-import { BillingWebhookResult, receiveBillingWebhook } from "../../../core/billing/webhook.ts";
+import { BillingWebhookResult, receiveBillingWebhook } from "../../../core/billing/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { signedWebhookRoute } from "../../http/signed-webhook-route.ts";
 

@@ -1,7 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { createArea, deleteArea, listAreas, updateArea } from "../../../core/workspaces/areas.ts";
-import { Area } from "../../../core/workspaces/model.ts";
-import { CreateAreaDto, IdSchema, SlugSchema, UpdateAreaDto } from "../../../core/workspaces/dto.ts";
+import {
+  Area,
+  createArea,
+  CreateAreaDto,
+  deleteArea,
+  IdSchema,
+  listAreas,
+  SlugSchema,
+  updateArea,
+  UpdateAreaDto,
+} from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";

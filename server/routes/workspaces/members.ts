@@ -1,6 +1,15 @@
 import { Type } from "@sinclair/typebox";
-import { addMember, listMembers, removeMember, setMemberRole } from "../../../core/workspaces/members.ts";
-import { AddMemberDto, IdSchema, MemberView, SetRoleDto, SlugSchema } from "../../../core/workspaces/dto.ts";
+import {
+  addMember,
+  AddMemberDto,
+  IdSchema,
+  listMembers,
+  MemberView,
+  removeMember,
+  setMemberRole,
+  SetRoleDto,
+  SlugSchema,
+} from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";

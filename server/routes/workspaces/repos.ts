@@ -1,9 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { Repo } from "../../../core/workspaces/model.ts";
-import { CreateRepoDto, IdSchema, SlugSchema } from "../../../core/workspaces/dto.ts";
-import { createRepo, deleteRepo, getRepo, listRepos } from "../../../core/workspaces/repos.ts";
-import { getRepoIndexState, refreshRepo } from "../../../core/code-context/repo-refresh.ts";
-import { RepoIndexState, RepoRefreshResult } from "../../../core/code-context/dto.ts";
+import { createRepo, CreateRepoDto, deleteRepo, getRepo, IdSchema, listRepos, Repo, SlugSchema } from "../../../core/workspaces/mod.ts";
+import { getRepoIndexState, refreshRepo, RepoIndexState, RepoRefreshResult } from "../../../core/code-context/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { authenticated, Deleted, errors, pageOf, PageQuery, strict } from "../../http/schemas.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";

@@ -1,12 +1,23 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { CreatedApiKey } from "../../../core/access/dto.ts";
-import { CommercialUsage } from "../../../core/billing/dto.ts";
-import { commercialUsage } from "../../../core/billing/usage.ts";
-import { bootstrapWorkspace } from "../../../core/workspaces/bootstrap.ts";
-import { Identity, Member, Workspace } from "../../../core/workspaces/model.ts";
-import { CreateWorkspaceDto, SetPlanDto, SlugSchema, UpdateWorkspaceDto, WorkspaceCounts } from "../../../core/workspaces/dto.ts";
-import { deleteWorkspace, me, setPlan, updateWorkspace, workspaceHealth } from "../../../core/workspaces/workspace.ts";
+import { CreatedApiKey } from "../../../core/access/mod.ts";
+import { CommercialUsage, commercialUsage } from "../../../core/billing/mod.ts";
+import {
+  bootstrapWorkspace,
+  CreateWorkspaceDto,
+  deleteWorkspace,
+  Identity,
+  me,
+  Member,
+  setPlan,
+  SetPlanDto,
+  SlugSchema,
+  updateWorkspace,
+  UpdateWorkspaceDto,
+  Workspace,
+  WorkspaceCounts,
+  workspaceHealth,
+} from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { optionalCaller, requireCaller } from "../../http/authenticate.ts";
 import { requireOperatorBootstrap } from "../../http/platform-operator.ts";
