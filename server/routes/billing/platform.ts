@@ -44,8 +44,7 @@ const operator =
   "Platform operator only: `PLATFORM_ADMIN_KEY` in `x-api-key` (or as a bearer token). No or a wrong key is 401; a workspace's key 403, as is every key while no operator key is configured.";
 
 /**
- * The platform operator's billing administration (issue #15, "Platform administration";
- * docs/decisions/034-offers-and-enterprise.md): workspaces with usage, the plan catalogue,
+ * The platform operator's billing administration (docs/decisions/034-offers-and-enterprise.md): workspaces with usage, the plan catalogue,
  * offers and enterprise contracts. Credentials are checked before anything else.
  */
 export function platformBillingRoutes(deps: ServerDeps) {

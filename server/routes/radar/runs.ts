@@ -39,7 +39,7 @@ const sseError = (statuses: number[]) =>
     ) => [s, { description: schema.description ?? "Error", content: { "application/json": { schema } } }]),
   );
 
-/** Radar's searches, runs, traces and monitors (issue 13); ADR 026. */
+/** Radar's searches, runs, traces and monitors (ADR 026). */
 export function radarRunRoutes(deps: ServerDeps) {
   const core = deps.core;
   const runAction = (summary: string, description: string) => ({
