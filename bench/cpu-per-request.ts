@@ -1,5 +1,5 @@
 /**
- * Server CPU per request of the authenticated `GET /api/v1/workspaces/{slug}` (issue #16, ADR 040):
+ * Server CPU per request of the authenticated `GET /api/v1/workspaces/{slug}` (ADR 040):
  * the server process's user + system time (`/proc/<pid>/stat`) over a wrk load, divided by its
  * requests, in rounds alternating a bare `Bun.serve` hello-world and each build given. Other
  * processes on the machine move this far less than they move requests/s. Linux only.

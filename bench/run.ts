@@ -26,7 +26,7 @@
  *   BENCH_POCKETBASE_BIN, BENCH_POCKETBASE_VERSION, BENCH_POCKETBASE_LOGS: PocketBase
  *                      (targets/pocketbase.ts)
  *
- * Scenarios with a `goal` (a target from an issue) are listed after the table as MET or MISSED,
+ * Scenarios with a `goal` (a stated performance target) are listed after the table as MET or MISSED,
  * then the ratios between scenarios of `comparisons` (scenarios.ts), then how long seeding
  * records through HTTP took (summary.ts).
  *

@@ -7,11 +7,11 @@
  */
 
 /**
- * A performance target, e.g. from an issue: p50 at most `maxP50Ms`, p99 at most `maxP99Ms`, at
+ * A performance target, as bench/README.md states it: p50 at most `maxP50Ms`, p99 at most `maxP99Ms`, at
  * least `minRequestsPerSecond`, at least `minRatio` times the baseline's requests/s of the same run.
  */
 export interface Goal {
-  /** The target as stated, e.g. "search p99 ≤ 25 ms at 100k topics (issue #5)". */
+  /** The target as stated, e.g. "search p99 ≤ 25 ms at 100k topics". */
   text: string;
   maxP50Ms?: number;
   maxP99Ms?: number;
@@ -57,7 +57,7 @@ export interface Scenario {
   connections?: number;
   /**
    * BENCH_ONLY words that select this scenario although its name does not contain them, e.g. a
-   * target of an issue whose benchmark command filters by other words.
+   * target whose benchmark command filters by other words.
    */
   selectedBy?: readonly string[];
   /** Starts (or reuses) what the target needs and returns the request to load. */

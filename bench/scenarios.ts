@@ -57,16 +57,16 @@ import {
  * for a common and a rare term, and the list filtered by a popular and by a mid-popular tag, on a
  * seeded dataset (bench/datasets/topics.ts). The terms and tags are known before seeding, so
  * they are in the names. On PostgreSQL each runs twice, with 8 connections and with
- * BENCH_CONNECTIONS (32), one row each, and the targets of issue #16 are printed after the table:
+ * BENCH_CONNECTIONS (32), one row each, and the targets (bench/README.md) are printed after the table:
  * search for the common word p99 ≤ 25 ms @8 and ≥ 1,500 req/s @32, for the rare word p99 ≤ 10 ms
  * @8, the popular-tag list ≥ 3,000 req/s @32 and p99 ≤ 25 ms @8. The mid tag has no target (the
- * issue states the list's for the popular tag): its rows say whether a selective tag lists as fast.
+ * targets state the list's for the popular tag): its rows say whether a selective tag lists as fast.
  */
 function topicScenarios(backend: TopicsBackend): Scenario[] {
   const { queries } = topicDataset(backend);
   const at100k = topicCount(backend) === 100_000 ? "" : ` (this run: ${topicCount(backend)} topics)`;
   const postgres = backend === "postgres";
-  /** A goal at `connections` when the row runs with the number the issue states; "(this run: …)" otherwise. */
+  /** A goal at `connections` when the row runs with the number the target states; "(this run: …)" otherwise. */
   const goal = (text: string, stated: number, connections: number, target: Omit<Goal, "text">): Goal => ({
     text: `${text} on PostgreSQL at 100k topics, ${stated} connections (issue #16)${at100k}${
       connections === stated ? "" : ` (this run: ${connections} connections)`
@@ -119,7 +119,7 @@ function topicScenarios(backend: TopicsBackend): Scenario[] {
   );
   if (!postgres) return cached;
   // The same requests on a server keeping nothing (TOPIC_CACHE_MB=0, ADR 047): what a read costs
-  // when the workspace's topics changed since it was last asked. No targets: the issue's are above.
+  // when the workspace's topics changed since it was last asked. No targets: those are above.
   const uncached = kinds.slice(0, 3).flatMap((kind) =>
     loads.map((connections): Scenario => ({
       name: `GET /api/v1/workspaces/{slug}${kind.name} [no topic cache] ${topicsLabel(backend, connections)}`,
@@ -133,13 +133,13 @@ function topicScenarios(backend: TopicsBackend): Scenario[] {
 }
 
 /**
- * Code context on one backend (issue #5; names contain "anchored topics": `BENCH_ONLY=anchored`):
+ * Code context on one backend (names contain "anchored topics": `BENCH_ONLY=anchored`):
  * `POST /topics/match-files` with 50 paths of the repo, and `POST /topics/retrieve` with a
  * 10-word question and 5 paths, over topics anchored on a 50,000-file git repository
  * (targets/code-context.ts), with 8 connections on PostgreSQL (BENCH_CODE_CONNECTIONS; see there
  * why). On MongoDB (FerretDB, 200 topics, 1 connection) match-files only: retrieve took 3 s a
  * request there, slower with every request (its delivery ledger grows and FerretDB scans it), too
- * near wrk's 5 s timeout to measure. On PostgreSQL the targets of issue #16 are printed after the
+ * near wrk's 5 s timeout to measure. On PostgreSQL the targets (bench/README.md) are printed after the
  * table: match-files p99 ≤ 30 ms and retrieve p99 ≤ 100 ms at 100k topics, 8 connections.
  */
 function codeContextScenarios(backend: TopicsBackend): Scenario[] {
@@ -353,7 +353,7 @@ function recordsComparisons(): Comparison[] {
       denominator: pb.first.name,
       metric: "p50",
     },
-    // Issue #23: create back to at least 1.2× (issue #6 asked ≥ 1× of every row).
+    // Create back to at least 1.2× (ADR 058); every other row at least 1×.
     versus("create", "create", 1.2),
     versus("first", "first page"),
     versus("deep", "deep page"),
@@ -364,7 +364,7 @@ function recordsComparisons(): Comparison[] {
 export const comparisons: Comparison[] = recordsComparisons();
 
 /**
- * Radar (names contain "radar": `BENCH_ONLY=radar`), issue #13: appends on one hot credit account
+ * Radar (names contain "radar": `BENCH_ONLY=radar`): appends on one hot credit account
  * (target on PostgreSQL ≥ 2,000/s) and contact unlocks, each of a path never unlocked before (target on
  * PostgreSQL p99 ≤ 50 ms at 32 connections). MongoDB's figures are printed, not targeted: FerretDB
  * v1 scans (see the records scenarios), so it runs with one connection and fewer people.
@@ -429,7 +429,7 @@ export const scenarios: Scenario[] = [
   {
     name: "GET /api/v1/workspaces/{slug} (postgres)",
     goal: { text: "authenticated GET of a workspace ≥ 0.45× the bare Bun.serve (issue #16)", minRatio: 0.45 },
-    // Issue #16's targets are printed by `BENCH_ONLY=topics,anchored,records`: this one runs with each of them.
+    // The targets of bench/README.md are printed by `BENCH_ONLY=topics,anchored,records`: this one runs with each of them.
     selectedBy: ["topics", "anchored", "records"],
     async prepare(ctx) {
       const app = await postgresApp(ctx);

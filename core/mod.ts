@@ -23,5 +23,5 @@ export * from "./billing/mod.ts";
 export * from "./identity/mod.ts";
 export * from "./blog/mod.ts";
 export * from "./mail/mod.ts";
-export * from "./support/mod.ts";
+export * from "./support-desk/mod.ts";
 export * from "./outbound/mod.ts";

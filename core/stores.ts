@@ -8,7 +8,7 @@ import type { JobStores } from "./jobs/mod.ts";
 import type { MailStores } from "./mail/mod.ts";
 import type { RadarStores } from "./radar/mod.ts";
 import type { SharingStores } from "./sharing/mod.ts";
-import type { SupportStores } from "./support/mod.ts";
+import type { SupportStores } from "./support-desk/mod.ts";
 import type { TopicStores } from "./topics/mod.ts";
 import type { WebhookStores } from "./webhooks/mod.ts";
 import type { WorkspaceStores } from "./workspaces/mod.ts";

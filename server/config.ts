@@ -1,7 +1,7 @@
 import { delimiter, isAbsolute } from "node:path";
-import { parsePrices, type PriceTable } from "../core/radar/prices.ts";
-import { PLAN_LIMITS_MODES, type PlanLimitsMode } from "../core/billing/gate.ts";
-import { standardWebhookKey } from "../core/webhooks/standard-webhooks.ts";
+import { parsePrices, type PriceTable } from "../core/radar/mod.ts";
+import { PLAN_LIMITS_MODES, type PlanLimitsMode } from "../core/billing/mod.ts";
+import { standardWebhookKey } from "../core/webhooks/mod.ts";
 import type { LogLevel } from "./http/logger.ts";
 import { parsePublicUrl } from "./http/public-origin.ts";
 

@@ -1,7 +1,7 @@
 import type { PriceTable } from "../core/radar/mod.ts";
 import type { BlogSource } from "../core/blog/mod.ts";
-import type { CoreDeps } from "../core/deps.ts";
-import type { OidcProvider } from "../core/identity/ports.ts";
+import type { CoreDeps } from "../core/mod.ts";
+import type { OidcProvider } from "../core/identity/mod.ts";
 import type { Logger } from "./http/logger.ts";
 import type { ReadinessProbe } from "./readiness.ts";
 import type { RateLimits } from "./http/rate-limit.ts";

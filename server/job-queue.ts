@@ -1,4 +1,4 @@
-import type { ConsumableJobQueue, JobJournal } from "../core/jobs/ports.ts";
+import type { ConsumableJobQueue, JobJournal } from "../core/jobs/mod.ts";
 import { createMemoryJobQueue } from "../adapters/memory/job-queue.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./http/logger.ts";

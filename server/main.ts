@@ -1,4 +1,5 @@
-import { API_PREFIX, buildApp } from "./app.ts";
+import { buildApp } from "./app.ts";
+import { API_PREFIX } from "./http/api-prefix.ts";
 import { compose } from "./compose.ts";
 import { readConfig } from "./config.ts";
 import { createLogger } from "./http/logger.ts";

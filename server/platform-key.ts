@@ -11,7 +11,7 @@ export interface PlatformKey {
 }
 
 /**
- * The platform operator's key (DESIGN.md, cross-cutting decision 1). From PLATFORM_ADMIN_KEY when
+ * The platform operator's key (ADR 021). From PLATFORM_ADMIN_KEY when
  * set. The embedded store generates one into `DATA_DIR/platform-admin.key` (mode 600, like
  * `secret.key`) so a self-hosted user can grant credits at once; on a database server it must be
  * configured, or the operator surface stays off.

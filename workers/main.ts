@@ -1,6 +1,6 @@
 /**
- * `npm run worker`: consumes background jobs with no HTTP server (DESIGN, cross-cutting item 5;
- * docs/decisions/024-job-queues.md). It composes core exactly as the server does (same
+ * `npm run worker`: consumes background jobs with no HTTP server
+ * (docs/decisions/024-job-queues.md). It composes core exactly as the server does (same
  * configuration, same stores and queue), consumes the shared queue with `jobRunner`
  * (registry.ts), and on SIGTERM or SIGINT stops taking jobs, lets the running ones finish (those
  * still running near SHUTDOWN_TIMEOUT_MS are handed back to the queue) and exits

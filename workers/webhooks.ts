@@ -3,7 +3,7 @@ import { codeHostWebhookHandler } from "../core/code-context/code-host-webhook.t
 import type { CoreDeps } from "../core/deps.ts";
 import { identityWebhookHandler } from "../core/identity/identity-webhook.ts";
 import { monitorWebhookHandler } from "../core/radar/monitor-webhook.ts";
-import { supportWebhookHandler } from "../core/support/support-webhook.ts";
+import { supportWebhookHandler } from "../core/support-desk/support-webhook.ts";
 import { recoverWebhookDeliveries, type SweepReport, type WebhookHandler } from "../core/webhooks/mod.ts";
 
 /**

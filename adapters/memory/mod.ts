@@ -25,8 +25,8 @@ import { memoryWorkspaceBundle } from "./workspaces/bundle.ts";
 import { WorkspaceTables } from "./workspaces/tables.ts";
 import { memoryMailBundle } from "./mail/bundle.ts";
 import { MailTables } from "./mail/tables.ts";
-import { memorySupportBundle } from "./support/bundle.ts";
-import { SupportTables } from "./support/tables.ts";
+import { memorySupportBundle } from "./support-desk/bundle.ts";
+import { SupportTables } from "./support-desk/tables.ts";
 
 /**
  * The reference implementation of every store port: no database, nothing kept across restarts.

@@ -2,7 +2,7 @@
  * The indexes of the MongoDB adapter, created at start-up with `createIndexes` (idempotent: an
  * index that exists with the same key and options is left as it is).
  *
- * Tenancy rule (DESIGN.md "Tenancy"): every index of tenant data starts with `workspace_id`, so
+ * Tenancy rule (ADR 001): every index of tenant data starts with `workspace_id`, so
  * tenant queries are scoped by construction and a sharded cluster can use `{ workspace_id, _id }`
  * as shard key. `workspaces` and `identities` are global. Lookups of one tenant document go by
  * `{ _id, workspace_id }`: served by the built-in `_id` index, and by the shard key once sharded.

@@ -49,9 +49,9 @@ import { WORKSPACE_INDEXES } from "./workspaces/indexes.ts";
 import { mongoMailBundle } from "./mail/bundle.ts";
 import { MAIL_COLLECTION_NAMES, mailCollections } from "./mail/collections.ts";
 import { MAIL_INDEXES } from "./mail/indexes.ts";
-import { mongoSupportBundle } from "./support/bundle.ts";
-import { SUPPORT_COLLECTION_NAMES, supportCollections } from "./support/collections.ts";
-import { SUPPORT_INDEXES } from "./support/indexes.ts";
+import { mongoSupportBundle } from "./support-desk/bundle.ts";
+import { SUPPORT_COLLECTION_NAMES, supportCollections } from "./support-desk/collections.ts";
+import { SUPPORT_INDEXES } from "./support-desk/indexes.ts";
 
 export type { MongoStoreOptions } from "./options.ts";
 

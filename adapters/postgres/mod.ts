@@ -23,7 +23,7 @@ import { sqlTopicBundle } from "./topics/bundle.ts";
 import { sqlWebhookBundle } from "./webhooks/bundle.ts";
 import { sqlWorkspaceBundle } from "./workspaces/bundle.ts";
 import { sqlMailBundle } from "./mail/bundle.ts";
-import { sqlSupportBundle } from "./support/bundle.ts";
+import { sqlSupportBundle } from "./support-desk/bundle.ts";
 
 export type { SqlDriver } from "./driver.ts";
 export { migrate } from "./migrate.ts";

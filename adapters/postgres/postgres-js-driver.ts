@@ -98,7 +98,7 @@ interface Pools {
  * One transaction's fate as its caller sees it. postgres.js reuses a connection object after its
  * socket closed: a statement sent on it afterwards (the transaction's own ROLLBACK included) is
  * written to no socket and throws outside any promise, killing the process, or, once the object
- * reconnected for other work, runs outside the transaction (porsager/postgres#1208, #1215). So once
+ * reconnected for other work, runs outside the transaction (github.com/porsager/postgres/issues/1208 and /1215). So once
  * the connection is lost, nothing more is sent on it: the transaction is over on the server anyway.
  */
 interface TxFate {

@@ -75,7 +75,7 @@ export function benchConnections(): number {
 }
 
 /**
- * The connection counts each topic scenario of a backend runs with, one row each (issue #16): on
+ * The connection counts each topic scenario of a backend runs with, one row each: on
  * PostgreSQL 8 (a p99 there is latency, not queueing on two shared cores) and BENCH_CONNECTIONS
  * (32: throughput); on MongoDB only `topicConnections` (see there).
  */

@@ -5,7 +5,7 @@ import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { type OffsetQuery, type OffsetResult, parseOffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import { displayPrefix, generateRawKey, hashRawKey } from "./api-key.ts";
+import { displayPrefix, generateRawKey, hashRawKey } from "./raw-key.ts";
 import { type ApiKeyView, type CreateApiKeyDto, toApiKeyView } from "./dto.ts";
 import type { ApiKeyRecord } from "./model.ts";
 import { assertCanWrite, assertOwnerOrAdmin, canManageApiKeys, canManageOthersApiKeys } from "./policy.ts";

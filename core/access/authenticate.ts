@@ -1,7 +1,7 @@
 import type { AccessDeps } from "./ports.ts";
 import { unauthenticated } from "../kernel/errors.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import { hashRawKey, LAST_USED_RESOLUTION_MS, looksLikeRawKey } from "./api-key.ts";
+import { hashRawKey, LAST_USED_RESOLUTION_MS, looksLikeRawKey } from "./raw-key.ts";
 import type { Principal } from "./principal.ts";
 import { API_KEY_SCOPES } from "./scopes.ts";
 

@@ -8,7 +8,7 @@ export * from "./scopes.ts";
 export * from "./ports.ts";
 export * from "./model.ts";
 export * from "./dto.ts";
-export * from "./api-key.ts";
+export * from "./raw-key.ts";
 export * from "./api-keys.ts";
 export * from "./authenticate.ts";
 export * from "./secret-box.ts";

@@ -1,5 +1,6 @@
 import type { AnchorIndexStore, PathMatcher, TopicAnchors } from "./ports.ts";
 import { anchorBase, baseCandidates } from "./anchor-base.ts";
+import type { Clock } from "../kernel/clock.ts";
 
 /**
  * A workspace's anchors, grouped by literal base, kept between requests under the store's anchor
@@ -144,10 +145,12 @@ export function buildIndex(version: string, matcher: PathMatcher, topics: readon
 /**
  * The workspace's cached index (loaded when there is none), or null when the store keeps no
  * anchor version or the workspace has too many anchors to cache. `stale`: a version the caller
- * saw superseded; an index at it is dropped and loaded again.
+ * saw superseded; an index at it is dropped and loaded again. `clock` times how long a "not
+ * cacheable" answer stands.
  */
 export async function anchorIndex(
   store: AnchorIndexStore,
+  clock: Clock,
   matcher: PathMatcher,
   workspaceId: string,
   stale?: string,
@@ -157,7 +160,7 @@ export async function anchorIndex(
   for (let slot = cache.get(workspaceId); slot; slot = cache.get(workspaceId)) {
     const index = await slot.index;
     if (cache.get(workspaceId) !== slot) continue; // replaced meanwhile: look again
-    if (index === null ? Date.now() < slot.until : index.matcher === matcher && index.version !== stale) {
+    if (index === null ? clock.now().getTime() < slot.until : index.matcher === matcher && index.version !== stale) {
       // Most recently used last: eviction takes the first.
       cache.delete(workspaceId);
       cache.set(workspaceId, slot);
@@ -165,7 +168,7 @@ export async function anchorIndex(
     }
     cache.delete(workspaceId);
   }
-  const fresh: Slot = { index: load(store, matcher, workspaceId), size: 0, until: Date.now() + UNCACHEABLE_MS };
+  const fresh: Slot = { index: load(store, matcher, workspaceId), size: 0, until: clock.now().getTime() + UNCACHEABLE_MS };
   cache.set(workspaceId, fresh);
   let index: AnchorIndex | null;
   try {

@@ -121,7 +121,7 @@ export async function matchIndexed<T extends { id: string; at?: number }>(
   const store = deps.stores.anchorIndex;
   let stale: string | undefined;
   for (let attempt = 0; attempt < INDEX_ATTEMPTS; attempt++) {
-    const index = await anchorIndex(store, matcher, workspaceId, stale);
+    const index = await anchorIndex(store, deps.clock, matcher, workspaceId, stale);
     if (!index) return null;
     // Which candidates the reference path would consider depends on their list order, which only
     // the store knows: beyond the cap, it answers.

@@ -1,7 +1,7 @@
 import type { CodeContextDeps, KeptHead, PathMatcher, ReadVersions, TopicHeadStore } from "./ports.ts";
 import { type AnchorIndex, anchorIndex, matchesOf } from "./anchor-index.ts";
 import { candidatesOver, MAX_MATCH_CANDIDATES } from "./anchor-match.ts";
-import { compareKeptMatched } from "./kept-head.ts";
+import { compareKeptMatched } from "./topic-head.ts";
 
 /**
  * What match-files and retrieve read of a workspace's topics, kept in memory under its topic
@@ -134,7 +134,7 @@ export async function keptMatches(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const versions = attempt === 0 && read ? read : await store.versions(workspaceId);
     if (!versions) return null;
-    const index = await anchorIndex(deps.stores.anchorIndex, matcher, workspaceId, stale);
+    const index = await anchorIndex(deps.stores.anchorIndex, deps.clock, matcher, workspaceId, stale);
     if (!index) return null;
     if (index.version !== versions.anchors) {
       // An index older than the version read is loaded again; a newer one (loaded meanwhile) is

@@ -1,6 +1,6 @@
 import type { CodeContextDeps, KeptHead, PathMatcher, TopicHead } from "./ports.ts";
 import { keptMatches } from "./kept-heads.ts";
-import { compareKeptMatched, keptStale } from "./kept-head.ts";
+import { compareKeptMatched, keptStale } from "./topic-head.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { matchCandidates, matchIndexed, normalizePath, requireMatcher } from "./anchor-match.ts";
 import { staleBefore, trustOf } from "../topics/mod.ts";

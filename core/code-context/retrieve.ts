@@ -1,6 +1,6 @@
 import type { CodeContextDeps, KeptHead, ReadVersions } from "./ports.ts";
 import { keptMatches, keptText, type TextCandidate } from "./kept-heads.ts";
-import { compareKeptListed, keptHeadOf, termWeightsOf } from "./kept-head.ts";
+import { compareKeptListed, keptHeadOf, termWeightsOf } from "./topic-head.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { checkRefs, type Workspace } from "../workspaces/mod.ts";
 import { matchAnchors, normalizePath, requireMatcher } from "./anchor-match.ts";

@@ -29,5 +29,5 @@ export * from "./collections.ts";
 export * from "./records.ts";
 export * from "./record-reads.ts";
 export * from "./entities.ts";
-export * from "./context.ts";
+export * from "./collection-criterion.ts";
 export * from "./doctor.ts";

@@ -3,7 +3,7 @@ import { parseBoundedInt } from "../kernel/paging.ts";
 import type { QueryInt } from "../kernel/query-params.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
-import { resolveCriterion } from "./context.ts";
+import { resolveCriterion } from "./collection-criterion.ts";
 import type { QueryRecordsDto } from "./dto.ts";
 import { type ErrorDetail, validationFailed } from "../kernel/errors.ts";
 import type { Collection } from "./model.ts";

@@ -3,7 +3,7 @@ import { conflict, validationFailed } from "../kernel/errors.ts";
 import { idempotencyKeyReused } from "./errors.ts";
 import type { CreditStores } from "./ports.ts";
 
-/** How long an answer is kept for its key (DESIGN.md: at least 24 hours). */
+/** How long an answer is kept for its key (ADR 021: 24 hours). */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A key still pending after this long belongs to a request that died: it may be taken over. */
 export const IDEMPOTENCY_STALE_MS = 60 * 1000;

@@ -3,8 +3,8 @@ import { forbidden } from "../kernel/errors.ts";
 
 /**
  * Who may do what with credits. Reading is every member's and service key's of the workspace
- * (tenancy is checked before). Granting is the platform operator's alone (DESIGN.md,
- * cross-cutting decision 1): no principal of a workspace, owners included, may add credits.
+ * (tenancy is checked before). Granting is the platform operator's alone (ADR 021): no principal
+ * of a workspace, owners included, may add credits.
  */
 export interface PlatformOperator {
   kind: "platform_operator";

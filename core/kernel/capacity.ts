@@ -1,5 +1,5 @@
 /**
- * Capacity of a workspace (issue #15, "Plans and limits"): the kinds whose creates a plan limits,
+ * Capacity of a workspace: the kinds whose creates a plan limits,
  * and the gate every create of them passes. Shared vocabulary (kernel), so that workspaces,
  * topics and collections need not import billing, which fills the gate
  * (`planLimitsGate`, core/billing/gate.ts, docs/decisions/031-plan-limits.md).

@@ -1,4 +1,4 @@
-/** Random bytes in a share token: 256 bits, far beyond guessing (the issue asks for at least 128). */
+/** Random bytes in a share token: 256 bits, far beyond guessing (ADR 008). */
 export const SHARE_TOKEN_BYTES = 32;
 /** Length of a token: 32 bytes in unpadded base64url. */
 export const SHARE_TOKEN_LENGTH = 43;

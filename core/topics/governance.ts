@@ -1,7 +1,7 @@
 /**
- * The topic governance state machine: one table, pure. Where issue #4's table is silent, decided
- * here: `restore` brings an archived topic back as a draft (owner/admin), since archived knowledge
- * must be re-reviewed before it is trusted again.
+ * The topic governance state machine: one table, pure (ADR 007). `restore` brings an archived
+ * topic back as a draft (owner/admin), since archived knowledge must be re-reviewed before it is
+ * trusted again.
  */
 export const TOPIC_STATUSES = ["draft", "proposed", "reviewed", "archived"] as const;
 export type TopicStatus = (typeof TOPIC_STATUSES)[number];

@@ -32,7 +32,8 @@ export {
   searchTopics,
   updateTopic,
 } from "./topics.ts";
-export { type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
+export { MAX_FILTER_TAGS, SEARCH_LIMIT, type TimelineQuery, type TopicListQuery, type TopicSearchQuery } from "./topic-query.ts";
+export type { TopicReadCacheLimits } from "./topic-read-cache.ts";
 export { topicBySlug, topicsBySlug } from "./topic-access.ts";
 export * from "./transitions.ts";
 export * from "./drift.ts";

@@ -7,7 +7,7 @@ import { verifyStandardWebhook } from "./standard-webhooks.ts";
 import { verifyStripeSignature } from "./stripe-signature.ts";
 
 /**
- * The one way in of every inbound receiver (ADR 060, DESIGN.md cross-cutting decision 3): the
+ * The one way in of every inbound receiver (ADR 060): the
  * signature over the raw body first (a timestamp outside 300 s where the scheme has one; compared in
  * constant time), and only then the body, parsed as JSON and checked against the receiver's schema.
  */

@@ -5,7 +5,7 @@ import { literalUnion } from "../kernel/literal-union.ts";
  * What the workspaces module keeps: workspaces, people (identities), memberships, areas and linked
  * repos, as stored. What crosses the API is in dto.ts.
  */
-/** Roles of a member. Owner and admin are the "owner/admin" authority of the spec. */
+/** Roles of a member. Owner and admin together are the "owner/admin" authority (access/policy.ts, ADR 018). */
 export const ROLES = ["owner", "admin", "member"] as const;
 export type Role = (typeof ROLES)[number];
 

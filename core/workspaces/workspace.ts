@@ -29,7 +29,7 @@ export async function updateWorkspace(
 }
 
 /**
- * An owner or admin switches between the self-serve plans (issue #15). The current plan again
+ * An owner or admin switches between the self-serve plans (ADR 031). The current plan again
  * changes nothing (no event); `enterprise` is a contract: neither set nor left here (409
  * PLAN_CHANGE_NOT_ALLOWED). Without a billing provider (self-hosted, nothing charged) free, team
  * and business switch freely and include no credits; with one, every other change is 409

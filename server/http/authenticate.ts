@@ -1,9 +1,6 @@
-import { authenticateApiKey, type Authenticated } from "../../core/access/authenticate.ts";
-import { assertInWorkspace } from "../../core/access/policy.ts";
-import { authenticateOAuthToken, sessionPrincipal, sessionPrincipalOf } from "../../core/identity/principal.ts";
-import { isAccessTokenFormat } from "../../core/identity/token-format.ts";
-import type { Principal } from "../../core/access/principal.ts";
-import { notFound, unauthenticated } from "../../core/kernel/errors.ts";
+import { assertInWorkspace, authenticateApiKey, type Authenticated, type Principal } from "../../core/access/mod.ts";
+import { authenticateOAuthToken, isAccessTokenFormat, sessionPrincipal, sessionPrincipalOf } from "../../core/identity/mod.ts";
+import { notFound, unauthenticated } from "../../core/kernel/mod.ts";
 import type { Workspace } from "../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../deps.ts";
 import { credentialOf } from "./credentials.ts";

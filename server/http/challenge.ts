@@ -1,4 +1,4 @@
-import type { AppError } from "../../core/kernel/errors.ts";
+import type { AppError } from "../../core/kernel/mod.ts";
 import { bearerOf } from "./credentials.ts";
 import { PROTECTED_RESOURCE_PATH } from "./public-origin.ts";
 import { STATUS_OF } from "./error-status.ts";

@@ -1,4 +1,4 @@
-import { unauthenticated } from "../../core/kernel/errors.ts";
+import { unauthenticated } from "../../core/kernel/mod.ts";
 
 /**
  * The credential a request carries, read in one place for every route

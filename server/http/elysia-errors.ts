@@ -1,5 +1,4 @@
-import { AppError, type ErrorDetail, isAppError } from "../../core/kernel/errors.ts";
-import { type SchemaError, schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
+import { AppError, type ErrorDetail, isAppError, type SchemaError, schemaErrorDetails } from "../../core/kernel/mod.ts";
 
 /**
  * Translates what Elysia throws into domain errors: request validation is our 400

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { AppError, type ErrorCode, type ErrorDetail } from "../../core/kernel/errors.ts";
+import { AppError, type ErrorCode, type ErrorDetail } from "../../core/kernel/mod.ts";
 import { STATUS_OF } from "./error-status.ts";
 
 export const ErrorEnvelope = Type.Object(

@@ -1,6 +1,6 @@
 import { scopesFor } from "../../core/access/mod.ts";
 import type { IdentityError, IdentityErrorCode, Result } from "../../core/identity/mod.ts";
-import { AppError, type ErrorCode } from "../../core/kernel/errors.ts";
+import { AppError, type ErrorCode } from "../../core/kernel/mod.ts";
 
 /** The one table that maps domain error codes to HTTP statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {

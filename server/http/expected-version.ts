@@ -1,4 +1,4 @@
-import { validationFailed } from "../../core/kernel/errors.ts";
+import { validationFailed } from "../../core/kernel/mod.ts";
 
 /**
  * The version a write is based on, as a request may say it: the body's `expected_version`, the

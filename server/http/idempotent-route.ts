@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { CoreDeps } from "../../core/deps.ts";
 import { checkIdempotencyKey, IDEMPOTENCY_KEY_MAX, idempotent } from "../../core/credits/mod.ts";
+import type { ServerDeps } from "../deps.ts";
 
 /** The `Idempotency-Key` header of money-moving POSTs, as documented. */
 export const IdempotencyHeaders = Type.Object({
@@ -25,7 +25,7 @@ interface Reply {
  * `Idempotent-Replayed: true` on a replay.
  */
 export async function moneyMoving<T>(
-  core: CoreDeps,
+  core: ServerDeps["core"],
   request: Request,
   set: Reply,
   op: { workspace_id: string; scope: string; request: unknown; status?: number },

@@ -1,4 +1,4 @@
-import { AppError, validationFailed } from "../../core/kernel/errors.ts";
+import { AppError, validationFailed } from "../../core/kernel/mod.ts";
 
 /**
  * The one JSON body parser. Beyond `JSON.parse` it refuses text holding U+0000: no store can keep

@@ -22,7 +22,7 @@ const pending = new WeakMap<Request, string | ((json: string) => void)>();
  * What a route returns for a kept encoding: a `Response`, which Elysia does not check against the
  * route's schema, standing in for the encoding that `sendAndKeep` sends. Were the hook missing, it
  * would answer a 500, never an empty page. Typed `never`: Elysia types a handler's answer as its
- * schema's or a `Response`, not either (as blog.ts's 304).
+ * schema's or a `Response`, not either (as routes/blog/blog.ts's 304).
  */
 export function keptAnswer(request: Request, json: string): never {
   pending.set(request, json);

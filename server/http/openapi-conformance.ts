@@ -1,6 +1,5 @@
 import { type AnyElysia, Elysia } from "elysia";
-import { AUTHORITY } from "../../core/access/authority.ts";
-import { type ScopedOperation, scopesFor } from "../../core/access/mod.ts";
+import { AUTHORITY, type ScopedOperation, scopesFor } from "../../core/access/mod.ts";
 import { authorityOf } from "./route-authorities.ts";
 
 // The generated document is walked as plain JSON: its shape is OpenAPI's, not a type of ours.

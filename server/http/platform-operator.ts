@@ -1,8 +1,7 @@
 import { sha256 } from "@oslojs/crypto/sha2";
-import { assertCanGrantCredits } from "../../core/credits/policy.ts";
-import { constantTimeEqual } from "../../core/kernel/mod.ts";
-import { forbidden, notFound, unauthenticated } from "../../core/kernel/errors.ts";
-import type { Workspace } from "../../core/workspaces/model.ts";
+import { assertCanGrantCredits } from "../../core/credits/mod.ts";
+import { constantTimeEqual, forbidden, notFound, unauthenticated } from "../../core/kernel/mod.ts";
+import type { Workspace } from "../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../deps.ts";
 import { optionalCaller, optionalPrincipal, requireWorkspace, type SessionContext } from "./authenticate.ts";
 import { credentialOf } from "./credentials.ts";

@@ -1,8 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
-import { MAX_SELECTED_FIELDS } from "../../core/collections/record-projection.ts";
-import { FIELD_NAME_PATTERN } from "../../core/collections/record-schema.ts";
-import { UUID_PATTERN } from "../../core/kernel/ids.ts";
-import { type LimitRule, MAX_OFFSET } from "../../core/kernel/paging.ts";
+import { FIELD_NAME_PATTERN, MAX_SELECTED_FIELDS } from "../../core/collections/mod.ts";
+import { type LimitRule, MAX_OFFSET, UUID_PATTERN } from "../../core/kernel/mod.ts";
 
 /**
  * Query and header parameters as the OpenAPI document declares them: with the constraints the

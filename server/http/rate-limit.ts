@@ -1,6 +1,5 @@
-import { decide } from "../../core/access/rate-limit.ts";
-import { type RateCounter, type RateRule, type WindowCount } from "../../core/access/ports.ts";
-import { AppError } from "../../core/kernel/errors.ts";
+import { decide, type RateCounter, type RateRule, type WindowCount } from "../../core/access/mod.ts";
+import { AppError } from "../../core/kernel/mod.ts";
 import type { Logger } from "./logger.ts";
 
 export interface RateLimits {

@@ -1,4 +1,4 @@
-import type { Authority } from "../../core/access/authority.ts";
+import type { Authority } from "../../core/access/mod.ts";
 
 /**
  * The authority each operation of the service needs, declared once (docs/decisions/051-authority-table.md):

@@ -1,5 +1,5 @@
 import { type TObject, type TSchema, Type } from "@sinclair/typebox";
-import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
+import { DEFAULT_LIMIT } from "../../core/kernel/mod.ts";
 import { ErrorEnvelope } from "./error-envelope.ts";
 import { limitParam, offsetParam } from "./query-schemas.ts";
 

@@ -1,5 +1,5 @@
 import { type Session, validateSession } from "../../core/identity/mod.ts";
-import { forbidden } from "../../core/kernel/errors.ts";
+import { forbidden } from "../../core/kernel/mod.ts";
 import type { ServerDeps } from "../deps.ts";
 import { cookieValue } from "./csrf.ts";
 import { publicOrigin } from "./public-origin.ts";

@@ -8,7 +8,7 @@
  * (`default-src 'none'`), so even a mistake in the first layer could not run one.
  */
 import MarkdownIt from "markdown-it";
-import type { SharedTopic } from "../../core/sharing/dto.ts";
+import type { SharedTopic } from "../../core/sharing/mod.ts";
 import { escapeHtml, htmlPage } from "./html-page.ts";
 
 const md = new MarkdownIt({ html: false, linkify: false, typographer: false });

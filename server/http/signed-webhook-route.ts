@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { type DocumentDecoration, Elysia } from "elysia";
-import { AppError } from "../../core/kernel/errors.ts";
+import { AppError } from "../../core/kernel/mod.ts";
 import { rawBody } from "./raw-body.ts";
 import { errors, publicOperation } from "./schemas.ts";
 

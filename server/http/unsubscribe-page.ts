@@ -2,7 +2,7 @@
  * The pages of an unsubscribe link: script-free HTML, every value escaped. The page's own form
  * posts back to this origin (`form-action 'self'`); nothing else may load or run.
  */
-import type { MailList } from "../../core/mail/model.ts";
+import type { MailList } from "../../core/mail/mod.ts";
 import { escapeHtml, htmlPage } from "./html-page.ts";
 
 export const UNSUBSCRIBE_SECURITY_HEADERS: Record<string, string> = {

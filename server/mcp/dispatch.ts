@@ -1,7 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import { hasScopesFor, type ScopedOperation } from "../../core/access/mod.ts";
-import { isAppError } from "../../core/kernel/errors.ts";
-import { schemaErrorDetails } from "../../core/kernel/schema-errors.ts";
+import { isAppError, schemaErrorDetails } from "../../core/kernel/mod.ts";
 import { INVALID_PARAMS, type JsonRpcError, type JsonRpcResult, METHOD_NOT_FOUND, rpcError, rpcResult } from "./jsonrpc.ts";
 import { negotiateRevision } from "./protocol.ts";
 import { type Tool, TOOL_BY_NAME, type ToolContext, TOOLS } from "./tools.ts";

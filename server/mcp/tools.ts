@@ -1,15 +1,23 @@
 import { type Static, type TObject, Type } from "@sinclair/typebox";
 import type { Principal, ScopedOperation } from "../../core/access/mod.ts";
-import { matchFiles } from "../../core/code-context/match-files.ts";
-import { retrieve } from "../../core/code-context/retrieve.ts";
-import { MatchFilesDto, MatchFilesFullResult, RetrieveDto, RetrieveResult } from "../../core/code-context/dto.ts";
-import type { CoreDeps } from "../../core/deps.ts";
-import { uuidv7 } from "../../core/kernel/ids.ts";
-import { openProposal } from "../../core/topics/proposals.ts";
-import { createTopic, getTopic, searchTopics } from "../../core/topics/topics.ts";
-import { CreateTopicDto, OpenProposalDto, ProposalView, TagNameInput, TopicSlugSchema, TopicView } from "../../core/topics/dto.ts";
-import { MAX_FILTER_TAGS, SEARCH_LIMIT } from "../../core/topics/topic-query.ts";
+import { matchFiles, MatchFilesDto, MatchFilesFullResult, retrieve, RetrieveDto, RetrieveResult } from "../../core/code-context/mod.ts";
+import { uuidv7 } from "../../core/kernel/mod.ts";
+import {
+  createTopic,
+  CreateTopicDto,
+  getTopic,
+  MAX_FILTER_TAGS,
+  openProposal,
+  OpenProposalDto,
+  ProposalView,
+  SEARCH_LIMIT,
+  searchTopics,
+  TagNameInput,
+  TopicSlugSchema,
+  TopicView,
+} from "../../core/topics/mod.ts";
 import type { Workspace } from "../../core/workspaces/mod.ts";
+import type { ServerDeps } from "../deps.ts";
 
 /**
  * The MCP tools: each one core use case, the same the HTTP routes call (never HTTP in HTTP), over
@@ -17,7 +25,7 @@ import type { Workspace } from "../../core/workspaces/mod.ts";
  * `tools/list`; input is strict (an unknown argument is an error the model can read and fix).
  */
 export interface ToolContext {
-  core: CoreDeps;
+  core: ServerDeps["core"];
   principal: Principal;
   workspace: Workspace;
 }

@@ -226,7 +226,7 @@ describe("the authorization matrix", () => {
   }
 });
 
-describe("an owner's read-only OAuth token (issue #23)", () => {
+describe("an owner's read-only OAuth token (ADR 051)", () => {
   test("is refused every owner/admin governance action, with the step-up challenge, and the topic does not change", async () => {
     const readOnly = PRINCIPAL_KINDS.find((k) => k.id === "owner token work:read")!;
     const writer = PRINCIPAL_KINDS.find((k) => k.id === "owner token work:read work:write")!;

@@ -5,7 +5,7 @@ import type { Stores } from "../../core/stores.ts";
 import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";
 
-/** Collections, records and entities over HTTP (issue #6), run on each store by collections.test.ts. */
+/** Collections, records and entities over HTTP (ADR 012), run on each store by collections.test.ts. */
 export function runCollectionsApiSuite(name: string, open: () => Promise<Stores>, opts: { rollups?: boolean } = {}) {
   describe(name, () => {
     let t: TestApp;

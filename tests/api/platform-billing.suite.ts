@@ -17,7 +17,7 @@ import { makeTestApp, TEST_SECRET, type TestApp } from "../support/test-app.ts";
 export const OPERATOR = "operator-key-operator-key-operator-key-0123";
 const price = { amount: 4_000, currency: "eur", interval: "month" };
 
-/** The operator's billing administration and the workspace's offers over HTTP (issue #15), run on each store. */
+/** The operator's billing administration and the workspace's offers over HTTP (ADR 034), run on each store. */
 export function runPlatformBillingApiSuite(name: string, open: () => Promise<Stores>) {
   describe(name, () => {
     let t: TestApp;

@@ -8,8 +8,8 @@ import { jobKind } from "../../core/jobs/kind.ts";
 import { Type } from "@sinclair/typebox";
 
 /**
- * A crash of PostgreSQL under load, as an operator would meet it (issue #23,
- * docs/decisions/054-database-outages.md): `kill -9` of the postmaster and every backend while a
+ * A crash of PostgreSQL under load, as an operator would meet it
+ * (docs/decisions/054-database-outages.md): `kill -9` of the postmaster and every backend while a
  * server process (`bun server/main.ts`, BullMQ on the same PostgreSQL) serves reads, writes and
  * idempotent credit grants, then a restart on the same data directory and port. Then the same
  * server is stopped with SIGTERM while a request is held in flight, and a worker with SIGINT.

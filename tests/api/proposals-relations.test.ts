@@ -8,7 +8,7 @@ import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bu
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { openPgliteStores } from "../../adapters/postgres/mod.ts";
 
-/** Suggested edits, relations and the graph over HTTP (issue #5), on the reference and the embedded SQL store. */
+/** Suggested edits, relations and the graph over HTTP (ADR 009), on the reference and the embedded SQL store. */
 function runProposalRelationApiSuite(name: string, open: () => Promise<Stores>) {
   describe(name, () => {
     let t: TestApp;

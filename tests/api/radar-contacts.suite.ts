@@ -8,7 +8,7 @@ const OPERATOR = "op_" + "c".repeat(40);
 const EMAIL = 4;
 
 /**
- * Contact paths over HTTP (issue #23): whoever pays for a person's path sees it on every record of
+ * Contact paths over HTTP (ADR 056): whoever pays for a person's path sees it on every record of
  * that person in the request, and a record asked for later gets the value free. The people are
  * entities keyed `sample:<id>` of the bundled sample directory (every one has an e-mail); the
  * collection declares `email` only, so a LinkedIn URL stays on the entity.

@@ -12,7 +12,7 @@ const WEBHOOK_SECRET = "whsec_" + btoa("radar-monitor-webhook-secret-0123456789"
 const companies = { industries: ["software"], countries: ["DE"] };
 
 /**
- * Radar searches and runs over HTTP (issue 13), on the stores `open` gives: opening, pricing,
+ * Radar searches and runs over HTTP (ADR 026), on the stores `open` gives: opening, pricing,
  * starting with the hold and the charge, results as records and entities, trace and stream,
  * monitors and their webhook. No job queue here: a started run runs within the request.
  */

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { type AppServer, bootstrapWorkspace, PROJECT_ROOT, SERVER_ENTRY, startAppServer } from "../support/app-server.ts";
 
 /**
- * What a stranger can make the real server read (issue #23; docs/decisions/052-server-paths-and-outbound-addresses.md):
- * `npm start`'s composition, with CODE_HOST_LOCAL_ROOTS naming one directory. The issue's own
- * steps (bootstrap a workspace, link a server path, anchor a topic to `**`) list nothing outside
- * the root. Remote URLs here are address literals only: nothing is resolved, nothing leaves
+ * What a stranger can make the real server read (docs/decisions/052-server-paths-and-outbound-addresses.md):
+ * `npm start`'s composition, with CODE_HOST_LOCAL_ROOTS naming one directory. The steps of ADR
+ * 052's context (bootstrap a workspace, link a server path, anchor a topic to `**`) list nothing
+ * outside the root. Remote URLs here are address literals only: nothing is resolved, nothing leaves
  * loopback.
  */
 const root = mkdtempSync(join(tmpdir(), "repo-sources-"));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { hashRawKey } from "../../core/access/api-key.ts";
+import { hashRawKey } from "../../core/access/raw-key.ts";
 import type { Stores } from "../../core/stores.ts";
 import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
 import { createLocalInvalidationBus } from "../../adapters/cache/invalidation-bus.ts";

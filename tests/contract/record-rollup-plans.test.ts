@@ -10,7 +10,7 @@ import { freshDatabase, sharedPostgres } from "../support/postgres-server.ts";
 import { bootstrapped, collectionFixture } from "./fixtures.ts";
 
 /**
- * The plans behind the records aggregate targets of issue #16 (ADR 039), on PostgreSQL with
+ * The plans behind the records aggregate targets of ADR 039, on PostgreSQL with
  * statistics of 20,000 records: a declared aggregate reads its rollup's groups by the rollup's key
  * and never the records; an ad-hoc one reads the collection's records (a scan, no rollup).
  */

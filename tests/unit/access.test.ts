@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
-import { displayPrefix, generateRawKey, hashRawKey, looksLikeRawKey } from "../../core/access/api-key.ts";
+import { displayPrefix, generateRawKey, hashRawKey, looksLikeRawKey } from "../../core/access/raw-key.ts";
 import { actorKind, isOwnerOrAdmin } from "../../core/access/policy.ts";
 import { canAssignRole } from "../../core/workspaces/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";

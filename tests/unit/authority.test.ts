@@ -8,7 +8,7 @@ import { assertCanPurgeCollection } from "../../core/collections/policy.ts";
 import { assertCanGrantCredits, PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
 import { assertCanMarkInboxRead, assertCanReadInbox } from "../../core/sharing/policy.ts";
-import { assertCanReadSupportLog } from "../../core/support/policy.ts";
+import { assertCanReadSupportLog } from "../../core/support-desk/policy.ts";
 import { assertCanDeleteRelation, assertCanDeleteTopic, assertCanRelateTopics } from "../../core/topics/policy.ts";
 
 /** The authority table (core/access/authority.ts) as a pure function, and the policies that enforce it agreeing with it. */

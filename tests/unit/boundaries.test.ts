@@ -3,11 +3,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /**
- * The walls of the architecture (DESIGN.md, "Layout and the direction of imports"), checked on
- * every file rather than kept by care: core imports only itself and TypeBox and uses no runtime
- * of its own; adapters never import the server or the workers; workers never import the server;
- * routes never import adapters; no module of core reaches into another module's files, only through
- * its mod.ts (ADR 018).
+ * The walls of the architecture (ADR 001, 018, 062), checked on every file rather than kept by
+ * care: core imports only itself and TypeBox and uses no runtime of its own, and reads the wall
+ * clock only through its clock port; adapters never import the server or the workers; workers
+ * import of the server only its composition root; the server never imports workers; routes, http/
+ * and mcp/ never import adapters; no module of core reaches into another module's files, and the
+ * server never into any, only through a mod.ts.
  */
 const root = resolve(import.meta.dir, "../..");
 
@@ -120,7 +121,53 @@ describe("architecture boundaries", () => {
     expect(violations(["workers"], (_f, to) => !to.startsWith("server/") || compositionRoot.includes(to))).toEqual([]);
   });
 
-  test("routes never import adapters (they are composed in server/compose.ts)", () => {
-    expect(violations(["server/routes"], (_f, to) => !to.startsWith("adapters/"))).toEqual([]);
+  test("routes, http/ and mcp/ never import adapters (they are composed in server/compose.ts)", () => {
+    expect(violations(["server/routes", "server/http", "server/mcp"], (_f, to) => !to.startsWith("adapters/"))).toEqual([]);
+  });
+
+  test("the server never imports workers", () => {
+    // compose receives job runner: ADR 065 pending.
+    const pending = ["server/compose.ts"];
+    expect(violations(["server"], (f, to) => !to.startsWith("workers/") || pending.includes(f))).toEqual([]);
+  });
+
+  test("the server imports core only through a mod.ts: a module's, or core/mod.ts in its composition root (the composition types)", () => {
+    const compositionRoot = ["server/deps.ts", "server/compose.ts"];
+    // radar/billing split pending (ADR 061): these route files keep their imports of module files until then.
+    const splitPending = [
+      "server/routes/billing/billing.ts",
+      "server/routes/billing/offers.ts",
+      "server/routes/billing/platform.ts",
+      "server/routes/radar/contacts.ts",
+      "server/routes/radar/criteria.ts",
+      "server/routes/radar/runs.ts",
+    ];
+    const found = violations(
+      ["server"],
+      (f, to) =>
+        !to.startsWith("core/") || /^core\/[a-z-]+\/mod\.ts$/.test(to) || (to === "core/mod.ts" && compositionRoot.includes(f)) ||
+        splitPending.includes(f),
+    );
+    expect(found).toEqual([]);
+  });
+
+  test("route files sit in a folder named for the core module they serve (oauth/ is identity's server; system/ and mcp/ serve no module)", () => {
+    const modules = readdirSync(join(root, "core"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const misplaced = sources("server/routes").filter((f) => {
+      const folder = /^server\/routes\/([^/]+)\/[^/]+\.ts$/.exec(f)?.[1];
+      return folder === undefined || !(modules.includes(folder) || ["oauth", "system", "mcp"].includes(folder));
+    });
+    expect(misplaced).toEqual([]);
+  });
+
+  test("core reads the wall clock only through its clock port (kernel/clock.ts's systemClock), so a test can fix the time", () => {
+    // radar/billing split pending (ADR 061): contact paths' polling loop is rewritten there.
+    const pending = ["core/radar/contact-paths.ts"];
+    const found = sources("core").filter((f) => {
+      if (f === "core/kernel/clock.ts" || pending.includes(f)) return false;
+      const code = readFileSync(join(root, f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      return /\bDate\.now\s*\(|\bnew Date\s*\(\s*\)|\bperformance\.now\s*\(/.test(code);
+    });
+    expect(found).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
-import { displayPrefix, generateRawKey, hashRawKey, looksLikeRawKey } from "../../core/access/api-key.ts";
+import { displayPrefix, generateRawKey, hashRawKey, looksLikeRawKey } from "../../core/access/raw-key.ts";
 import { authenticateApiKey } from "../../core/access/authenticate.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
 import { systemClock } from "../../core/kernel/clock.ts";

@@ -1,5 +1,5 @@
 import type { KeptHead, ReadVersions, TopicHeadStore } from "../../../core/code-context/ports.ts";
-import { keptHeadOf, termWeightsOf } from "../../../core/code-context/kept-head.ts";
+import { keptHeadOf, termWeightsOf } from "../../../core/code-context/topic-head.ts";
 import type { TopicTables } from "../topics/tables.ts";
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Workspaces, identities and the tenant tables of the workspaces and access modules.
  *
- * Tenancy rule (DESIGN.md "Tenancy"): every tenant table carries `workspace_id`, and its primary
+ * Tenancy rule (ADR 001): every tenant table carries `workspace_id`, and its primary
  * key, unique keys and indexes start with it, so tenant queries are scoped by construction and the
  * tables can later be distributed by `workspace_id` (Citus). `workspaces` and `identities` are
  * global. Each tenant table references its workspace with ON DELETE CASCADE, so deleting the

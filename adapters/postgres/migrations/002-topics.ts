@@ -63,7 +63,7 @@ create index topics_list_idx on topics (workspace_id, drifted desc, trust_rank d
 create index topics_status_list_idx on topics (workspace_id, status, drifted desc, trust_rank desc, updated_at desc, id desc);
 -- Tag filters (any-of, tags && $n) and a retag's "every topic carrying the tag".
 create index topics_tags_idx on topics using gin (workspace_id, tags);
--- The repo filter (and, in #5, the topics anchored to a repo), in list order.
+-- The repo filter (and the topics anchored to a repo, ADR 010), in list order.
 create index topics_repo_list_idx on topics (workspace_id, repo_id, drifted desc, trust_rank desc, updated_at desc, id desc)
   where repo_id is not null;
 -- Search (search @@ $n::tsquery).

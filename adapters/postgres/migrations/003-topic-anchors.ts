@@ -1,5 +1,5 @@
 /**
- * Anchors: the glob patterns of files of the linked repo a topic is about (issue #5), and the
+ * Anchors: the glob patterns of files of the linked repo a topic is about (ADR 010), and the
  * literal directory each starts from (core's `anchorBase`), indexed.
  */
 export default {

@@ -1,5 +1,5 @@
 /**
- * Suggested edits (proposals) and typed relations between topics (issue #5), and what the graph's
+ * Suggested edits (proposals) and typed relations between topics (ADR 009), and what the graph's
  * ETag is read from.
  *
  * Same tenancy rule as 001: every table carries `workspace_id`, every key and index starts with

@@ -1,5 +1,5 @@
 /**
- * Code context (issue #5, docs/decisions/010-code-context.md): repos' file indexes, the lookup of
+ * Code context (docs/decisions/010-code-context.md): repos' file indexes, the lookup of
  * repos by full name for the code-host webhook, and the webhook deliveries already seen.
  *
  * `repo_indexes` holds one row per repo: its default branch's paths at one commit as ONE `text[]`

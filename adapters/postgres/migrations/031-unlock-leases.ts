@@ -6,8 +6,8 @@
  * resolves their holds; `entity_ids`/`kinds` are the keys the begin asked for, so dropping the dead
  * request's pending claims goes by the claims' primary key.
  *
- * Holds of unlocks left unresolved before this migration (a request that died; issue #23 found
- * some after a crash of PostgreSQL) get a lease that ended a minute after their hold, with the keys
+ * Holds of unlocks left unresolved before this migration (a request that died; a crash of
+ * PostgreSQL left some, ADR 055) get a lease that ended a minute after their hold, with the keys
  * their token claimed: the first sweep resolves them.
  */
 export default {

@@ -6,7 +6,7 @@ import {
   checkAuthorizationRequest,
   consentViewer,
 } from "../../../core/identity/mod.ts";
-import { API_PREFIX } from "../../app.ts";
+import { API_PREFIX } from "../../http/api-prefix.ts";
 import { consentHeaders, renderAuthorizationError, renderConsentPage, type SignedIn } from "../../http/consent-page.ts";
 import { CSRF_COOKIE } from "../../http/csrf.ts";
 import { ErrorEnvelope } from "../../http/error-envelope.ts";

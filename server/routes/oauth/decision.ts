@@ -12,9 +12,8 @@ import {
   type OAuthMount,
   type Session,
 } from "../../../core/identity/mod.ts";
-import { AppError, forbidden, unauthenticated, validationFailed } from "../../../core/kernel/errors.ts";
-import { schemaErrorDetails } from "../../../core/kernel/schema-errors.ts";
-import { API_PREFIX } from "../../app.ts";
+import { AppError, forbidden, schemaErrorDetails, unauthenticated, validationFailed } from "../../../core/kernel/mod.ts";
+import { API_PREFIX } from "../../http/api-prefix.ts";
 import { optionalPrincipal } from "../../http/authenticate.ts";
 import { consentHeaders, renderAuthorizationError, renderConsentPage } from "../../http/consent-page.ts";
 import { cookieValue, CSRF_COOKIE, CSRF_FIELD } from "../../http/csrf.ts";

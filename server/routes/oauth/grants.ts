@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { GrantView, listGrants, revokeGrant } from "../../../core/identity/mod.ts";
-import { IdSchema, SlugSchema } from "../../../core/workspaces/dto.ts";
+import { IdSchema, SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { identityValue } from "../../http/error-status.ts";
 import { authenticated, errors, strict } from "../../http/schemas.ts";
-import { workspaceScope } from "../workspace-scope.ts";
+import { workspaceScope } from "../../http/workspace-scope.ts";
 
 /** A workspace's OAuth grants: who allowed which client what, and their revocation. */
 export function grantRoutes(deps: ServerDeps) {

@@ -2,9 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { SCOPES } from "../../../core/access/mod.ts";
 import { CLIENT_AUTH_METHODS, GRANT_TYPES, type OAuthMount } from "../../../core/identity/mod.ts";
-import { API_PREFIX } from "../../app.ts";
+import { API_PREFIX } from "../../http/api-prefix.ts";
 import { errors, publicOperation } from "../../http/schemas.ts";
-import { openCors } from "../protected-resource.ts";
+import { openCors } from "../access/protected-resource.ts";
 import { type MountPrefix, mountShape, type OAuthContext } from "./mounts.ts";
 
 const METADATA_PATH = "/.well-known/oauth-authorization-server";

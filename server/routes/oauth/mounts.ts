@@ -1,7 +1,7 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { type OAuthMount, oauthMount } from "../../../core/identity/mod.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
-import { API_PREFIX } from "../../app.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
+import { API_PREFIX } from "../../http/api-prefix.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { csrfGuard } from "../../http/csrf.ts";
 import { ErrorEnvelope } from "../../http/error-envelope.ts";

@@ -5,7 +5,7 @@ import { identityValue } from "../../http/error-status.ts";
 import { isJson } from "../../http/json-body.ts";
 import { rawBody } from "../../http/raw-body.ts";
 import { errors, publicOperation } from "../../http/schemas.ts";
-import { openCors } from "../protected-resource.ts";
+import { openCors } from "../access/protected-resource.ts";
 import { oauthError } from "./answers.ts";
 import { type MountPrefix, mountShape, type OAuthContext } from "./mounts.ts";
 

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { readClientCredentials, revokeClientToken } from "../../../core/identity/mod.ts";
 import { rawBody } from "../../http/raw-body.ts";
 import { errors, publicOperation } from "../../http/schemas.ts";
-import { openCors } from "../protected-resource.ts";
+import { openCors } from "../access/protected-resource.ts";
 import { formOf, OAuthError, oauthError, triedBasic } from "./answers.ts";
 import { type MountPrefix, mountShape, type OAuthContext } from "./mounts.ts";
 

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { exchangeToken, readClientCredentials, TokenSet } from "../../../core/identity/mod.ts";
 import { rawBody } from "../../http/raw-body.ts";
 import { errors, publicOperation } from "../../http/schemas.ts";
-import { openCors } from "../protected-resource.ts";
+import { openCors } from "../access/protected-resource.ts";
 import { formOf, OAuthError, oauthError, tokenAnswer, triedBasic } from "./answers.ts";
 import { type MountPrefix, mountShape, type OAuthContext } from "./mounts.ts";
 

@@ -11,7 +11,7 @@ import { runRadarStoresContract } from "../radar-stores.contract.ts";
 import { runRecordRollupStoresContract } from "../record-rollup-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
-import { runSupportStoresContract } from "../support-stores.contract.ts";
+import { runSupportStoresContract } from "../support-desk-stores.contract.ts";
 import { runTopicHeadStoresContract } from "../topic-head-stores.contract.ts";
 import { runTopicStoresContract } from "../topic-stores.contract.ts";
 import { runWebhookStoresContract } from "../webhook-stores.contract.ts";

@@ -1,0 +1,12 @@
+import type { SupportStores } from "../../../core/support-desk/ports.ts";
+import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
+import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { SupportCollections } from "./collections.ts";
+import { MongoSupportLogStore } from "./support-log-store.ts";
+
+export function mongoSupportBundle(c: SupportCollections & WorkspaceCollections): MongoBundle<SupportStores> {
+  return {
+    stores: { supportLog: new MongoSupportLogStore(c) },
+    purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.supportEvents, c.supportConversations),
+  };
+}

@@ -1,0 +1,8 @@
+import type { SupportStores } from "../../../core/support-desk/ports.ts";
+import type { SqlBundle } from "../bundle.ts";
+import type { SqlDriver } from "../driver.ts";
+import { PostgresSupportLogStore } from "./support-log-store.ts";
+
+export function sqlSupportBundle(driver: SqlDriver): SqlBundle<SupportStores> {
+  return { stores: { supportLog: new PostgresSupportLogStore(driver) } };
+}

@@ -1,8 +1,0 @@
-import type { SupportStores } from "../../../core/support/ports.ts";
-import type { SqlBundle } from "../bundle.ts";
-import type { SqlDriver } from "../driver.ts";
-import { PostgresSupportLogStore } from "./support-log-store.ts";
-
-export function sqlSupportBundle(driver: SqlDriver): SqlBundle<SupportStores> {
-  return { stores: { supportLog: new PostgresSupportLogStore(driver) } };
-}
