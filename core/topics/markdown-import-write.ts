@@ -1,7 +1,7 @@
 import type { TopicDeps, TopicImportBatch, TopicImportRefusal } from "./ports.ts";
 
 /**
- * Writes an import's batch: as one transaction where the backend has `topicImports` (memory,
+ * Writes the batch of an import: as one transaction where the backend has `topicImports` (memory,
  * PostgreSQL, PGlite); otherwise (MongoDB, no multi-document transactions: ADR 005) through the
  * ordinary store methods, in an order that running the same import again completes: the new
  * topics, the changed ones, the suggested edits, then the relations. Each write is atomic on its

@@ -297,7 +297,7 @@ export interface TopicStores {
   relations: RelationStore;
   /**
    * All-or-nothing imports, where the backend can (memory, PostgreSQL, PGlite). Without it
-   * (MongoDB), core writes an import's parts one by one and running it again completes it.
+   * (MongoDB), core writes the parts of an import one by one and running it again completes it.
    */
   topicImports?: TopicImportStore;
 }

@@ -55,7 +55,7 @@ export function topicImportRoutes(deps: ServerDeps) {
     },
     {
       // The body is read by core as it streams in; an empty body reads as an empty stream.
-      parse: ({ request }) => ({ stream: request.body ?? new ReadableStream() }),
+      parse: ({ request }) => ({ stream: request.body ?? new Blob([]).stream() }),
       params: SlugParams,
       query: TopicImportQuery,
       response: { 201: TopicImportReport, ...errors(400, 401, 402, 403, 404, 409, 413) },

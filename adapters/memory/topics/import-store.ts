@@ -6,7 +6,7 @@ import { registerTags } from "./topic-store.ts";
 
 /**
  * The reference TopicImportStore: every check first, then every write, with no await in between,
- * so a batch is applied whole or not at all, as a transaction would. An import's writes keep
+ * so a batch is applied whole or not at all, as a transaction would. The writes of an import keep
  * slugs and anchors as they are (new topics have none), so no redirect or anchor version moves,
  * except that a new topic takes over a redirect of its slug, as `insert` does.
  */
