@@ -25,6 +25,7 @@ import { integerQueryCoercion } from "./http/query-coercion.ts";
 import { jsonBodyParser } from "./http/raw-body.ts";
 import { beginRequest, requestFacts } from "./http/request-context.ts";
 import { securityHeaders } from "./http/security-headers.ts";
+import { bodyLimitOf } from "./http/upload-limits.ts";
 import { apiKeyRoutes } from "./routes/access/api-keys.ts";
 import { apiReferenceRoutes } from "./routes/system/api-reference.ts";
 import { areaRoutes } from "./routes/workspaces/areas.ts";
@@ -42,6 +43,7 @@ import { emailRoutes } from "./routes/mail/email.ts";
 import { supportRoutes } from "./routes/support-desk/support.ts";
 import { tagRoutes } from "./routes/topics/tags.ts";
 import { topicRoutes } from "./routes/topics/topics.ts";
+import { topicImportRoutes } from "./routes/topics/import.ts";
 import { billingWebhookRoutes, identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks/webhooks.ts";
 import { authRoutes } from "./routes/identity/auth.ts";
 import { workspaceRoutes } from "./routes/workspaces/workspaces.ts";
@@ -132,6 +134,7 @@ export function buildApp(deps: ServerDeps) {
     .use(eventRoutes(deps))
     .use(topicRoutes(deps, "/topics"))
     .use(topicRoutes(deps, "/watchers"))
+    .use(topicImportRoutes(deps))
     // Grouped: Elysia types every .use() into the chain, and a longer chain passes TypeScript's depth limit.
     .use(new Elysia({ name: "inbound-webhooks" }).use(webhookRoutes(deps)).use(radarWebhookRoutes(deps)).use(identityWebhookRoutes(deps)))
     .use(supportRoutes(deps))
@@ -175,7 +178,7 @@ export function buildApp(deps: ServerDeps) {
     // Synchronous, and written so that Elysia sees it so (it reads a hook's source: `return f(` or
     // the words async/await make it await the hook and every route's handler an async function).
     .onRequest(({ request, set }) => {
-      const refusal = refusedBeforeRouting(request, beginRequest(request, set).id, config.bodyLimitBytes);
+      const refusal = refusedBeforeRouting(request, beginRequest(request, set).id, config);
       if (refusal) return refusal;
     })
     // One strict JSON parser for every route but those declaring `rawBody` (signed webhooks).
@@ -273,7 +276,7 @@ function unavailableLog(logger: ServerDeps["logger"]) {
 }
 
 /** The answer to a request refused before any route sees it, else undefined. */
-function refusedBeforeRouting(request: Request, requestId: string, bodyLimitBytes: number): Response | undefined {
+function refusedBeforeRouting(request: Request, requestId: string, config: ServerDeps["config"]): Response | undefined {
   const url = request.url;
   // No store takes a NUL character in text (PostgreSQL refuses it), and no URL needs 8 KB.
   if (url.length > MAX_URL_LENGTH) {
@@ -291,8 +294,10 @@ function refusedBeforeRouting(request: Request, requestId: string, bodyLimitByte
   const method = request.method;
   if (method === "GET" || method === "HEAD") return undefined;
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > bodyLimitBytes) {
-    return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `Request body too large: the limit is ${bodyLimitBytes} bytes`), requestId);
+  // The path is only looked at for a body over the usual limit: a streamed upload may take more.
+  const limit = length > config.bodyLimitBytes ? bodyLimitOf(method, url, config) : config.bodyLimitBytes;
+  if (length > limit) {
+    return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `Request body too large: the limit is ${limit} bytes`), requestId);
   }
   return undefined;
 }

@@ -252,6 +252,7 @@ export async function compose(config: Config, logger: Logger, opts: { shutdown?:
     logger,
     config: {
       bodyLimitBytes: config.bodyLimitBytes,
+      importLimitBytes: config.importLimitBytes,
       corsOrigins: config.corsOrigins,
       codeHostWebhookSecret: config.codeHostWebhookSecret,
       radarWebhookSecret: config.radarWebhookSecret,

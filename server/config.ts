@@ -16,6 +16,8 @@ export interface Config {
   secretKey: string | null;
   corsOrigins: string[];
   bodyLimitBytes: number;
+  /** IMPORT_LIMIT_BYTES: the largest archive an import takes (413 beyond). */
+  importLimitBytes: number;
   logLevel: LogLevel;
   dbPoolSize: number;
   /** DB_STATEMENT_TIMEOUT_MS: how long a PostgreSQL statement may run, and a request wait for one (ADR 054). */
@@ -297,6 +299,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     secretKey: env.SECRET_KEY || null,
     corsOrigins: (env.CORS_ORIGINS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     bodyLimitBytes: int(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
+    importLimitBytes: int(env, "IMPORT_LIMIT_BYTES", 1024 * 1024 * 1024, 1024, 16 * 1024 * 1024 * 1024),
     logLevel,
     dbPoolSize: int(env, "DB_POOL_SIZE", 10, 1, 200),
     dbStatementTimeoutMs: int(env, "DB_STATEMENT_TIMEOUT_MS", 30_000, 100, 3_600_000),

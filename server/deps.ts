@@ -18,6 +18,8 @@ export interface BuildInfo {
 export interface ServerConfig {
   /** Largest accepted request body, in bytes. */
   bodyLimitBytes: number;
+  /** IMPORT_LIMIT_BYTES: largest archive an import takes (server/http/upload-limits.ts); unset, 1 GiB. */
+  importLimitBytes?: number;
   /** Allowed CORS origins; `*` for any; empty for none. */
   corsOrigins: string[];
   /** Secret of `POST /webhooks/code-host` signatures; unset, that receiver answers 404. */

@@ -122,7 +122,16 @@ try {
     // Deno's summary: "ok | N passed | M failed", then "| K ignored" when tests were skipped.
     await step(
       "deno",
-      [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts", "tests/deno/contracts-on-deno.ts"],
+      // yaml (front matter) reads two debug variables of its own when it parses (ADR 064).
+      [
+        bin("deno"),
+        "test",
+        "--allow-read",
+        "--allow-env=LOG_TOKENS,LOG_STREAM",
+        "--no-prompt",
+        "tests/deno/core-on-deno.ts",
+        "tests/deno/contracts-on-deno.ts",
+      ],
       {},
       (o) => [
         lastNumber(o, /(\d+) passed/g),

@@ -24,6 +24,9 @@ export type ErrorCode =
   | "QUOTE_STALE"
   | "STORE_UNAVAILABLE"
   | "IDENTITY_PROVIDER_UNAVAILABLE"
+  | "ARCHIVE_INVALID"
+  | "ARCHIVE_UNSAFE_ENTRY"
+  | "IMPORT_INVALID"
   | "INTERNAL";
 
 export interface ErrorDetail {

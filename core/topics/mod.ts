@@ -48,6 +48,8 @@ export {
   rejectProposal,
 } from "./proposals.ts";
 export * from "./relations.ts";
+export { importMarkdownTopics, type TopicImportQuery } from "./markdown-import.ts";
+export * from "./markdown-import-dto.ts";
 export {
   type FullGraph,
   fullGraph,

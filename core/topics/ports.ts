@@ -261,12 +261,45 @@ export interface RelationStore {
   fingerprint(workspaceId: string, staleBefore: string): Promise<GraphFingerprint>;
 }
 
+/**
+ * The writes of one Markdown import (docs/decisions/064-markdown-import.md), all checked by core
+ * before they get here.
+ */
+export interface TopicImportBatch {
+  workspaceId: string;
+  /** New topics (version 1), each with its `topic.created` event; their slugs must be free. */
+  inserts: TopicWrite[];
+  /** Version-checked changes of existing topics (slugs and anchors unchanged). */
+  updates: TopicWrite[];
+  /** Suggested edits opened on reviewed topics. */
+  proposals: Proposal[];
+  /** Between topics of the batch or existing ones; one the workspace already has (same `relationKey`) is passed over. */
+  relations: Relation[];
+}
+
+/** Why a batch was not applied (nothing of it was): a concurrent write got there first. */
+export type TopicImportRefusal =
+  | { refused: "slug_taken"; slug: string }
+  | { refused: "version_conflict"; slug: string }
+  | { refused: "topic_gone"; topicId: string };
+
+/** Where a backend with transactions applies an import as one. */
+export interface TopicImportStore {
+  /** Applies every write of `batch`, or none of them (a refusal, or a throw). */
+  apply(batch: TopicImportBatch): Promise<"ok" | TopicImportRefusal>;
+}
+
 /** Topics' stores, suggested edits and relations included, one bundle per adapter (adapters/<adapter>/topics/). */
 export interface TopicStores {
   topics: TopicStore;
   tags: TagStore;
   proposals: ProposalStore;
   relations: RelationStore;
+  /**
+   * All-or-nothing imports, where the backend can (memory, PostgreSQL, PGlite). Without it
+   * (MongoDB), core writes the parts of an import one by one and running it again completes it.
+   */
+  topicImports?: TopicImportStore;
 }
 
 /** What Topics' use cases are given: its own stores and those of other modules it reads (ADR 019). */

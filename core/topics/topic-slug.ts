@@ -42,4 +42,5 @@ export const RESERVED_TOPIC_SLUGS: ReadonlySet<string> = new Set([
   "retrieve",
   "mark-drift",
   "audit",
+  "import",
 ]);

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { isJson, parseJsonBody } from "./json-body.ts";
+import { isJson, parseJsonBody, readBoundedBody } from "./json-body.ts";
 
 /**
  * The per-route opt-out of the JSON body parser. A receiver that verifies a signature over the
@@ -39,8 +39,10 @@ function rawBodyRoutes(app: RouteTable): Set<string> {
 export function jsonBodyParser(app: RouteTable, limitBytes: number) {
   let raw: Set<string> | null = null;
   return ({ request, contentType, route }: { request: Request; contentType: string; route: string }) => {
-    if (!isJson(contentType)) return undefined;
     raw ??= rawBodyRoutes(app);
-    return raw.has(`${request.method} ${route}`) ? undefined : parseJsonBody(request, limitBytes);
+    // A raw body is read here too, bounded as it streams (readRawBody then has nothing to do).
+    if (raw.has(`${request.method} ${route}`)) return readBoundedBody(request, limitBytes);
+    if (!isJson(contentType)) return undefined;
+    return parseJsonBody(request, limitBytes);
   };
 }

@@ -93,6 +93,7 @@ export const ROUTE_AUTHORITIES: Readonly<Record<string, Authority>> = {
   // ---- topics (the /watchers alias answers the same) ----
   "GET /api/v1/workspaces/{slug}/topics": "member_read",
   "POST /api/v1/workspaces/{slug}/topics": "write",
+  "POST /api/v1/workspaces/{slug}/topics/import": "write",
   "GET /api/v1/workspaces/{slug}/topics/search": "member_read",
   "GET /api/v1/workspaces/{slug}/topics/events": "member_read",
   "GET /api/v1/workspaces/{slug}/topics/{topic}": "member_read",

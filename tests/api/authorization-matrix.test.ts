@@ -129,6 +129,12 @@ async function requestFor(op: Operation, spec: OperationSpec, f: Fixtures, kind:
     request.headers["content-type"] = "application/x-www-form-urlencoded";
     return request;
   }
+  if (spec.raw) {
+    const raw = spec.raw();
+    request.rawBody = raw.text;
+    request.headers["content-type"] = raw.type;
+    return request;
+  }
   if (spec.body) request.body = await spec.body(f, kind);
   else {
     const schema = doc.paths[canonical]?.[op.method.toLowerCase()]?.requestBody?.content?.["application/json"]?.schema;

@@ -125,3 +125,24 @@ Deno.test("core on Deno: a collection takes a record, a typed query finds it, an
   const again = await upsertEntity(deps, principal, workspace, { kind: "Company", name: "Acme", dedup_key: " ACME.com" });
   assert(first.result === "created" && again.result === "unchanged" && again.entity.id === first.entity.id, "upsert is idempotent");
 });
+
+Deno.test("core on Deno: a Markdown vault imports from a .tar.gz and a .zip (the runtime's gunzip, fflate, modern-tar)", async () => {
+  const { importMarkdownTopics } = await import("../../core/mod.ts");
+  const { packTar } = await import("modern-tar");
+  const { zipSync, strToU8 } = await import("fflate");
+  const deps: CoreDeps = {
+    stores: createMemoryStores(),
+    clock: systemClock,
+    secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
+  };
+  const boot = await bootstrapWorkspace(deps, null, { slug: "deno-vault", owner_email: "vault@example.com" });
+  const { principal, workspace } = await authenticateApiKey(deps, boot.api_key.key);
+  const a = "---\ntags: [ops]\n---\n# Alpha\nSee [[Beta]].\n";
+  const tar = await packTar([{ header: { name: "v/a.md", size: a.length, type: "file" }, body: a }]);
+  const gz = new Blob([tar]).stream().pipeThrough(new CompressionStream("gzip"));
+  const first = await importMarkdownTopics(deps, principal, workspace, gz, {}, 1 << 20);
+  assert(first.counts.created === 1 && first.files[0]!.unresolved_links[0] === "Beta", "the tar.gz made one topic, its link unresolved");
+  const zip = zipSync({ "v/a.md": strToU8(a), "v/Beta.md": strToU8("# Beta\n") });
+  const second = await importMarkdownTopics(deps, principal, workspace, new Blob([zip]).stream(), {}, 1 << 20);
+  assert(second.counts.created === 1 && second.counts.unchanged === 1 && second.relations.created === 1, "the zip added Beta and the link");
+});

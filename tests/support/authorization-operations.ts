@@ -23,6 +23,8 @@ export interface OperationSpec {
   body?: (f: Fixtures, kind: PrincipalKind) => unknown;
   /** A form-encoded body instead of JSON. */
   form?: (f: Fixtures, kind: PrincipalKind) => Record<string, string> | Promise<Record<string, string>>;
+  /** A body of another type, as text (an upload's bytes, when they are text). */
+  raw?: () => { type: string; text: string };
   headers?: (f: Fixtures, kind: PrincipalKind) => Record<string, string> | Promise<Record<string, string>>;
   /** Each call in a new workspace, whose people are the callers (the call ends it or changes its plan). */
   freshSpace?: boolean;
@@ -208,6 +210,9 @@ async function unsubscribeLink(f: Fixtures): Promise<string> {
 const topicBase = "/api/v1/workspaces/{slug}/topics";
 const wsBase = "/api/v1/workspaces/{slug}";
 
+/** A zip with no entries: its end record alone. */
+const EMPTY_ZIP = "PK\u0005\u0006" + "\u0000".repeat(18);
+
 export const OPERATIONS: Record<string, OperationSpec> = {
   // ---- public and signed ----
   "POST /api/v1/auth/logout": { freshSpace: true },
@@ -345,6 +350,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
 
   // ---- topics ----
   [`POST ${topicBase}`]: { body: (f) => ({ title: f.unique("Topic") }) },
+  [`POST ${topicBase}/import`]: { query: () => "?dry_run=true", raw: () => ({ type: "application/zip", text: EMPTY_ZIP }) },
   [`GET ${topicBase}/search`]: { query: () => "?q=body" },
   [`GET ${topicBase}/graph`]: { query: (f) => `?center=${f.shared.topic}` },
   [`PATCH ${topicBase}/{topic}`]: { body: () => ({ body: "Edited body" }) },

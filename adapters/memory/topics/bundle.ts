@@ -6,6 +6,7 @@ import { MemoryRelationStore } from "./relation-store.ts";
 import type { TopicTables } from "./tables.ts";
 import { MemoryTagStore } from "./tag-store.ts";
 import { MemoryTopicStore } from "./topic-store.ts";
+import { MemoryTopicImportStore } from "./import-store.ts";
 
 export function memoryTopicBundle(t: TopicTables & SharingTables): MemoryBundle<TopicStores> {
   return {
@@ -14,6 +15,7 @@ export function memoryTopicBundle(t: TopicTables & SharingTables): MemoryBundle<
       tags: new MemoryTagStore(t),
       proposals: new MemoryProposalStore(t),
       relations: new MemoryRelationStore(t),
+      topicImports: new MemoryTopicImportStore(t),
     },
     purgeWorkspace(id) {
       dropWorkspaceRows(id, t.proposals, t.relations, t.topicEvents, t.topics);

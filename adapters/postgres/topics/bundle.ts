@@ -7,6 +7,7 @@ import { cachingTopicStore, TopicReadCache, type TopicReadCacheLimits } from "..
 import { PostgresTagStore } from "./tag-store.ts";
 import { PostgresProposalStore } from "./proposal-store.ts";
 import { PostgresRelationStore } from "./relation-store.ts";
+import { PostgresTopicImportStore } from "./import-store.ts";
 
 export function sqlTopicBundle(driver: SqlDriver, cache: TopicReadCacheLimits | false = {}): SqlBundle<TopicStores> {
   const topics = new PostgresTopicStore(driver);
@@ -17,6 +18,7 @@ export function sqlTopicBundle(driver: SqlDriver, cache: TopicReadCacheLimits | 
       tags: new PostgresTagStore(driver),
       proposals: new PostgresProposalStore(driver),
       relations: new PostgresRelationStore(driver),
+      topicImports: new PostgresTopicImportStore(driver),
     },
   };
 }

@@ -14,6 +14,7 @@ import { runShareStoresContract } from "../share-stores.contract.ts";
 import { runSupportStoresContract } from "../support-desk-stores.contract.ts";
 import { runTopicHeadStoresContract } from "../topic-head-stores.contract.ts";
 import { runTopicStoresContract } from "../topic-stores.contract.ts";
+import { runTopicImportStoreContract } from "../topic-import-store.contract.ts";
 import { runWebhookStoresContract } from "../webhook-stores.contract.ts";
 import { runWorkspaceStoresContract } from "../workspace-stores.contract.ts";
 import { SkipList, type Skips } from "./skips.ts";
@@ -30,6 +31,7 @@ export const storeSuites = {
   anchorIndex: runAnchorIndexStoresContract,
   topicHeads: runTopicHeadStoresContract,
   proposalsRelations: runProposalRelationStoresContract,
+  topicImports: runTopicImportStoreContract,
   sharing: runShareStoresContract,
   collections: runCollectionStoresContract,
   rollups: runRecordRollupStoresContract,
