@@ -71,7 +71,7 @@ export const TopicImportReport = Type.Object(
     ),
     relations: Type.Object(
       {
-        type: Type.Literal("relates_to", { description: "The type every relation of an import has." }),
+        type: Type.Literal("references", { description: "The type every relation of an import has." }),
         created: Count("Relations added for links between the files."),
         unchanged: Count("Relations the workspace already had."),
         skipped: Count("Links not made relations (see `skipped_reason`)."),

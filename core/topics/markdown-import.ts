@@ -24,7 +24,7 @@ import { releaseCapacity } from "../kernel/capacity.ts";
 
 /**
  * `POST /topics/import`: a `.tar.gz` or `.zip` of Markdown files (an Obsidian vault, an Outline
- * or Notion export) becomes topics, their links relations (`relates_to`). Everything is checked
+ * or Notion export) becomes topics, their links relations (`references`, from the linking file to the linked one). Everything is checked
  * before anything is written, and then everything is written or nothing (on MongoDB: in order,
  * and running it again completes it). docs/decisions/064-markdown-import.md.
  */
@@ -115,7 +115,7 @@ export async function importMarkdownTopics(
     planned.set(note.path, await planNote(deps, p, ws, note, existing.get(note.slug) ?? null, status, now, batch));
   }
 
-  // Relations: one per pair of linked topics (relates_to reads either way), none twice.
+  // Relations: one per link from a topic to another (`references` has a direction), none twice.
   const relate = canRelateTopics(p);
   const known = new Set<string>();
   const existingIds = [
@@ -129,7 +129,7 @@ export async function importMarkdownTopics(
       known.add(relationKey(r.from_topic_id, r.to_topic_id, r.type));
     }
   }
-  const relations = { type: "relates_to" as const, created: 0, unchanged: 0, skipped: 0, skipped_reason: null as string | null };
+  const relations = { type: "references" as const, created: 0, unchanged: 0, skipped: 0, skipped_reason: null as string | null };
   const keys = new Set<string>();
   for (const note of sorted.notes.values()) {
     const from = planned.get(note.path)!;
@@ -141,7 +141,7 @@ export async function importMarkdownTopics(
         continue;
       }
       if (from.topicId === to.topicId) continue;
-      const key = relationKey(from.topicId, to.topicId, "relates_to");
+      const key = relationKey(from.topicId, to.topicId, "references");
       if (keys.has(key)) continue;
       keys.add(key);
       if (known.has(key)) relations.unchanged++;
@@ -155,7 +155,7 @@ export async function importMarkdownTopics(
           workspace_id: ws.id,
           from_topic_id: from.topicId,
           to_topic_id: to.topicId,
-          type: "relates_to",
+          type: "references",
           created_at: at,
           created_by: p.identityId,
         });

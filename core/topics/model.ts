@@ -164,14 +164,14 @@ export interface ProposalDecision {
  * Typed relations between topics of one workspace, and the graph they make.
  * docs/decisions/009-proposals-relations-graph.md.
  */
-export const RELATION_TYPES = ["depends_on", "part_of", "supersedes", "contradicts", "relates_to"] as const;
+export const RELATION_TYPES = ["depends_on", "part_of", "supersedes", "contradicts", "relates_to", "references"] as const;
 export type RelationType = (typeof RELATION_TYPES)[number];
 
 /** Types that say the same read either way: A relates_to B is B relates_to A. */
 export const SYMMETRIC_RELATION_TYPES: ReadonlySet<RelationType> = new Set(["relates_to", "contradicts"]);
 
 export const RELATION_TYPES_DOC =
-  "`depends_on` (the topic needs the target to hold), `part_of` (the topic is a part of the target), `supersedes` (the topic replaces the target), `contradicts` (the two disagree; symmetric), `relates_to` (see also; symmetric).";
+  "`depends_on` (the topic needs the target to hold), `part_of` (the topic is a part of the target), `supersedes` (the topic replaces the target), `contradicts` (the two disagree; symmetric), `relates_to` (see also; symmetric), `references` (the topic links to the target: what a Markdown import makes of a link between files).";
 
 /** A relation as stored: `from` relates to `to` by `type`. */
 export interface Relation {

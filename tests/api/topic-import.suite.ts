@@ -81,7 +81,10 @@ export function runTopicImportSuite(name: string, open: () => Promise<Stores>) {
     }
     const topic = async (s: string) => (await t.call("GET", `${ws}/topics/${s}`, { key: p.member })).body;
     const relations = async (s: string) =>
-      ((await t.call("GET", `${ws}/topics/${s}/relations`, { key: p.member })).body.relations as any[]).map((r) => r.topic.slug).sort();
+      ((await t.call("GET", `${ws}/topics/${s}/relations`, { key: p.member })).body.relations as any[])
+        .filter((r) => r.direction === "outgoing")
+        .map((r) => r.topic.slug)
+        .sort();
     const topicCount = async () => (await t.call("GET", `${ws}/topics?limit=1`, { key: p.member })).body.total as number;
     const lineOf = (body: any, path: string) => body.files.find((f: any) => f.path === path);
 
@@ -93,7 +96,7 @@ export function runTopicImportSuite(name: string, open: () => Promise<Stores>) {
           dry_run: true,
           status: "draft",
           counts: { created: 4, updated: 0, suggested: 0, unchanged: 0, skipped: 2 },
-          relations: { type: "relates_to", created: 2, unchanged: 0, skipped: 0 },
+          relations: { type: "references", created: 3, unchanged: 0, skipped: 0 },
         });
         expect(lineOf(res.body, "Vault/Projects/Alpha.md")).toMatchObject({ outcome: "created", slug: "projects-alpha", topic_id: null });
         expect(await topicCount()).toBe(0);
@@ -126,12 +129,16 @@ export function runTopicImportSuite(name: string, open: () => Promise<Stores>) {
         expect(await topic("notes-deep-delta")).toMatchObject({ title: "Delta", tags: ["deep", "notes"] });
       });
 
-      test("links between the files are relates_to relations, each pair once; a link inside code is none", async () => {
+      test("a link between files is a references relation from the linking topic, each link once; a link inside code is none", async () => {
         expect(await relations("projects-alpha")).toEqual(["gamma-notes", "projects-beta"]);
         expect(await relations("projects-beta")).toEqual(["projects-alpha"]);
         expect(await relations("notes-deep-delta")).toEqual([]);
         const rel = (await t.call("GET", `${ws}/topics/projects-alpha/relations`, { key: p.member })).body.relations;
-        expect(rel.every((r: any) => r.type === "relates_to")).toBe(true);
+        expect(rel.map((r: any) => [r.direction, r.type, r.topic.slug]).sort()).toEqual([
+          ["incoming", "references", "projects-beta"],
+          ["outgoing", "references", "gamma-notes"],
+          ["outgoing", "references", "projects-beta"],
+        ]);
       });
 
       test("importing the same archive again changes nothing and says so for every file", async () => {
@@ -139,7 +146,7 @@ export function runTopicImportSuite(name: string, open: () => Promise<Stores>) {
         const res = await post(await tarGz(VAULT));
         expect(res.status).toBe(201);
         expect(res.body.counts).toEqual({ created: 0, updated: 0, suggested: 0, unchanged: 4, skipped: 2 });
-        expect(res.body.relations).toMatchObject({ created: 0, unchanged: 2 });
+        expect(res.body.relations).toMatchObject({ created: 0, unchanged: 3 });
         expect(lineOf(res.body, "Vault/Projects/Alpha.md")).toMatchObject({
           outcome: "unchanged",
           reason: "the topic already says the same",

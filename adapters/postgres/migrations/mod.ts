@@ -26,6 +26,7 @@ import m026 from "./026-billing-schedules.ts";
 import m028 from "./028-record-numbers.ts";
 import m030 from "./030-topic-versions.ts";
 import m031 from "./031-unlock-leases.ts";
+import m032 from "./032-references-relation.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -64,4 +65,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m028,
   m030,
   m031,
+  m032,
 ];
