@@ -55,10 +55,11 @@ export async function* readWorkspaceArchive(
     const want = expected.get(header.name);
     if (!want) throw new ArchiveChangedError(header.name, "is not a data file of the manifest");
     if (header.size !== want.bytes || header.size > ARCHIVE_PART_BYTES) throw new ArchiveChangedError(header.name, "has another size");
-    const bytes = await readBody(body, header.size);
+    let bytes: Uint8Array | null = await readBody(body, header.size);
     if ((await sha256Hex(bytes)) !== want.sha256) throw new ArchiveChangedError(header.name, "has another SHA-256");
     expected.delete(header.name);
     queue.push({ file: header.name, kind: where.kind, text: decoder.decode(bytes) });
+    bytes = null; // the text is what is read from here on: one copy of the part, not two
     wake?.();
     // Hold the tar until the generator has handed this part's lines out: one part at a time.
     await new Promise<void>((resolve) => (proceed = resolve));

@@ -18,6 +18,7 @@ import {
   type ArchiveProblem,
 } from "./model.ts";
 import { ARCHIVE_REFERENCES, entityFieldsOf, type ReferenceContext, referencesIn } from "./references.ts";
+import { KeySet } from "./key-set.ts";
 import { sha256Hex } from "./sha256.ts";
 import { forEachTarEntry, ndjsonLines, readBody } from "./tar-entries.ts";
 
@@ -89,7 +90,7 @@ class Verifier implements ReferenceContext {
   private readonly counts = new Map<ArchiveKind, number>();
   private readonly parts = new Map<ArchiveKind, string[]>();
   private lastData: { kind: number; part: number } | null = null;
-  private readonly targets = new Map<string, Set<string>>();
+  private readonly targets = new Map<string, KeySet>();
   private readonly pending: Pending[] = [];
   private readonly entityFieldsByCollection = new Map<string, Set<string>>();
   private lastSeq = 0;
@@ -130,13 +131,19 @@ class Verifier implements ReferenceContext {
     }
     const max = where.type === "data" ? ARCHIVE_PART_BYTES : ARCHIVE_MAX_MARKDOWN_BYTES;
     if (header.size > max) return skip(`Too large: ${header.size} bytes, more than ${max}`);
-    const bytes = await readBody(body, header.size);
+    let bytes: Uint8Array | null = await readBody(body, header.size);
     const file: ArchiveFileEntry = { path: name, bytes: bytes.length, sha256: await sha256Hex(bytes) };
     this.seen.set(name, file);
-    if (where.type === "data") {
-      this.checkOrder(name, where.kind, where.part);
-      file.lines = this.readData(name, where.kind, bytes);
+    if (where.type !== "data") return;
+    this.checkOrder(name, where.kind, where.part);
+    let text: string;
+    try {
+      text = this.decoder.decode(bytes);
+    } catch {
+      return this.add({ file: name, line: null, path: "", message: "Not UTF-8 text" });
     }
+    bytes = null; // the text is what is read from here on: one copy of the part, not two
+    file.lines = this.readData(name, where.kind, text);
   }
 
   private checkOrder(file: string, kind: ArchiveKind, part: number): void {
@@ -157,14 +164,7 @@ class Verifier implements ReferenceContext {
     }
   }
 
-  private readData(file: string, kind: ArchiveKind, bytes: Uint8Array): number {
-    let text: string;
-    try {
-      text = this.decoder.decode(bytes);
-    } catch {
-      this.add({ file, line: null, path: "", message: "Not UTF-8 text" });
-      return 0;
-    }
+  private readData(file: string, kind: ArchiveKind, text: string): number {
     let lines = 0;
     for (const [n, raw] of ndjsonLines(text)) {
       lines = n;
@@ -187,11 +187,13 @@ class Verifier implements ReferenceContext {
       const problems = lineProblems(kind, value, 5);
       for (const p of problems) this.add({ file, line: n, path: p.path, message: p.message });
       if (problems.length === 0) this.checkLine(file, n, kind, value as Record<string, unknown>);
+      // An invalid line is one problem, not one more per line that references it.
+      this.register(file, n, kind, value as Record<string, unknown>);
     }
     return lines;
   }
 
-  /** A valid line: its references, then what later lines may reference in it. */
+  /** A valid line: its own rules and its references. */
   private checkLine(file: string, line: number, kind: ArchiveKind, value: Record<string, unknown>): void {
     if (kind === "workspace") this.workspace ??= value as ArchiveLine<"workspace">;
     if (kind === "credit_ledger") {
@@ -210,18 +212,21 @@ class Verifier implements ReferenceContext {
         this.add({ file, line, path: found.pointer, message: danglingMessage(ref.to, ref.field, found.value) });
       }
     }
+  }
+
+  /** What later lines may reference in a line (its id, a tag's name), and the entity fields of a collection. */
+  private register(file: string, line: number, kind: ArchiveKind, value: Record<string, unknown>): void {
     for (const field of TARGET_FIELDS.get(kind) ?? []) {
       const key = `${kind}:${field}`;
-      const set = this.targets.get(key) ?? new Set<string>();
+      const set = this.targets.get(key) ?? new KeySet();
       this.targets.set(key, set);
       const id = value[field];
-      if (typeof id !== "string") continue;
-      if (set.has(id)) this.add({ file, line, path: `/${field}`, message: `Duplicate: another line of ${kind} has ${field} ${id}` });
-      set.add(id);
+      if (typeof id === "string" && !set.add(id)) {
+        this.add({ file, line, path: `/${field}`, message: `Duplicate: another line of ${kind} has ${field} ${id}` });
+      }
     }
-    if (kind === "collections") {
-      const c = value as ArchiveLine<"collections">;
-      this.entityFieldsByCollection.set(c.id, entityFieldsOf(c.record_schema));
+    if (kind === "collections" && typeof value.id === "string" && value.record_schema && typeof value.record_schema === "object") {
+      this.entityFieldsByCollection.set(value.id, entityFieldsOf(value.record_schema));
     }
   }
 
