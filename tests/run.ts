@@ -122,7 +122,15 @@ try {
     // Deno's summary: "ok | N passed | M failed", then "| K ignored" when tests were skipped.
     await step(
       "deno",
-      [bin("deno"), "test", "--allow-read", "--no-prompt", "tests/deno/core-on-deno.ts", "tests/deno/contracts-on-deno.ts"],
+      [
+        bin("deno"),
+        "test",
+        "--allow-read",
+        "--no-prompt",
+        "tests/deno/core-on-deno.ts",
+        "tests/deno/contracts-on-deno.ts",
+        "tests/deno/portability-on-deno.ts",
+      ],
       {},
       (o) => [
         lastNumber(o, /(\d+) passed/g),

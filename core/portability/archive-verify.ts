@@ -122,7 +122,7 @@ class Verifier implements ReferenceContext {
       return skip("Refused: not a file of the format (manifest.json, data/<kind>.<NNNN>.ndjson, topics/<slug>.md)");
     }
     if (this.manifestSeen) return skip(`Refused: it comes after ${ARCHIVE_MANIFEST_PATH}, which must be the last entry`);
-    if (this.seen.has(name) || (where.type === "manifest" && this.manifestSeen)) return skip("Refused: the name appears twice");
+    if (this.seen.has(name)) return skip("Refused: the name appears twice");
 
     if (where.type === "manifest") {
       this.manifestSeen = true;

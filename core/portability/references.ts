@@ -216,7 +216,7 @@ export function referencesIn(kind: ArchiveKind, line: unknown, ctx?: ReferenceCo
 
 /**
  * A copy of `line` with every reference passed through `map`: it answers the new value, null
- * (a `person` with no member), or undefined to keep the value. The import's id remap.
+ * (a `person` with no member), or undefined to keep the value: how an import remaps ids.
  */
 export function rewriteReferences<T>(
   kind: ArchiveKind,
