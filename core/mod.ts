@@ -25,3 +25,4 @@ export * from "./blog/mod.ts";
 export * from "./mail/mod.ts";
 export * from "./support-desk/mod.ts";
 export * from "./outbound/mod.ts";
+export * from "./portability/mod.ts";

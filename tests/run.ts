@@ -131,6 +131,7 @@ try {
         "--no-prompt",
         "tests/deno/core-on-deno.ts",
         "tests/deno/contracts-on-deno.ts",
+        "tests/deno/portability-on-deno.ts",
       ],
       {},
       (o) => [

@@ -51,13 +51,13 @@ describe("architecture boundaries", () => {
   });
 
   // yaml (front matter), fflate (zip's deflate) and modern-tar (Web Streams tar): runtime-neutral,
-  // dependency-free readers of formats an import takes in (docs/decisions/064-markdown-import.md).
+  // dependency-free readers and writers of the archive formats (ADRs 064 and 065).
   test("core imports only itself, TypeBox, the oslo crypto/encoding packages and the format readers, each relative import with its .ts extension", () => {
     expect(
       violations(
         ["core"],
         (
-          _f,
+          f,
           to,
           spec,
         ) => (spec.startsWith(".")

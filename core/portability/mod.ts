@@ -1,0 +1,18 @@
+/**
+ * Portability: the workspace archive, format version 1 (docs/decisions/065-workspace-archive-format.md,
+ * docs/archive-format.md). Its kinds in replay order, one schema per kind's line, the references
+ * between kinds as data, the streamed writer, the verifying reader and the second-pass reader,
+ * and topics as Markdown. Stores nothing and calls no store: the export and import use cases
+ * feed it lines and take its lines.
+ */
+export * from "./model.ts";
+export { ARCHIVE_LINE_SCHEMAS, type ArchiveLine, CLONE_URL_WITHOUT_CREDENTIALS } from "./lines.ts";
+export { ArchiveFileEntry, type ArchiveKindSummary, ArchiveManifest } from "./manifest.ts";
+export * from "./references.ts";
+export { type ArchivePath, dataPartPath, parseArchivePath, topicMarkdownPath } from "./archive-paths.ts";
+export { lineProblems as archiveLineProblems } from "./line-check.ts";
+export { cloneUrlWithoutCredentials, toArchiveLine } from "./to-line.ts";
+export { topicMarkdown } from "./topic-markdown.ts";
+export { type ArchiveContents, type ArchiveLineSources, type ArchiveWriteOptions, writeWorkspaceArchive } from "./archive-writer.ts";
+export { ARCHIVE_MAX_TAR_BYTES, type ArchiveReadOptions, type ArchiveVerification, verifyWorkspaceArchive } from "./archive-verify.ts";
+export { ArchiveChangedError, type ArchiveRecord, type ArchiveSource, readWorkspaceArchive } from "./archive-read.ts";
