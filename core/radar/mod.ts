@@ -21,8 +21,8 @@ export {
   parseCriterion,
   type ParsedCriterion,
   renderCriterion,
-} from "./criterion.ts";
-export { getCriterion, reviseCriterion } from "./criteria.ts";
+} from "./criterion-block.ts";
+export { getCriterion, reviseCriterion } from "./criterion-topics.ts";
 export { openSearch } from "./searches.ts";
 export { dispatch, findRun, getRun, getTrace, priceRun, reconcileRun, startRun } from "./runs.ts";
 export { DEFAULT_RUN_LEASE_MS, executeRun } from "./run-execution.ts";

@@ -9,7 +9,7 @@ import { holdCredits } from "./holds.ts";
 import { radarRunJob } from "./jobs.ts";
 import { INTERVAL_MS, type Quote, type RadarMonitor, type RadarRun } from "./model.ts";
 import { inPeriod, scheduleMonitor } from "./monitor-schedule.ts";
-import { parseCriterion } from "./criterion.ts";
+import { parseCriterion } from "./criterion-block.ts";
 import { DEFAULT_PRICES } from "./prices.ts";
 import type { ProspectQuery } from "./prospect.ts";
 import { executeRun } from "./run-execution.ts";

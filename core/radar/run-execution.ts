@@ -11,7 +11,7 @@ import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { withCapacityInWrite } from "../kernel/capacity.ts";
 import { isAppError } from "../kernel/errors.ts";
-import { parseCriterion } from "./criterion.ts";
+import { parseCriterion } from "./criterion-block.ts";
 import type { RadarRun, ResultOutcome, RunResult, RunState } from "./model.ts";
 import { type Prospect, type ProspectQuery } from "./prospect.ts";
 import { type ProspectDirectory, ProspectDirectoryError } from "./ports.ts";

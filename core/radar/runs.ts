@@ -4,7 +4,7 @@ import { emit } from "../events/mod.ts";
 import { AppError, isAppError, isUuid, notFound } from "../kernel/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import { getCriterion } from "./criteria.ts";
+import { getCriterion } from "./criterion-topics.ts";
 import type { PriceRunDto, RunView, TraceView } from "./dto.ts";
 import { holdCredits, settleHold } from "./holds.ts";
 import { radarRunJob } from "./jobs.ts";

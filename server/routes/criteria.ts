@@ -1,6 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { getCriterion, reviseCriterion } from "../../core/radar/criteria.ts";
-import { CriterionView, ReviseCriterionDto } from "../../core/radar/dto.ts";
+import { CriterionView, getCriterion, reviseCriterion, ReviseCriterionDto } from "../../core/radar/mod.ts";
 import { TopicSlugSchema } from "../../core/topics/dto.ts";
 import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
