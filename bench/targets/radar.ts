@@ -128,8 +128,8 @@ async function seedUnlockHistory(databaseUrl: string, slug: string, count: numbe
           settled_at: null,
         });
       }
-      await stores.radar.beginUnlocks(batch, { amount: batch.length, reason: "contact unlock", lease_until: at }, at);
-      await stores.radar.finishUnlocks(
+      await stores.contactUnlocks.beginUnlocks(batch, { amount: batch.length, reason: "contact unlock", lease_until: at }, at);
+      await stores.contactUnlocks.finishUnlocks(
         workspace.id,
         token,
         batch.map((u) => ({ ...u, state: "unlocked", value: `${u.kind}-value`, credits: 1, settled_at: at })),

@@ -46,10 +46,10 @@ interface Context {
 
 /**
  * The collection (else 404), the records asked for (all of them in it, else 404), the person each
- * is and the unlocks of those people: one store read (`RadarStore.unlockContext`).
+ * is and the unlocks of those people: one store read (`ContactUnlockStore.unlockContext`).
  */
 async function contextOf(deps: CoreDeps, ws: Workspace, collectionId: string, recordIds: readonly string[]): Promise<Context> {
-  const read = await deps.stores.radar.unlockContext(ws.id, collectionId, recordIds);
+  const read = await deps.stores.contactUnlocks.unlockContext(ws.id, collectionId, recordIds);
   if (!read) throw collectionNotFound();
   if (read.records.length !== new Set(recordIds).size) throw notFound("Record");
   const byId = new Map(read.records.map((r) => [r.id, r]));
@@ -104,7 +104,7 @@ export async function quoteContacts(deps: CoreDeps, ws: Workspace, collectionId:
 async function settled(deps: CoreDeps, ws: Workspace, entityId: string, kind: ContactKind): Promise<ContactUnlock | null> {
   const deadline = Date.now() + WAIT_MS;
   while (Date.now() < deadline) {
-    const [u] = (await deps.stores.radar.unlocksOf(ws.id, [entityId])).filter((x) => x.kind === kind);
+    const [u] = (await deps.stores.contactUnlocks.unlocksOf(ws.id, [entityId])).filter((x) => x.kind === kind);
     if (u && u.state !== "pending") return u;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -248,7 +248,7 @@ export async function unlockContacts(
   // One write holds the total and claims each new key (402 when short: nothing held or claimed);
   // then one directory lookup per person whose keys this request holds.
   const wanted = [...fresh];
-  const begun = wanted.length === 0 ? null : await deps.stores.radar.beginUnlocks(
+  const begun = wanted.length === 0 ? null : await deps.stores.contactUnlocks.beginUnlocks(
     wanted.map(([, f]): ContactUnlock => ({
       workspace_id: ws.id,
       entity_id: f.t.person!.entity.id,
@@ -313,7 +313,7 @@ export async function unlockContacts(
         settles.flatMap((u) => (u.state === "unlocked" && u.value !== null ? [[keyOf(u.entity_id, u.kind), u.value]] : [])),
       );
       const records = paidRecordWrites(c, targets, dto.kinds, paid, known, at);
-      const done = await deps.stores.radar.finishUnlocks(ws.id, token, settles, {
+      const done = await deps.stores.contactUnlocks.finishUnlocks(ws.id, token, settles, {
         id: uuidv7(),
         at: deps.clock.now().toISOString(),
         reason,
@@ -335,7 +335,7 @@ export async function unlockContacts(
       // The holds of requests that died holding keys this one took over: captured what they
       // settled, the rest released (a hold resolves once, so a repeat changes nothing).
       for (const dead of deadTokens) {
-        await deps.stores.radar.finishUnlocks(ws.id, dead, [], { id: uuidv7(), at: deps.clock.now().toISOString(), reason });
+        await deps.stores.contactUnlocks.finishUnlocks(ws.id, dead, [], { id: uuidv7(), at: deps.clock.now().toISOString(), reason });
       }
     }
   }

@@ -3,7 +3,14 @@ import type { CoreDeps } from "../deps.ts";
 import { AppError, isAppError, validationFailed } from "../kernel/errors.ts";
 import { MAX_BODY_LENGTH, type Topic, topicBySlug, type TopicDeps, trustOf, updateTopic, type UpdateTopicDto } from "../topics/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import { CRITERION_TAG, type CriterionBlock, filterProblems, parseCriterion, type ParsedCriterion, renderCriterion } from "./criterion-block.ts";
+import {
+  CRITERION_TAG,
+  type CriterionBlock,
+  filterProblems,
+  parseCriterion,
+  type ParsedCriterion,
+  renderCriterion,
+} from "./criterion-block.ts";
 import type { CriterionView, ReviseCriterionDto } from "./dto.ts";
 
 /**

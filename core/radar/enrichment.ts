@@ -27,7 +27,7 @@ const RESULT_PAGE = 500;
 async function resultEntities(deps: CoreDeps, run: RadarRun): Promise<Entity[]> {
   const ids: string[] = [];
   for (let after = 0;;) {
-    const page = await deps.stores.radar.results(run.workspace_id, run.id, after, RESULT_PAGE);
+    const page = await deps.stores.radarRuns.results(run.workspace_id, run.id, after, RESULT_PAGE);
     ids.push(...page.items.map((r) => r.entity_id));
     if (page.next === null) break;
     after = page.next;

@@ -65,10 +65,10 @@ export interface ResultPage {
 }
 
 /**
- * Searches, runs, their traces and results, and monitors. Absence is `null` or `[]`; every
- * method is atomic on its own. Runs and monitors change by compare-and-set on `version`.
+ * Searches, their runs, and each run's trace and results. Absence is `null` or `[]`; every method
+ * is atomic on its own. Runs change by compare-and-set on `version`.
  */
-export interface RadarStore {
+export interface RunStore {
   insertSearch(search: RadarSearch): Promise<void>;
   getSearch(workspaceId: string, id: string): Promise<RadarSearch | null>;
 
@@ -99,7 +99,13 @@ export interface RadarStore {
   results(workspaceId: string, runId: string, afterPosition: number, limit: number): Promise<ResultPage>;
   /** How many of a run's results had each outcome. */
   countResults(workspaceId: string, runId: string): Promise<Record<ResultOutcome, number>>;
+}
 
+/**
+ * Monitors: a search re-run every interval within a budget. Absence is `null`; every method is
+ * atomic on its own. A monitor changes by compare-and-set on `version`.
+ */
+export interface MonitorStore {
   insertMonitor(monitor: RadarMonitor): Promise<void>;
   getMonitor(workspaceId: string, id: string): Promise<RadarMonitor | null>;
   /**
@@ -111,6 +117,15 @@ export interface RadarStore {
   monitorOfSearch(workspaceId: string, searchId: string): Promise<RadarMonitor | null>;
   /** Replaces the monitor stored at `next.version - 1`. */
   updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found">;
+  /** Active monitors whose `next_run_at` is at or before `now`, across workspaces, soonest first, at most `limit`. */
+  dueMonitors(now: string, limit: number): Promise<RadarMonitor[]>;
+}
+
+/**
+ * Contact unlocks: each (workspace, entity, kind) claimed once and settled once, paid through a
+ * hold on the credit ledger that the unlock's two writes take and resolve. Absence is `null` or `[]`.
+ */
+export interface ContactUnlockStore {
   /**
    * Begins an unlock, atomically where the backend can (docs/decisions/041-unlock-in-two-writes.md):
    * holds `hold.amount` credits (the hold's ledger id is the claims' `token`) and claims
@@ -171,12 +186,9 @@ export interface RadarStore {
    * reads in turn; not a snapshot on backends without one. Lists in no particular order.
    */
   unlockContext(workspaceId: string, collectionId: string, recordIds: readonly string[]): Promise<UnlockContext | null>;
-
-  /** Active monitors whose `next_run_at` is at or before `now`, across workspaces, soonest first, at most `limit`. */
-  dueMonitors(now: string, limit: number): Promise<RadarMonitor[]>;
 }
 
-/** The reads before a contact-path quote or unlock (`RadarStore.unlockContext`). */
+/** The reads before a contact-path quote or unlock (`ContactUnlockStore.unlockContext`). */
 export interface UnlockContext {
   collection: Collection;
   records: CollectionRecord[];
@@ -246,7 +258,9 @@ export interface UnlockRecordWrite {
 
 /** Radar's stores, one bundle per adapter (adapters/<adapter>/radar/). */
 export interface RadarStores {
-  radar: RadarStore;
+  radarRuns: RunStore;
+  radarMonitors: MonitorStore;
+  contactUnlocks: ContactUnlockStore;
 }
 
 /** What radar's use cases are given: its stores and those of the modules it writes through (ADR 019). */

@@ -23,7 +23,7 @@ const runNotFound = () => notFound("Run");
 /** A run of this workspace, or a 404 (also for an id of another workspace, or not a UUID). */
 export async function findRun(deps: CoreDeps, ws: Workspace, runId: string): Promise<RadarRun> {
   if (!isUuid(runId)) throw runNotFound();
-  const run = await deps.stores.radar.getRun(ws.id, runId);
+  const run = await deps.stores.radarRuns.getRun(ws.id, runId);
   if (!run) throw runNotFound();
   return run;
 }
@@ -34,14 +34,14 @@ export async function getRun(deps: CoreDeps, ws: Workspace, runId: string): Prom
 
 export async function getTrace(deps: CoreDeps, ws: Workspace, runId: string): Promise<TraceView> {
   await findRun(deps, ws, runId);
-  return { steps: await deps.stores.radar.steps(ws.id, runId, 0, TRACE_LIMIT) };
+  return { steps: await deps.stores.radarRuns.steps(ws.id, runId, 0, TRACE_LIMIT) };
 }
 
 /** Writes the run's next state; a concurrent change is a 409 naming the state it is in now. */
 async function saveRun(deps: CoreDeps, next: RadarRun): Promise<RadarRun> {
-  const result = await deps.stores.radar.updateRun(next);
+  const result = await deps.stores.radarRuns.updateRun(next);
   if (result === "ok") return next;
-  const now = await deps.stores.radar.getRun(next.workspace_id, next.id);
+  const now = await deps.stores.radarRuns.getRun(next.workspace_id, next.id);
   if (!now) throw runNotFound();
   throw new AppError("CONFLICT", `Cannot change run: it changed meanwhile (now ${now.state})`, [], { current_state: now.state });
 }
@@ -68,7 +68,7 @@ export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
   assertCanWrite(p, "price a radar run");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "price");
-  const search = await deps.stores.radar.getSearch(ws.id, run.search_id);
+  const search = await deps.stores.radarRuns.getSearch(ws.id, run.search_id);
   if (!search) throw runNotFound();
   const criterion = await criterionNow(deps, ws, run);
   const directory = deps.prospects;
@@ -134,14 +134,14 @@ export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
   } catch (e) {
     // The run changed meanwhile (re-priced, or started by a concurrent request): a hold it does
     // not reference is released at once, so nothing stays held for nothing.
-    const now = await deps.stores.radar.getRun(ws.id, run.id);
+    const now = await deps.stores.radarRuns.getRun(ws.id, run.id);
     if (holdId && now?.hold_id !== holdId) await settleHold(deps, ws.id, holdId, 0, { run_id: run.id, reason: "radar run not started" });
     throw e;
   }
   await trace(deps, next, "run.started", { hold_credits: quote.max_credits, hold_id: holdId });
   await emit(deps, ws.id, "radar.run_started", p, { run_id: run.id, hold_credits: quote.max_credits });
   await dispatch(deps, next);
-  return toRunView((await deps.stores.radar.getRun(ws.id, run.id)) ?? next);
+  return toRunView((await deps.stores.radarRuns.getRun(ws.id, run.id)) ?? next);
 }
 
 /** Hands a queued run to the job queue; without one (an embedding app, tests), runs it here. */
@@ -162,7 +162,7 @@ export async function reconcileRun(deps: CoreDeps, p: Principal, ws: Workspace, 
   const now = deps.clock.now();
   if (isFinished(run.state)) {
     await repairRun(deps, run);
-    await finishRun(deps, (await deps.stores.radar.getRun(ws.id, run.id)) ?? run, null);
+    await finishRun(deps, (await deps.stores.radarRuns.getRun(ws.id, run.id)) ?? run, null);
   } else {
     if (run.lease_until !== null && Date.parse(run.lease_until) > now.getTime()) {
       throw new AppError("CONFLICT", "Cannot reconcile run: a worker holds it", [], {
@@ -173,5 +173,5 @@ export async function reconcileRun(deps: CoreDeps, p: Principal, ws: Workspace, 
     await trace(deps, run, "run.reconciled", { state: run.state });
     await dispatch(deps, run);
   }
-  return toRunView((await deps.stores.radar.getRun(ws.id, run.id)) ?? run);
+  return toRunView((await deps.stores.radarRuns.getRun(ws.id, run.id)) ?? run);
 }

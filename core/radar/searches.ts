@@ -162,9 +162,9 @@ export async function openSearch(deps: CoreDeps, p: Principal, ws: Workspace, dt
     : null;
   const run = newRun(search, at, now.getTime(), p.identityId, null);
   if (monitor) monitor.first_run_id = run.id;
-  await deps.stores.radar.insertSearch(search);
-  await deps.stores.radar.insertRun(run);
-  if (monitor) await deps.stores.radar.insertMonitor(monitor);
+  await deps.stores.radarRuns.insertSearch(search);
+  await deps.stores.radarRuns.insertRun(run);
+  if (monitor) await deps.stores.radarMonitors.insertMonitor(monitor);
   await emit(deps, ws.id, "radar.search_opened", p, { search_id: search.id, run_id: run.id, collection_id: collectionId });
   return { search: toSearchView(search), run: toRunView(run), criterion: view, monitor: monitor ? toMonitorView(monitor) : null };
 }

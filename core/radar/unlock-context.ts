@@ -1,13 +1,13 @@
 import type { CollectionStores } from "../collections/mod.ts";
-import type { RadarStore, UnlockContext } from "./ports.ts";
+import type { ContactUnlockStore, UnlockContext } from "./ports.ts";
 
 /**
- * `RadarStore.unlockContext` as the collection and radar stores' own reads, one after another:
+ * `ContactUnlockStore.unlockContext` as the collection and radar stores' own reads, one after another:
  * what a backend without a single statement for it answers (memory, MongoDB).
  */
 export async function unlockContextOfStores(
   stores: CollectionStores,
-  radar: Pick<RadarStore, "unlocksOf">,
+  radar: Pick<ContactUnlockStore, "unlocksOf">,
   workspaceId: string,
   collectionId: string,
   recordIds: readonly string[],

@@ -56,11 +56,12 @@ export async function sweepUnlockHolds(deps: CoreDeps<RadarStores>): Promise<Unl
   const out: UnlockSweep = { resolved: 0, released: 0, captured: 0 };
   for (let page = 0; page < PAGES; page++) {
     const now = deps.clock.now().toISOString();
-    const leases = await deps.stores.radar.expiredUnlocks(now, PAGE);
+    const leases = await deps.stores.contactUnlocks.expiredUnlocks(now, PAGE);
     for (const l of leases) {
       const at = deps.clock.now().toISOString();
       const id = uuidv7(Date.parse(at));
-      const r = (await deps.stores.radar.expireUnlock(l.workspace_id, l.token, { id, at, reason: "contact unlock expired" })).resolution;
+      const r =
+        (await deps.stores.contactUnlocks.expireUnlock(l.workspace_id, l.token, { id, at, reason: "contact unlock expired" })).resolution;
       // Only this call's resolution counts (a concurrent finish or sweep may have resolved it).
       if (r?.id === id) {
         out.resolved++;

@@ -2,7 +2,9 @@ import type { CollectionStores } from "../../../core/collections/ports.ts";
 import type { RadarStores } from "../../../core/radar/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { RadarCollections } from "./collections.ts";
-import { MongoRadarStore } from "./radar-store.ts";
+import { MongoContactUnlockStore } from "./contact-unlock-store.ts";
+import { MongoMonitorStore } from "./monitor-store.ts";
+import { MongoRunStore } from "./run-store.ts";
 import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 
 /**
@@ -15,7 +17,11 @@ export function mongoRadarBundle(
   collections: CollectionStores,
 ): MongoBundle<RadarStores> {
   return {
-    stores: { radar: new MongoRadarStore(c, ledger, collections) },
+    stores: {
+      radarRuns: new MongoRunStore(c),
+      radarMonitors: new MongoMonitorStore(c),
+      contactUnlocks: new MongoContactUnlockStore(c, ledger, collections),
+    },
     purgeWorkspace: (id) =>
       deleteWorkspaceDocs(
         id,

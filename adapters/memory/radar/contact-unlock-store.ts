@@ -1,8 +1,7 @@
-import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "../../../core/radar/model.ts";
+import type { ContactUnlock } from "../../../core/radar/model.ts";
 import type { LedgerEntry } from "../../../core/credits/model.ts";
 import type {
-  RadarStore,
-  ResultPage,
+  ContactUnlockStore,
   UnlockBegun,
   UnlockClaim,
   UnlockContext,
@@ -17,14 +16,11 @@ import type { CollectionStores } from "../../../core/collections/ports.ts";
 import { unlockContextOfStores } from "../../../core/radar/unlock-context.ts";
 import { recordWriteReady } from "../../../core/radar/unlock-records.ts";
 import type { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
+import { copy } from "../rows.ts";
 import type { RadarTables } from "./tables.ts";
 
-const copy = <T>(x: T): T => structuredClone(x);
-const mine = <T extends { workspace_id: string }>(row: T | undefined, workspaceId: string): T | null =>
-  row && row.workspace_id === workspaceId ? copy(row) : null;
-
 /** Each method runs in one turn of the event loop, so each is atomic by construction. */
-export class MemoryRadarStore implements RadarStore {
+export class MemoryContactUnlockStore implements ContactUnlockStore {
   /**
    * `ledger`: the credit ledger over the same tables (an unlock holds and claims in one write);
    * `collections`: the collection stores an unlock's context reads.
@@ -35,90 +31,6 @@ export class MemoryRadarStore implements RadarStore {
     private readonly collections: CollectionStores,
   ) {}
 
-  async insertSearch(search: RadarSearch): Promise<void> {
-    this.t.radarSearches.set(search.id, copy(search));
-  }
-  async getSearch(workspaceId: string, id: string): Promise<RadarSearch | null> {
-    return mine(this.t.radarSearches.get(id), workspaceId);
-  }
-
-  async insertRun(run: RadarRun): Promise<void> {
-    this.t.radarRuns.set(run.id, copy(run));
-  }
-  async getRun(workspaceId: string, id: string): Promise<RadarRun | null> {
-    return mine(this.t.radarRuns.get(id), workspaceId);
-  }
-  async updateRun(next: RadarRun): Promise<"ok" | "version_conflict" | "not_found"> {
-    const cur = mine(this.t.radarRuns.get(next.id), next.workspace_id);
-    if (!cur) return "not_found";
-    if (cur.version !== next.version - 1) return "version_conflict";
-    this.t.radarRuns.set(next.id, copy(next));
-    return "ok";
-  }
-  async staleRuns(now: string, limit: number): Promise<RadarRun[]> {
-    return [...this.t.radarRuns.values()]
-      .filter((r) => (r.state === "queued" || r.state === "running") && (r.lease_until === null || r.lease_until < now))
-      .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : a.id < b.id ? -1 : 1))
-      .slice(0, limit)
-      .map(copy);
-  }
-
-  async appendStep(workspaceId: string, runId: string, step: Omit<TraceStep, "seq">): Promise<TraceStep> {
-    const steps = this.t.radarSteps.get(runId) ?? Object.assign([], { workspace_id: workspaceId });
-    const stored: TraceStep = { ...copy(step), seq: steps.length + 1 };
-    steps.push(stored);
-    this.t.radarSteps.set(runId, steps);
-    return copy(stored);
-  }
-  async steps(workspaceId: string, runId: string, afterSeq: number, limit: number): Promise<TraceStep[]> {
-    const steps = this.t.radarSteps.get(runId);
-    if (!steps || steps.workspace_id !== workspaceId) return [];
-    return steps.slice(Math.max(0, afterSeq), Math.max(0, afterSeq) + limit).map(copy);
-  }
-
-  async claimResult(result: RunResult): Promise<{ claimed: true } | { claimed: false; existing: RunResult }> {
-    const key = `${result.run_id}:${result.provider_id}`;
-    const existing = this.t.radarResults.get(key);
-    if (existing && existing.workspace_id === result.workspace_id) return { claimed: false, existing: copy(existing) };
-    this.t.radarResults.set(key, copy(result));
-    const list = this.t.radarResultsByRun.get(result.run_id) ?? [];
-    list.push(copy(result));
-    list.sort((a, b) => a.position - b.position);
-    this.t.radarResultsByRun.set(result.run_id, list);
-    return { claimed: true };
-  }
-  async results(workspaceId: string, runId: string, afterPosition: number, limit: number): Promise<ResultPage> {
-    const list = (this.t.radarResultsByRun.get(runId) ?? []).filter((r) => r.workspace_id === workspaceId && r.position > afterPosition);
-    const items = list.slice(0, limit).map(copy);
-    return { items, next: list.length > limit ? items.at(-1)!.position : null };
-  }
-  async countResults(workspaceId: string, runId: string): Promise<Record<ResultOutcome, number>> {
-    const counts: Record<ResultOutcome, number> = { created: 0, updated: 0, unchanged: 0 };
-    for (const r of this.t.radarResultsByRun.get(runId) ?? []) if (r.workspace_id === workspaceId) counts[r.outcome]++;
-    return counts;
-  }
-
-  async insertMonitor(monitor: RadarMonitor): Promise<void> {
-    this.t.radarMonitors.set(monitor.id, copy(monitor));
-  }
-  async getMonitor(workspaceId: string, id: string): Promise<RadarMonitor | null> {
-    return mine(this.t.radarMonitors.get(id), workspaceId);
-  }
-  async monitorById(id: string): Promise<RadarMonitor | null> {
-    const m = this.t.radarMonitors.get(id);
-    return m ? copy(m) : null;
-  }
-  async monitorOfSearch(workspaceId: string, searchId: string): Promise<RadarMonitor | null> {
-    for (const m of this.t.radarMonitors.values()) if (m.workspace_id === workspaceId && m.search_id === searchId) return copy(m);
-    return null;
-  }
-  async updateMonitor(next: RadarMonitor): Promise<"ok" | "version_conflict" | "not_found"> {
-    const cur = mine(this.t.radarMonitors.get(next.id), next.workspace_id);
-    if (!cur) return "not_found";
-    if (cur.version !== next.version - 1) return "version_conflict";
-    this.t.radarMonitors.set(next.id, copy(next));
-    return "ok";
-  }
   async beginUnlocks(us: readonly ContactUnlock[], hold: UnlockHold | null, staleBefore: string): Promise<UnlockBegun> {
     const first = us[0];
     if (!first) return { ok: true, hold: null, claims: [] };
@@ -229,13 +141,5 @@ export class MemoryRadarStore implements RadarStore {
   async unlocksOf(workspaceId: string, entityIds: readonly string[]): Promise<ContactUnlock[]> {
     const wanted = new Set(entityIds);
     return [...this.t.radarUnlocks.values()].filter((u) => u.workspace_id === workspaceId && wanted.has(u.entity_id)).map(copy);
-  }
-
-  async dueMonitors(now: string, limit: number): Promise<RadarMonitor[]> {
-    return [...this.t.radarMonitors.values()]
-      .filter((m) => m.state === "active" && m.next_run_at !== null && m.next_run_at <= now)
-      .sort((a, b) => (a.next_run_at! < b.next_run_at! ? -1 : a.next_run_at! > b.next_run_at! ? 1 : a.id < b.id ? -1 : 1))
-      .slice(0, limit)
-      .map(copy);
   }
 }
