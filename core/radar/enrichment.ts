@@ -8,7 +8,7 @@ import type { EnrichResult } from "./dto.ts";
 import type { RadarRun } from "./model.ts";
 import { DEFAULT_PRICES } from "./prices.ts";
 import type { ProspectKind } from "./prospect.ts";
-import { holdCredits, settleHold } from "./holds.ts";
+import { holdCredits, settleHold } from "../credits/mod.ts";
 import { assertRunAllows } from "./run-rules.ts";
 import { findRun } from "./runs.ts";
 

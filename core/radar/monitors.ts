@@ -5,7 +5,7 @@ import { AppError, isAppError, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { MonitorView } from "./dto.ts";
-import { holdCredits } from "./holds.ts";
+import { holdCredits } from "../credits/mod.ts";
 import { radarRunJob } from "./jobs.ts";
 import { INTERVAL_MS, type Quote, type RadarMonitor, type RadarRun } from "./model.ts";
 import { inPeriod, scheduleMonitor } from "./monitor-schedule.ts";

@@ -17,7 +17,7 @@ import { type Prospect, type ProspectQuery } from "./prospect.ts";
 import { type ProspectDirectory, ProspectDirectoryError } from "./ports.ts";
 import { resultFields } from "./result-fields.ts";
 import { chargeOf, isFinished } from "./run-rules.ts";
-import { settleHold } from "./holds.ts";
+import { settleHold } from "../credits/mod.ts";
 import { radarRunJob } from "./jobs.ts";
 import { agentChange } from "./record-change.ts";
 import { afterRunFinished } from "./monitor-schedule.ts";

@@ -6,7 +6,7 @@ import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { getCriterion } from "./criterion-topics.ts";
 import type { PriceRunDto, RunView, TraceView } from "./dto.ts";
-import { holdCredits, settleHold } from "./holds.ts";
+import { holdCredits, settleHold } from "../credits/mod.ts";
 import { radarRunJob } from "./jobs.ts";
 import type { Quote, RadarRun } from "./model.ts";
 import { DEFAULT_PRICES } from "./prices.ts";

@@ -1,13 +1,16 @@
-import { insufficientCredits, type LedgerEntry } from "../credits/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { uuidv7 } from "../kernel/ids.ts";
+import { insufficientCredits } from "./errors.ts";
+import type { LedgerEntry } from "./model.ts";
+import type { CreditStores } from "./ports.ts";
 
 /**
- * How radar moves money: everything it sells is held first and settled once (ADR 021). One place
- * for the hold and its resolution, so every radar operation refuses and charges alike.
+ * How a seller moves money: everything radar's runs and contacts' enrichment sell is held first
+ * and settled once (ADR 021). One place for the hold and its resolution, so every one of them
+ * refuses and charges alike.
  */
 
-interface HoldOptions {
+export interface HoldOptions {
   run_id?: string | null;
   reason: string;
   /** One hold per key, whatever retries and races (a run's start). */
@@ -15,7 +18,7 @@ interface HoldOptions {
 }
 
 /** Holds `amount` credits and returns the hold's id: a 402 with the shortfall when they are not available. */
-export async function holdCredits(deps: CoreDeps, workspaceId: string, amount: number, o: HoldOptions): Promise<string> {
+export async function holdCredits(deps: CoreDeps<CreditStores>, workspaceId: string, amount: number, o: HoldOptions): Promise<string> {
   const now = deps.clock.now();
   const held = await deps.stores.creditLedger.append({
     workspace_id: workspaceId,
@@ -36,7 +39,7 @@ export async function holdCredits(deps: CoreDeps, workspaceId: string, amount: n
  * concurrent settle), it answers that resolution instead of charging again.
  */
 export async function settleHold(
-  deps: CoreDeps,
+  deps: CoreDeps<CreditStores>,
   workspaceId: string,
   holdId: string,
   capture: number,
