@@ -19,6 +19,7 @@ export * from "./sharing/mod.ts";
 export * from "./collections/mod.ts";
 export * from "./credits/mod.ts";
 export * from "./radar/mod.ts";
+export * from "./contacts/mod.ts";
 export * from "./billing/mod.ts";
 export * from "./identity/mod.ts";
 export * from "./blog/mod.ts";

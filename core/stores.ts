@@ -2,6 +2,7 @@ import type { AccessStores } from "./access/mod.ts";
 import type { BillingStores } from "./billing/mod.ts";
 import type { CodeContextStores } from "./code-context/mod.ts";
 import type { CollectionStores } from "./collections/mod.ts";
+import type { ContactStores } from "./contacts/mod.ts";
 import type { CreditStores } from "./credits/mod.ts";
 import type { IdentityStores } from "./identity/mod.ts";
 import type { JobStores } from "./jobs/mod.ts";
@@ -42,6 +43,7 @@ export type Stores =
   & WebhookStores
   & CreditStores
   & RadarStores
+  & ContactStores
   & JobStores
   & IdentityStores
   & MailStores

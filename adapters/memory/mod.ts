@@ -8,6 +8,8 @@ import { memoryCodeContextBundle } from "./code-context/bundle.ts";
 import { CodeContextTables } from "./code-context/tables.ts";
 import { memoryCollectionBundle } from "./collections/bundle.ts";
 import { CollectionTables } from "./collections/tables.ts";
+import { memoryContactBundle } from "./contacts/bundle.ts";
+import { ContactTables } from "./contacts/tables.ts";
 import { memoryCreditBundle } from "./credits/bundle.ts";
 import { CreditTables } from "./credits/tables.ts";
 import { memoryRadarBundle } from "./radar/bundle.ts";
@@ -46,6 +48,7 @@ export function createMemoryStores(): Stores {
     ...new WebhookTables(),
     ...new CreditTables(),
     ...new RadarTables(),
+    ...new ContactTables(),
     ...new JobTables(),
     ...new IdentityTables(),
     ...new MailTables(),
@@ -64,7 +67,8 @@ export function createMemoryStores(): Stores {
     collections,
     memoryWebhookBundle(t),
     memoryCreditBundle(t),
-    memoryRadarBundle(t, collections.stores),
+    memoryRadarBundle(t),
+    memoryContactBundle(t, collections.stores),
     memoryJobBundle(t),
     memoryIdentityBundle(t),
     memoryMailBundle(t),

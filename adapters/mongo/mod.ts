@@ -24,6 +24,9 @@ import { CODE_CONTEXT_INDEXES } from "./code-context/indexes.ts";
 import { mongoCollectionBundle } from "./collections/bundle.ts";
 import { COLLECTION_COLLECTION_NAMES, collectionCollections } from "./collections/collections.ts";
 import { COLLECTION_INDEXES } from "./collections/indexes.ts";
+import { mongoContactBundle } from "./contacts/bundle.ts";
+import { CONTACT_COLLECTION_NAMES, contactCollections } from "./contacts/collections.ts";
+import { CONTACT_INDEXES } from "./contacts/indexes.ts";
 import { mongoCreditBundle } from "./credits/bundle.ts";
 import { CREDIT_COLLECTION_NAMES, creditCollections } from "./credits/collections.ts";
 import { CREDIT_INDEXES } from "./credits/indexes.ts";
@@ -66,6 +69,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: WEBHOOK_COLLECTION_NAMES, indexes: WEBHOOK_INDEXES },
   { names: CREDIT_COLLECTION_NAMES, indexes: CREDIT_INDEXES },
   { names: RADAR_COLLECTION_NAMES, indexes: RADAR_INDEXES },
+  { names: CONTACT_COLLECTION_NAMES, indexes: CONTACT_INDEXES },
   { names: JOB_COLLECTION_NAMES, indexes: JOB_INDEXES },
   { names: IDENTITY_COLLECTION_NAMES, indexes: IDENTITY_INDEXES },
   { names: MAIL_COLLECTION_NAMES, indexes: MAIL_INDEXES },
@@ -104,6 +108,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...webhookCollections(db),
     ...creditCollections(db),
     ...radarCollections(db),
+    ...contactCollections(db),
     ...jobCollections(db),
     ...identityCollections(db),
     ...mailCollections(db),
@@ -123,7 +128,8 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     collections,
     mongoWebhookBundle(c),
     credits,
-    mongoRadarBundle(c, credits.stores.creditLedger, collections.stores),
+    mongoRadarBundle(c),
+    mongoContactBundle(c, credits.stores.creditLedger, collections.stores),
     mongoJobBundle(c),
     mongoIdentityBundle(c),
     mongoMailBundle(c),

@@ -10,6 +10,7 @@ import { sqlAccessBundle } from "./access/bundle.ts";
 import { sqlBillingBundle } from "./billing/bundle.ts";
 import { sqlCodeContextBundle } from "./code-context/bundle.ts";
 import { sqlCollectionBundle } from "./collections/bundle.ts";
+import { sqlContactBundle } from "./contacts/bundle.ts";
 import { sqlCreditBundle } from "./credits/bundle.ts";
 import { sqlRadarBundle } from "./radar/bundle.ts";
 import { sqlIdentityBundle } from "./identity/bundle.ts";
@@ -51,6 +52,7 @@ export function createSqlStores(driver: SqlDriver, opts: SqlStoreOptions = {}): 
     sqlWebhookBundle(driver),
     sqlCreditBundle(driver),
     sqlRadarBundle(driver),
+    sqlContactBundle(driver),
     sqlJobBundle(driver),
     sqlIdentityBundle(driver),
     sqlMailBundle(driver),

@@ -26,7 +26,7 @@ import { type App, startApp } from "./app.ts";
 import { freshMongo, freshPostgres, positiveInt } from "./topics.ts";
 import { vacuumAnalyze } from "./postgres.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
-import type { ContactUnlock } from "../../core/radar/model.ts";
+import type { ContactUnlock } from "../../core/contacts/mod.ts";
 
 export type RadarBackend = "postgres" | "mongo";
 export const OPERATOR_KEY = `bench-operator-${"k".repeat(32)}`;

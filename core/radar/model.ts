@@ -117,28 +117,6 @@ export interface RunResult {
   at: string;
 }
 
-export const CONTACT_KINDS = ["email", "phone", "linkedin"] as const;
-export type ContactKind = (typeof CONTACT_KINDS)[number];
-
-/**
- * The unlock of one contact path of one entity, forever (issue 13, "Contact paths"): claimed
- * `pending` under a unique (workspace, entity, kind) key before the directory is asked, then
- * settled `unlocked` with its value or `unavailable`. `token` names the request holding a pending
- * claim; a claim pending longer than a request lives may be taken over.
- */
-export interface ContactUnlock {
-  workspace_id: string;
-  entity_id: string;
-  kind: ContactKind;
-  state: "pending" | "unlocked" | "unavailable";
-  value: string | null;
-  /** What the unlock was charged (0 until settled, and for a miss). */
-  credits: number;
-  token: string;
-  claimed_at: string;
-  settled_at: string | null;
-}
-
 export const MONITOR_INTERVALS = ["hourly", "daily", "weekly"] as const;
 export type MonitorInterval = (typeof MONITOR_INTERVALS)[number];
 export const INTERVAL_MS: Record<MonitorInterval, number> = { hourly: 3_600_000, daily: 86_400_000, weekly: 604_800_000 };

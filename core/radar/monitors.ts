@@ -10,7 +10,7 @@ import { radarRunJob } from "./jobs.ts";
 import { INTERVAL_MS, type Quote, type RadarMonitor, type RadarRun } from "./model.ts";
 import { inPeriod, scheduleMonitor } from "./monitor-schedule.ts";
 import { parseCriterion } from "./criterion-block.ts";
-import { DEFAULT_PRICES } from "./prices.ts";
+import { DEFAULT_RUN_PRICES } from "./prices.ts";
 import type { ProspectQuery } from "./prospect.ts";
 import { executeRun } from "./run-execution.ts";
 import { monitorResults, unitCredits } from "./run-rules.ts";
@@ -111,7 +111,7 @@ export async function executeMonitor(deps: CoreDeps, workspaceId: string, monito
     await changeMonitor(deps, m, () => ({ next_run_at: later }));
     return;
   }
-  const unit = unitCredits(deps.radarPrices ?? DEFAULT_PRICES, search.kind);
+  const unit = unitCredits(deps.radarPrices ?? DEFAULT_RUN_PRICES, search.kind);
   const matches = await deps.prospects.count({ kind: parsed.block.kind, filter: parsed.block.filter } as ProspectQuery);
   const results = monitorResults(search.max_results, matches, unit, m.budget_credits - m.spent_credits);
   if (results === 0) {

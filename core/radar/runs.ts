@@ -9,7 +9,8 @@ import type { PriceRunDto, RunView, TraceView } from "./dto.ts";
 import { holdCredits, settleHold } from "../credits/mod.ts";
 import { radarRunJob } from "./jobs.ts";
 import type { Quote, RadarRun } from "./model.ts";
-import { DEFAULT_PRICES } from "./prices.ts";
+import type { RadarStores } from "./ports.ts";
+import { DEFAULT_RUN_PRICES } from "./prices.ts";
 import { executeRun, finishRun, repairRun } from "./run-execution.ts";
 import { assertRunAllows, isFinished, quoteFigures, unitCredits } from "./run-rules.ts";
 import { toRunView } from "./run-views.ts";
@@ -21,7 +22,7 @@ const TRACE_LIMIT = 1_000;
 const runNotFound = () => notFound("Run");
 
 /** A run of this workspace, or a 404 (also for an id of another workspace, or not a UUID). */
-export async function findRun(deps: CoreDeps, ws: Workspace, runId: string): Promise<RadarRun> {
+export async function findRun(deps: CoreDeps<RadarStores>, ws: Workspace, runId: string): Promise<RadarRun> {
   if (!isUuid(runId)) throw runNotFound();
   const run = await deps.stores.radarRuns.getRun(ws.id, runId);
   if (!run) throw runNotFound();
@@ -73,7 +74,7 @@ export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
   const criterion = await criterionNow(deps, ws, run);
   const directory = deps.prospects;
   const matches = directory ? await directory.count({ kind: criterion.kind, filter: criterion.filter } as never) : 0;
-  const unit = unitCredits(deps.radarPrices ?? DEFAULT_PRICES, run.kind);
+  const unit = unitCredits(deps.radarPrices ?? DEFAULT_RUN_PRICES, run.kind);
   const maxResults = dto.max_results ?? search.max_results;
   const now = deps.clock.now();
   const quote: Quote = {

@@ -6,7 +6,7 @@ import { checkIdempotencyKey, IDEMPOTENCY_KEY_MAX, idempotent } from "../../core
 import { LEDGER_ENTRY_TYPES } from "../../core/credits/model.ts";
 import { PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import { DEFAULT_LIMIT } from "../../core/kernel/paging.ts";
-import { DEFAULT_PRICES, RadarCredits } from "../../core/radar/mod.ts";
+import { DEFAULT_PRICES, RadarCredits } from "../../core/contacts/mod.ts";
 import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { requirePlatformOperator } from "../http/platform-operator.ts";

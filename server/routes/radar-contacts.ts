@@ -1,6 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { quoteContacts, unlockContacts } from "../../core/radar/contact-paths.ts";
-import { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContacts } from "../../core/radar/dto.ts";
+import {
+  ContactQuote,
+  EnrichContactsDto,
+  quoteContacts,
+  unlockContacts,
+  UnlockContactsDto,
+  UnlockedContacts,
+} from "../../core/contacts/mod.ts";
 import { SlugSchema } from "../../core/workspaces/dto.ts";
 import type { ServerDeps } from "../deps.ts";
 import { IdempotencyHeaders, moneyMoving } from "../http/idempotent-route.ts";

@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
+import { EnrichResult, enrichRun } from "../../core/contacts/mod.ts";
 import {
-  EnrichResult,
-  enrichRun,
   followTrace,
   getRun,
   getRunMonitor,

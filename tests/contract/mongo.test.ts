@@ -12,7 +12,8 @@ import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import type { RadarRun } from "../../core/radar/model.ts";
 import { radarCollections } from "../../adapters/mongo/radar/collections.ts";
-import { MongoContactUnlockStore } from "../../adapters/mongo/radar/contact-unlock-store.ts";
+import { MongoContactUnlockStore } from "../../adapters/mongo/contacts/contact-unlock-store.ts";
+import { contactCollections } from "../../adapters/mongo/contacts/collections.ts";
 import { MongoRunStore } from "../../adapters/mongo/radar/run-store.ts";
 import { mongoCollectionBundle } from "../../adapters/mongo/collections/bundle.ts";
 import { collectionCollections } from "../../adapters/mongo/collections/collections.ts";
@@ -597,7 +598,7 @@ describe("mongo: radar compare-and-set", () => {
 describe("mongo: unlock ends", () => {
   let client: MongoClient;
   let db: Db;
-  let c: ReturnType<typeof radarCollections>;
+  let c: ReturnType<typeof contactCollections>;
   let ledger: MongoCreditLedgerStore;
   let live: MongoContactUnlockStore;
   const collections = () => mongoCollectionBundle(collectionCollections(db)).stores;
@@ -629,7 +630,7 @@ describe("mongo: unlock ends", () => {
     await client.connect();
     db = client.db();
     await ensureIndexes(db);
-    c = radarCollections(db);
+    c = contactCollections(db);
     ledger = new MongoCreditLedgerStore(creditCollections(db));
     live = new MongoContactUnlockStore(c, ledger, collections());
   });

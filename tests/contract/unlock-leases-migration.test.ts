@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { createSqlStores, migrate, MIGRATIONS, pgliteDriver } from "../../adapters/postgres/mod.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
-import { sweepUnlockHolds } from "../../core/radar/mod.ts";
+import { sweepUnlockHolds } from "../../core/contacts/mod.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { bootstrapped } from "./fixtures.ts";
 

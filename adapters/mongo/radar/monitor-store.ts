@@ -1,7 +1,7 @@
 import type { RadarMonitor } from "../../../core/radar/model.ts";
 import type { MonitorStore } from "../../../core/radar/ports.ts";
 import type { RadarCollections } from "./collections.ts";
-import { strip } from "./documents.ts";
+import { strip } from "../strip-id.ts";
 import { replaceVersioned } from "./versioned.ts";
 
 /** Monitors; a monitor changes by the versions' compare-and-set (versioned.ts), without transactions. */

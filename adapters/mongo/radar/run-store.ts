@@ -2,7 +2,7 @@ import type { RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from 
 import type { ResultPage, RunStore } from "../../../core/radar/ports.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import type { RadarCollections } from "./collections.ts";
-import { strip } from "./documents.ts";
+import { strip } from "../strip-id.ts";
 import { replaceVersioned } from "./versioned.ts";
 
 /** Searches, runs, steps and results; each method keeps its invariant without transactions (documents.ts). */

@@ -1,17 +1,10 @@
 import type { RadarStores } from "../../../core/radar/ports.ts";
 import type { SqlBundle } from "../bundle.ts";
 import type { SqlDriver } from "../driver.ts";
-import { PostgresContactUnlockStore } from "./contact-unlock-store.ts";
 import { PostgresMonitorStore } from "./monitor-store.ts";
 import { PostgresRunStore } from "./run-store.ts";
 
 /** Radar's SQL stores; a workspace's rows go with it (foreign keys cascade). */
 export function sqlRadarBundle(driver: SqlDriver): SqlBundle<RadarStores> {
-  return {
-    stores: {
-      radarRuns: new PostgresRunStore(driver),
-      radarMonitors: new PostgresMonitorStore(driver),
-      contactUnlocks: new PostgresContactUnlockStore(driver),
-    },
-  };
+  return { stores: { radarRuns: new PostgresRunStore(driver), radarMonitors: new PostgresMonitorStore(driver) } };
 }

@@ -6,7 +6,7 @@
  * check (a hold beyond what is available) or a unique key (a hold resolved meanwhile) writes
  * nothing, and the caller runs the requests one by one, which answers each as it would alone.
  */
-import type { ContactUnlock } from "../../../core/radar/model.ts";
+import type { ContactUnlock } from "../../../core/contacts/model.ts";
 import type {
   UnlockBegun,
   UnlockClaim,
@@ -14,7 +14,7 @@ import type {
   UnlockHold,
   UnlockRecordWrite,
   UnlockResolution,
-} from "../../../core/radar/ports.ts";
+} from "../../../core/contacts/ports.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
 import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import type { Row } from "../row-values.ts";

@@ -1,5 +1,5 @@
 import { isUuid } from "../../../core/kernel/ids.ts";
-import type { ContactUnlock } from "../../../core/radar/model.ts";
+import type { ContactUnlock } from "../../../core/contacts/model.ts";
 import type {
   ContactUnlockStore,
   UnlockBegun,
@@ -10,7 +10,7 @@ import type {
   UnlockLease,
   UnlockRecordWrite,
   UnlockResolution,
-} from "../../../core/radar/ports.ts";
+} from "../../../core/contacts/ports.ts";
 import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
 import { availableOf, openAccount } from "../credits/account-sql.ts";
 import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";

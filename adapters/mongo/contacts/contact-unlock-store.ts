@@ -1,4 +1,4 @@
-import type { ContactUnlock } from "../../../core/radar/model.ts";
+import type { ContactUnlock } from "../../../core/contacts/model.ts";
 import type {
   ContactUnlockStore,
   UnlockBegun,
@@ -10,17 +10,18 @@ import type {
   UnlockLease,
   UnlockRecordWrite,
   UnlockResolution,
-} from "../../../core/radar/ports.ts";
+} from "../../../core/contacts/ports.ts";
 import type { LedgerEntry } from "../../../core/credits/model.ts";
 import { uuidv7 } from "../../../core/kernel/ids.ts";
 import type { CollectionStores } from "../../../core/collections/ports.ts";
-import { unlockContextOfStores } from "../../../core/radar/unlock-context.ts";
-import { recordWriteReady } from "../../../core/radar/unlock-records.ts";
+import { unlockContextOfStores } from "../../../core/contacts/unlock-context.ts";
+import { recordWriteReady } from "../../../core/contacts/unlock-records.ts";
 import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import { backoff } from "../retry.ts";
-import type { RadarCollections } from "./collections.ts";
-import { strip, tokenKey, type UnlockEndDoc, unlockKey } from "./documents.ts";
+import type { ContactCollections } from "./collections.ts";
+import { strip } from "../strip-id.ts";
+import { tokenKey, type UnlockEndDoc, unlockKey } from "./documents.ts";
 
 /** What applying a token's end did. */
 interface Ended {
@@ -39,7 +40,7 @@ export class MongoContactUnlockStore implements ContactUnlockStore {
    * `collections`: the collection stores an unlock's context reads (one after another: no snapshot).
    */
   constructor(
-    private readonly c: RadarCollections,
+    private readonly c: ContactCollections,
     private readonly ledger: MongoCreditLedgerStore,
     private readonly collections: CollectionStores,
   ) {}

@@ -3,7 +3,7 @@
  * request pays for reach its records in the same transaction as the capture, so a crash never
  * leaves a paid value on none of them.
  */
-import type { UnlockRecordWrite } from "../../../core/radar/ports.ts";
+import type { UnlockRecordWrite } from "../../../core/contacts/ports.ts";
 import { json } from "../row-values.ts";
 
 /** The writes as the statement's one jsonb parameter; `ord` is the request's place in a batch (1 alone). */

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
-import type { RadarStores } from "./ports.ts";
+import type { ContactStores } from "./ports.ts";
 
 /**
  * The lease of a contact unlock's hold, and the sweep that resolves the holds of requests that
@@ -52,7 +52,7 @@ export interface UnlockSweep {
  * processes at once, and against a late finish of the same request: the store resolves a hold
  * once (`expireUnlock`).
  */
-export async function sweepUnlockHolds(deps: CoreDeps<RadarStores>): Promise<UnlockSweep> {
+export async function sweepUnlockHolds(deps: CoreDeps<ContactStores>): Promise<UnlockSweep> {
   const out: UnlockSweep = { resolved: 0, released: 0, captured: 0 };
   for (let page = 0; page < PAGES; page++) {
     const now = deps.clock.now().toISOString();

@@ -1,16 +1,13 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
 import { type Entity, normalizeDedupKey } from "../collections/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import { holdCredits, settleHold } from "../credits/mod.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
+import { assertRunAllows, findRun, type ProspectKind, type RadarRun } from "../radar/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { EnrichResult } from "./dto.ts";
-import type { RadarRun } from "./model.ts";
+import type { ContactDeps } from "./ports.ts";
 import { DEFAULT_PRICES } from "./prices.ts";
-import type { ProspectKind } from "./prospect.ts";
-import { holdCredits, settleHold } from "../credits/mod.ts";
-import { assertRunAllows } from "./run-rules.ts";
-import { findRun } from "./runs.ts";
 
 /**
  * Enrichment (issue 13): a completed run's results, or their companies, get the directory's full
@@ -24,7 +21,7 @@ const BATCH = 100;
 const RESULT_PAGE = 500;
 
 /** The entities a run wrote, in reading order. */
-async function resultEntities(deps: CoreDeps, run: RadarRun): Promise<Entity[]> {
+async function resultEntities(deps: ContactDeps, run: RadarRun): Promise<Entity[]> {
   const ids: string[] = [];
   for (let after = 0;;) {
     const page = await deps.stores.radarRuns.results(run.workspace_id, run.id, after, RESULT_PAGE);
@@ -51,7 +48,7 @@ const providerIdOf = (e: Entity, provider: string): string | null => {
  * The employers of people, as company entities (upserted by domain, linked from each person by
  * `attributes.company_entity_id`).
  */
-async function employersOf(deps: CoreDeps, people: Entity[]): Promise<Entity[]> {
+async function employersOf(deps: ContactDeps, people: Entity[]): Promise<Entity[]> {
   const provider = deps.prospects!.name;
   const companies = new Map<string, Entity>();
   for (const person of people) {
@@ -98,7 +95,13 @@ async function employersOf(deps: CoreDeps, people: Entity[]): Promise<Entity[]> 
 }
 
 /** Enriches entities of one kind: skips the enriched, holds the rest's price, captures the hits. */
-async function enrichEntities(deps: CoreDeps, ws: Workspace, runId: string, kind: ProspectKind, entities: Entity[]): Promise<EnrichResult> {
+async function enrichEntities(
+  deps: ContactDeps,
+  ws: Workspace,
+  runId: string,
+  kind: ProspectKind,
+  entities: Entity[],
+): Promise<EnrichResult> {
   const directory = deps.prospects!;
   const prices = deps.radarPrices ?? DEFAULT_PRICES;
   const unit = kind === "company" ? prices.company_enrichment : prices.person_enrichment;
@@ -147,7 +150,7 @@ async function enrichEntities(deps: CoreDeps, ws: Workspace, runId: string, kind
  * company run's results, a person run's employers, upserted and linked). The run must be completed.
  */
 export async function enrichRun(
-  deps: CoreDeps,
+  deps: ContactDeps,
   p: Principal,
   ws: Workspace,
   runId: string,

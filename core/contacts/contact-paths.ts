@@ -1,16 +1,15 @@
 import { assertCanWrite, type Principal } from "../access/mod.ts";
 import { type Collection, collectionNotFound, type CollectionRecord, type Entity } from "../collections/mod.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
+import type { ContactDetails } from "../radar/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContacts } from "./dto.ts";
 import type { ContactKind, ContactUnlock } from "./model.ts";
 import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
-import type { ContactDetails } from "./prospect.ts";
 import { insufficientCredits } from "../credits/mod.ts";
-import type { UnlockRecordWrite } from "./ports.ts";
+import type { ContactDeps, UnlockRecordWrite } from "./ports.ts";
 import { contactRecordWrite, type ContactValues } from "./unlock-records.ts";
 import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
 
@@ -48,7 +47,7 @@ interface Context {
  * The collection (else 404), the records asked for (all of them in it, else 404), the person each
  * is and the unlocks of those people: one store read (`ContactUnlockStore.unlockContext`).
  */
-async function contextOf(deps: CoreDeps, ws: Workspace, collectionId: string, recordIds: readonly string[]): Promise<Context> {
+async function contextOf(deps: ContactDeps, ws: Workspace, collectionId: string, recordIds: readonly string[]): Promise<Context> {
   const read = await deps.stores.contactUnlocks.unlockContext(ws.id, collectionId, recordIds);
   if (!read) throw collectionNotFound();
   if (read.records.length !== new Set(recordIds).size) throw notFound("Record");
@@ -73,7 +72,7 @@ async function contextOf(deps: CoreDeps, ws: Workspace, collectionId: string, re
 const keyOf = (entityId: string, kind: ContactKind) => `${entityId}:${kind}`;
 
 /** What unlocking would cost: per record and kind, and in total (each entity and kind once). Charges nothing. */
-export async function quoteContacts(deps: CoreDeps, ws: Workspace, collectionId: string, dto: EnrichContactsDto): Promise<ContactQuote> {
+export async function quoteContacts(deps: ContactDeps, ws: Workspace, collectionId: string, dto: EnrichContactsDto): Promise<ContactQuote> {
   const { targets, unlocks } = await contextOf(deps, ws, collectionId, dto.record_ids);
   const prices = deps.radarPrices ?? DEFAULT_PRICES;
   const counted = new Set<string>();
@@ -101,7 +100,7 @@ export async function quoteContacts(deps: CoreDeps, ws: Workspace, collectionId:
 }
 
 /** Waits for a claim another request holds to settle (or to go stale, then it is taken over by the caller's retry). */
-async function settled(deps: CoreDeps, ws: Workspace, entityId: string, kind: ContactKind): Promise<ContactUnlock | null> {
+async function settled(deps: ContactDeps, ws: Workspace, entityId: string, kind: ContactKind): Promise<ContactUnlock | null> {
   const deadline = Date.now() + WAIT_MS;
   while (Date.now() < deadline) {
     const [u] = (await deps.stores.contactUnlocks.unlocksOf(ws.id, [entityId])).filter((x) => x.kind === kind);
@@ -149,7 +148,7 @@ function paidRecordWrites(
 }
 
 /** Shows `values` on the record (re-read after a concurrent change), where its schema admits them. */
-async function keepOnRecord(deps: CoreDeps, c: Collection, first: CollectionRecord, values: ContactValues) {
+async function keepOnRecord(deps: ContactDeps, c: Collection, first: CollectionRecord, values: ContactValues) {
   for (let attempt = 0; attempt < 5; attempt++) {
     // The record as this request last knew it; read again only after a concurrent change.
     const cur = attempt === 0 ? first : await deps.stores.records.get(c.workspace_id, c.id, first.id);
@@ -164,7 +163,7 @@ async function keepOnRecord(deps: CoreDeps, c: Collection, first: CollectionReco
  * (it exists: the record links it); read again only after a concurrent change (another request's
  * unlock of another kind of the same person).
  */
-async function keepOnEntity(deps: CoreDeps, first: Entity, values: ContactValues) {
+async function keepOnEntity(deps: ContactDeps, first: Entity, values: ContactValues) {
   for (let attempt = 0; attempt < 10; attempt++) {
     const cur = attempt === 0 ? first : await deps.stores.entities.get(first.workspace_id, first.id);
     if (!cur || Object.entries(values).every(([k, v]) => cur.attributes[k] === v)) return;
@@ -184,7 +183,7 @@ async function keepOnEntity(deps: CoreDeps, first: Entity, values: ContactValues
  * each person's entity keeps them.
  */
 async function showValues(
-  deps: CoreDeps,
+  deps: ContactDeps,
   c: Collection,
   targets: readonly Target[],
   kinds: readonly ContactKind[],
@@ -218,7 +217,7 @@ async function showValues(
  * hits and releases the rest. A key another request holds is waited for: `already_unlocked`.
  */
 export async function unlockContacts(
-  deps: CoreDeps,
+  deps: ContactDeps,
   p: Principal,
   ws: Workspace,
   collectionId: string,

@@ -1,5 +1,5 @@
-import type { ContactUnlock } from "../../../core/radar/model.ts";
 import type { LedgerEntry } from "../../../core/credits/model.ts";
+import type { ContactUnlock } from "../../../core/contacts/model.ts";
 import type {
   ContactUnlockStore,
   UnlockBegun,
@@ -11,13 +11,13 @@ import type {
   UnlockLease,
   UnlockRecordWrite,
   UnlockResolution,
-} from "../../../core/radar/ports.ts";
+} from "../../../core/contacts/ports.ts";
 import type { CollectionStores } from "../../../core/collections/ports.ts";
-import { unlockContextOfStores } from "../../../core/radar/unlock-context.ts";
-import { recordWriteReady } from "../../../core/radar/unlock-records.ts";
+import { unlockContextOfStores } from "../../../core/contacts/unlock-context.ts";
+import { recordWriteReady } from "../../../core/contacts/unlock-records.ts";
 import type { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 import { copy } from "../rows.ts";
-import type { RadarTables } from "./tables.ts";
+import type { ContactTables } from "./tables.ts";
 
 /** Each method runs in one turn of the event loop, so each is atomic by construction. */
 export class MemoryContactUnlockStore implements ContactUnlockStore {
@@ -26,7 +26,7 @@ export class MemoryContactUnlockStore implements ContactUnlockStore {
    * `collections`: the collection stores an unlock's context reads.
    */
   constructor(
-    private readonly t: RadarTables,
+    private readonly t: ContactTables,
     private readonly ledger: MemoryCreditLedgerStore,
     private readonly collections: CollectionStores,
   ) {}

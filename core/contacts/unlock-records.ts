@@ -6,8 +6,8 @@ import {
   type RecordWrite,
   validateRecordFields,
 } from "../collections/mod.ts";
+import { agentChange } from "../radar/mod.ts";
 import type { UnlockRecordWrite } from "./ports.ts";
-import { agentChange } from "./record-change.ts";
 
 /**
  * The record side of a contact unlock (issue #23): every record of the request whose person has a

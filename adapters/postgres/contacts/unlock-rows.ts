@@ -1,4 +1,4 @@
-import type { ContactUnlock } from "../../../core/radar/model.ts";
+import type { ContactUnlock } from "../../../core/contacts/model.ts";
 import { iso, isoOrNull } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 
