@@ -1,4 +1,4 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import { type Collection, collectionNotFound, type CollectionRecord, type Entity } from "../collections/mod.ts";
 import { emit } from "../events/mod.ts";
 import { notFound } from "../kernel/errors.ts";
@@ -9,6 +9,7 @@ import type { ContactQuote, EnrichContactsDto, UnlockContactsDto, UnlockedContac
 import type { ContactKind, ContactUnlock } from "./model.ts";
 import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
 import { insufficientCredits } from "../credits/mod.ts";
+import { assertCanUnlockContacts } from "./policy.ts";
 import type { ContactDeps, UnlockRecordWrite } from "./ports.ts";
 import { contactRecordWrite, type ContactValues } from "./unlock-records.ts";
 import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
@@ -223,7 +224,7 @@ export async function unlockContacts(
   collectionId: string,
   dto: UnlockContactsDto,
 ): Promise<UnlockedContacts> {
-  assertCanWrite(p, "unlock contact paths");
+  assertCanUnlockContacts(p);
   const { c, targets, unlocks: known } = await contextOf(deps, ws, collectionId, dto.record_ids);
   const prices = deps.radarPrices ?? DEFAULT_PRICES;
   const now = deps.clock.now();

@@ -1,4 +1,4 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import { type Entity, normalizeDedupKey } from "../collections/mod.ts";
 import { holdCredits, settleHold } from "../credits/mod.ts";
 import { emit } from "../events/mod.ts";
@@ -6,6 +6,7 @@ import { uuidv7 } from "../kernel/ids.ts";
 import { assertRunAllows, findRun, type ProspectKind, type RadarRun } from "../radar/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { EnrichResult } from "./dto.ts";
+import { assertCanEnrich } from "./policy.ts";
 import type { ContactDeps } from "./ports.ts";
 import { DEFAULT_PRICES } from "./prices.ts";
 
@@ -156,7 +157,7 @@ export async function enrichRun(
   runId: string,
   what: "results" | "companies",
 ): Promise<EnrichResult> {
-  assertCanWrite(p, "enrich radar results");
+  assertCanEnrich(p);
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "enrich");
   if (!deps.prospects) return { enriched: 0, skipped: 0, missed: 0, charged_credits: 0 };

@@ -10,6 +10,7 @@ export * from "./model.ts";
 export * from "./dto.ts";
 export * from "./ports.ts";
 export * from "./prices.ts";
+export * from "./policy.ts";
 export { quoteContacts, unlockContacts } from "./contact-paths.ts";
 export { enrichRun } from "./enrichment.ts";
 export {

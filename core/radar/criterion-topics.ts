@@ -1,4 +1,4 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { AppError, isAppError, validationFailed } from "../kernel/errors.ts";
 import { MAX_BODY_LENGTH, type Topic, topicBySlug, type TopicDeps, trustOf, updateTopic, type UpdateTopicDto } from "../topics/mod.ts";
@@ -12,6 +12,7 @@ import {
   renderCriterion,
 } from "./criterion-block.ts";
 import type { CriterionView, ReviseCriterionDto } from "./dto.ts";
+import { assertCanActOnRadar } from "./policy.ts";
 
 /**
  * Criteria are topics (tag `radar-criterion`, one valid `radar-criterion` block): read through
@@ -80,7 +81,7 @@ export async function reviseCriterion(
   dto: ReviseCriterionDto,
   expected: number | undefined,
 ): Promise<CriterionView> {
-  assertCanWrite(p, "revise a criterion");
+  assertCanActOnRadar(p, "reviseCriterion");
   for (let attempt = 1;; attempt++) {
     const topic = await topicBySlug(deps, ws, slug);
     const parsed = criterionOf(topic);

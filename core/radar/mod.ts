@@ -13,6 +13,7 @@ export * from "./ports.ts";
 export * from "./run-rules.ts";
 export * from "./result-fields.ts";
 export * from "./jobs.ts";
+export * from "./policy.ts";
 export {
   CRITERION_TAG,
   type CriterionBlock,

@@ -1,4 +1,4 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, isAppError, notFound } from "../kernel/errors.ts";
@@ -18,6 +18,7 @@ import { toMonitorView } from "./run-views.ts";
 import { findRun } from "./runs.ts";
 import { newRun } from "./searches.ts";
 import { trace } from "./trace.ts";
+import { assertCanActOnRadar } from "./policy.ts";
 
 const MONITOR_QUOTE_TTL_MS = 15 * 60 * 1000;
 const SWEEP_LIMIT = 100;
@@ -55,7 +56,7 @@ async function changeMonitor(
 
 /** Pauses the monitor (idempotent): no run starts until it is resumed. */
 export async function pauseMonitor(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
-  assertCanWrite(p, "pause a radar monitor");
+  assertCanActOnRadar(p, "pauseMonitor");
   const m = await monitorOfRun(deps, ws, runId);
   const next = await changeMonitor(
     deps,
@@ -72,7 +73,7 @@ export async function pauseMonitor(deps: CoreDeps, p: Principal, ws: Workspace, 
  * once; before, it waits for the first run to complete.
  */
 export async function resumeMonitor(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
-  assertCanWrite(p, "resume a radar monitor");
+  assertCanActOnRadar(p, "resumeMonitor");
   const m = await monitorOfRun(deps, ws, runId);
   const now = deps.clock.now().toISOString();
   const next = await changeMonitor(

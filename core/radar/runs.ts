@@ -1,4 +1,4 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, isAppError, isUuid, notFound } from "../kernel/mod.ts";
@@ -15,6 +15,7 @@ import { executeRun, finishRun, repairRun } from "./run-execution.ts";
 import { assertRunAllows, isFinished, quoteFigures, unitCredits } from "./run-rules.ts";
 import { toRunView } from "./run-views.ts";
 import { trace } from "./trace.ts";
+import { assertCanActOnRadar } from "./policy.ts";
 
 export const DEFAULT_QUOTE_TTL_SECONDS = 900;
 const TRACE_LIMIT = 1_000;
@@ -66,7 +67,7 @@ async function criterionNow(deps: CoreDeps, ws: Workspace, run: RadarRun) {
  * price of its kind. Holds nothing; pricing again replaces the quote.
  */
 export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string, dto: PriceRunDto): Promise<RunView> {
-  assertCanWrite(p, "price a radar run");
+  assertCanActOnRadar(p, "priceRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "price");
   const search = await deps.stores.radarRuns.getSearch(ws.id, run.search_id);
@@ -97,7 +98,7 @@ export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
  * 402 when short, 409 `QUOTE_EXPIRED`, 409 `QUOTE_STALE` when the criterion changed since.
  */
 export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
-  assertCanWrite(p, "start a radar run");
+  assertCanActOnRadar(p, "startRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "start");
   const quote = run.quote!;
@@ -157,7 +158,7 @@ export async function dispatch(deps: CoreDeps, run: RadarRun): Promise<void> {
  * nothing beyond the hold. A run another worker still holds is left to it (409).
  */
 export async function reconcileRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
-  assertCanWrite(p, "reconcile a radar run");
+  assertCanActOnRadar(p, "reconcileRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "reconcile");
   const now = deps.clock.now();

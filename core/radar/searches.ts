@@ -1,4 +1,4 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import { type Collection, createCollection, findCollection, type RecordSchemaInput, updateCollection } from "../collections/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
@@ -13,6 +13,7 @@ import { type RadarMonitor, type RadarRun, type RadarSearch } from "./model.ts";
 import { missingResultFields } from "./result-fields.ts";
 import { monthStart } from "./run-rules.ts";
 import { toMonitorView, toRunView, toSearchView } from "./run-views.ts";
+import { assertCanActOnRadar } from "./policy.ts";
 
 /** Retries of the collection's update when it changed under the opening. */
 const COLLECTION_ATTEMPTS = 3;
@@ -92,7 +93,7 @@ async function prepareCollection(deps: CoreDeps, p: Principal, ws: Workspace, id
  * before anything is written.
  */
 export async function openSearch(deps: CoreDeps, p: Principal, ws: Workspace, dto: OpenSearchDto): Promise<OpenedSearch> {
-  assertCanWrite(p, "open a radar search");
+  assertCanActOnRadar(p, "openSearch");
   const criterion = await criterionFor(deps, ws, dto);
   const kind = criterion.existing?.kind ?? criterion.create!.kind;
   if (dto.collection_id !== undefined) {
