@@ -13,6 +13,7 @@ import { assertCanUnlockContacts } from "./policy.ts";
 import type { ContactDeps, UnlockRecordWrite } from "./ports.ts";
 import { contactRecordWrite, type ContactValues } from "./unlock-records.ts";
 import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
+import { unlockDone, unlockWait } from "./unlock-waits.ts";
 
 /**
  * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
@@ -25,8 +26,13 @@ import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
  * The hold and the claims are the request's for its lease: past it, they are taken for a dead
  * request's, taken over by another unlock of the same keys or resolved by the sweep (ADR 055).
  */
-/** How long an unlock waits for another request's pending claim of the same key to settle. */
-const WAIT_MS = 10_000;
+/** How long an unlock waits for another request's pending claim of the same key to settle (clock time). */
+export const UNLOCK_WAIT_MS = 10_000;
+/**
+ * The longest an unlock waits between two reads of a key another request holds: what a holder in
+ * another process (which cannot wake it) may cost it; a holder in this process wakes it at once.
+ */
+export const UNLOCK_RECHECK_MS = 50;
 
 const FIELD_OF: Record<ContactKind, keyof ContactDetails> = { email: "email", phone: "phone", linkedin: "linkedin_url" };
 const priceOf = (prices: PriceTable, kind: ContactKind) => prices[kind];
@@ -100,15 +106,35 @@ export async function quoteContacts(deps: ContactDeps, ws: Workspace, collection
   return { items, total_credits: total };
 }
 
-/** Waits for a claim another request holds to settle (or to go stale, then it is taken over by the caller's retry). */
-async function settled(deps: ContactDeps, ws: Workspace, entityId: string, kind: ContactKind): Promise<ContactUnlock | null> {
-  const deadline = Date.now() + WAIT_MS;
-  while (Date.now() < deadline) {
+/**
+ * Waits for a claim another request holds (`holder`, its token) to settle, until `UNLOCK_WAIT_MS`
+ * have passed on the clock: woken by the holder when it is done, in this process, else by a re-read
+ * at least every `UNLOCK_RECHECK_MS` (unlock-waits.ts). A claim taken over meanwhile is followed to
+ * its new holder. Null: still not settled at the deadline.
+ */
+async function settled(
+  deps: ContactDeps,
+  ws: Workspace,
+  entityId: string,
+  kind: ContactKind,
+  holder: string,
+): Promise<ContactUnlock | null> {
+  const deadline = deps.clock.now().getTime() + UNLOCK_WAIT_MS;
+  for (;;) {
+    const wait = unlockWait(ws.id, holder);
     const [u] = (await deps.stores.contactUnlocks.unlocksOf(ws.id, [entityId])).filter((x) => x.kind === kind);
-    if (u && u.state !== "pending") return u;
-    await new Promise((r) => setTimeout(r, 50));
+    const left = deadline - deps.clock.now().getTime();
+    if ((u && u.state !== "pending") || left <= 0) {
+      wait.cancel();
+      return u && u.state !== "pending" ? u : null;
+    }
+    if (u && u.token !== holder) {
+      wait.cancel();
+      holder = u.token;
+      continue;
+    }
+    await wait.until(Math.min(left, UNLOCK_RECHECK_MS));
   }
-  return null;
 }
 
 /** A key's state once this request is done with it: its own outcome, as it stood, or as another request settled it. */
@@ -264,6 +290,7 @@ export async function unlockContacts(
     new Date(now.getTime() - leaseMs).toISOString(),
   );
   if (begun && !begun.ok) {
+    unlockDone(ws.id, token);
     throw begun.reason === "insufficient" ? insufficientCredits(begun.required, begun.available) : unlockExpired(leaseMs);
   }
 
@@ -318,6 +345,7 @@ export async function unlockContacts(
         at: deps.clock.now().toISOString(),
         reason,
       }, records);
+      unlockDone(ws.id, token);
       const written = new Set(done.written ?? []);
       for (const w of records) if (written.has(w.write.record.id)) current.set(w.write.record.id, w.write.record);
       const applied = new Set(done.settled);
@@ -336,6 +364,7 @@ export async function unlockContacts(
       // settled, the rest released (a hold resolves once, so a repeat changes nothing).
       for (const dead of deadTokens) {
         await deps.stores.contactUnlocks.finishUnlocks(ws.id, dead, [], { id: uuidv7(), at: deps.clock.now().toISOString(), reason });
+        unlockDone(ws.id, dead);
       }
     }
   }
@@ -349,10 +378,11 @@ export async function unlockContacts(
       const key = keyOf(t.person.entity.id, kind);
       if (final.has(key)) continue;
       const mineNow = outcome.get(key);
+      const held = known.get(key);
       let u: Final | undefined = mineNow
         ? { state: mineNow.status === "unlocked" ? "unlocked" : "unavailable", value: mineNow.value }
-        : known.get(key);
-      if (u?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind);
+        : held;
+      if (!mineNow && held?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind, held.token);
       final.set(key, u ?? null);
     }
   }

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import { AppError } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { ContactStores } from "./ports.ts";
+import { unlockDone } from "./unlock-waits.ts";
 
 /**
  * The lease of a contact unlock's hold, and the sweep that resolves the holds of requests that
@@ -62,6 +63,8 @@ export async function sweepUnlockHolds(deps: CoreDeps<ContactStores>): Promise<U
       const id = uuidv7(Date.parse(at));
       const r =
         (await deps.stores.contactUnlocks.expireUnlock(l.workspace_id, l.token, { id, at, reason: "contact unlock expired" })).resolution;
+      // Its pending claims are dropped: a request of this process waiting on one reads again now.
+      unlockDone(l.workspace_id, l.token);
       // Only this call's resolution counts (a concurrent finish or sweep may have resolved it).
       if (r?.id === id) {
         out.resolved++;
