@@ -1,5 +1,6 @@
 import type { SecretBox } from "./access/mod.ts";
-import type { BillingProvider, OfferIssuedHook } from "./billing/mod.ts";
+import type { BillingProvider } from "./billing/mod.ts";
+import type { OfferIssuedHook } from "./offers/mod.ts";
 import type { EventBus } from "./events/mod.ts";
 import type { CapacityGate } from "./kernel/capacity.ts";
 import type { Clock } from "./kernel/clock.ts";

@@ -21,6 +21,7 @@ export * from "./credits/mod.ts";
 export * from "./radar/mod.ts";
 export * from "./contacts/mod.ts";
 export * from "./billing/mod.ts";
+export * from "./offers/mod.ts";
 export * from "./identity/mod.ts";
 export * from "./blog/mod.ts";
 export * from "./mail/mod.ts";

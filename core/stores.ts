@@ -7,6 +7,7 @@ import type { CreditStores } from "./credits/mod.ts";
 import type { IdentityStores } from "./identity/mod.ts";
 import type { JobStores } from "./jobs/mod.ts";
 import type { MailStores } from "./mail/mod.ts";
+import type { OfferStores } from "./offers/mod.ts";
 import type { RadarStores } from "./radar/mod.ts";
 import type { SharingStores } from "./sharing/mod.ts";
 import type { SupportStores } from "./support/mod.ts";
@@ -48,5 +49,6 @@ export type Stores =
   & IdentityStores
   & MailStores
   & BillingStores
+  & OfferStores
   & SupportStores
   & StoreLifecycle;

@@ -28,7 +28,7 @@ import { jobRunner } from "../workers/registry.ts";
 import { webhookSweep } from "../workers/webhooks.ts";
 import { radarSweep } from "../core/radar/mod.ts";
 import { sweepUnlockHolds } from "../core/contacts/mod.ts";
-import { billingSweep } from "../core/billing/sweep.ts";
+import { billingSweep } from "../core/offers/mod.ts";
 import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";

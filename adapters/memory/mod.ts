@@ -27,6 +27,8 @@ import { memoryWorkspaceBundle } from "./workspaces/bundle.ts";
 import { WorkspaceTables } from "./workspaces/tables.ts";
 import { memoryMailBundle } from "./mail/bundle.ts";
 import { MailTables } from "./mail/tables.ts";
+import { memoryOfferBundle } from "./offers/bundle.ts";
+import { OfferTables } from "./offers/tables.ts";
 import { memorySupportBundle } from "./support/bundle.ts";
 import { SupportTables } from "./support/tables.ts";
 
@@ -53,6 +55,7 @@ export function createMemoryStores(): Stores {
     ...new IdentityTables(),
     ...new MailTables(),
     ...new BillingTables(),
+    ...new OfferTables(),
     ...new SupportTables(),
   };
   const collections = memoryCollectionBundle(t);
@@ -73,6 +76,7 @@ export function createMemoryStores(): Stores {
     memoryIdentityBundle(t),
     memoryMailBundle(t),
     memoryBillingBundle(t),
+    memoryOfferBundle(t),
     memorySupportBundle(t),
   ] as const;
   return {

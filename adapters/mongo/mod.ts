@@ -52,6 +52,9 @@ import { WORKSPACE_INDEXES } from "./workspaces/indexes.ts";
 import { mongoMailBundle } from "./mail/bundle.ts";
 import { MAIL_COLLECTION_NAMES, mailCollections } from "./mail/collections.ts";
 import { MAIL_INDEXES } from "./mail/indexes.ts";
+import { mongoOfferBundle } from "./offers/bundle.ts";
+import { OFFER_COLLECTION_NAMES, offerCollections } from "./offers/collections.ts";
+import { OFFER_INDEXES } from "./offers/indexes.ts";
 import { mongoSupportBundle } from "./support/bundle.ts";
 import { SUPPORT_COLLECTION_NAMES, supportCollections } from "./support/collections.ts";
 import { SUPPORT_INDEXES } from "./support/indexes.ts";
@@ -74,6 +77,7 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: IDENTITY_COLLECTION_NAMES, indexes: IDENTITY_INDEXES },
   { names: MAIL_COLLECTION_NAMES, indexes: MAIL_INDEXES },
   { names: BILLING_COLLECTION_NAMES, indexes: BILLING_INDEXES },
+  { names: OFFER_COLLECTION_NAMES, indexes: OFFER_INDEXES },
   { names: SUPPORT_COLLECTION_NAMES, indexes: SUPPORT_INDEXES },
 ];
 
@@ -113,6 +117,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...identityCollections(db),
     ...mailCollections(db),
     ...billingCollections(db),
+    ...offerCollections(db),
     ...supportCollections(db),
   };
   const credits = mongoCreditBundle(c);
@@ -134,6 +139,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     mongoIdentityBundle(c),
     mongoMailBundle(c),
     mongoBillingBundle(c),
+    mongoOfferBundle(c),
     mongoSupportBundle(c),
   ] as const;
   return {

@@ -24,6 +24,7 @@ import { sqlTopicBundle } from "./topics/bundle.ts";
 import { sqlWebhookBundle } from "./webhooks/bundle.ts";
 import { sqlWorkspaceBundle } from "./workspaces/bundle.ts";
 import { sqlMailBundle } from "./mail/bundle.ts";
+import { sqlOfferBundle } from "./offers/bundle.ts";
 import { sqlSupportBundle } from "./support/bundle.ts";
 
 export type { SqlDriver } from "./driver.ts";
@@ -57,6 +58,7 @@ export function createSqlStores(driver: SqlDriver, opts: SqlStoreOptions = {}): 
     sqlIdentityBundle(driver),
     sqlMailBundle(driver),
     sqlBillingBundle(driver),
+    sqlOfferBundle(driver),
     sqlSupportBundle(driver),
   ] as const;
   return {

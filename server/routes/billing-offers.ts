@@ -1,7 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { AcceptedOfferView, BillingOfferPage } from "../../core/billing/offer-dto.ts";
-import { OFFER_STATUSES, type OfferStatus } from "../../core/billing/offer-model.ts";
-import { acceptOffer, workspaceOffers } from "../../core/billing/offers.ts";
+import {
+  AcceptedOfferView,
+  acceptOffer,
+  BillingOfferPage,
+  OFFER_STATUSES,
+  type OfferStatus,
+  workspaceOffers,
+} from "../../core/offers/mod.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
 import { DEFAULT_LIMIT, parseOffsetPage } from "../../core/kernel/paging.ts";
 import { SlugSchema } from "../../core/workspaces/dto.ts";

@@ -1,19 +1,26 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { endEnterprisePlan, setEnterprisePlan } from "../../core/billing/contracts.ts";
 import {
   BillingOfferPage,
   BillingOfferView,
+  cancelOffer,
   CreateBillingOfferDto,
+  createOffer,
+  endEnterprisePlan,
   EnterprisePlanDto,
   EnterprisePlanView,
+  OFFER_STATUSES,
+  type OfferStatus,
   PlanList,
+  planList,
+  platformOffer,
+  platformOffers,
   PlatformWorkspacePage,
+  platformWorkspaces,
   ReissueBillingOfferDto,
-} from "../../core/billing/offer-dto.ts";
-import { OFFER_STATUSES, type OfferStatus } from "../../core/billing/offer-model.ts";
-import { cancelOffer, createOffer, platformOffer, platformOffers, reissueOffer } from "../../core/billing/offers.ts";
-import { planList, platformWorkspaces } from "../../core/billing/platform.ts";
+  reissueOffer,
+  setEnterprisePlan,
+} from "../../core/offers/mod.ts";
 import { PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import { UUID_PATTERN } from "../../core/kernel/ids.ts";
 import { notFound } from "../../core/kernel/errors.ts";

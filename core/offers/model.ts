@@ -3,7 +3,7 @@
  * the operator's priced proposal of a plan to one workspace, after Stripe Quotes, and the terms a
  * workspace is held to once one is accepted or the operator sets an enterprise plan. Pure rules.
  */
-import type { PlanLimits } from "./plans.ts";
+import type { PlanLimits } from "../billing/mod.ts";
 
 export const OFFER_PLANS = ["team", "business", "enterprise"] as const;
 export type OfferPlan = (typeof OFFER_PLANS)[number];
@@ -77,26 +77,6 @@ export function expiryInRange(expiresAt: string, now: Date): boolean {
   return Number.isFinite(t) && t > now.getTime() && t <= now.getTime() + OFFER_EXPIRY_MAX_DAYS * DAY_MS;
 }
 
-/** `at` plus `months` calendar months (UTC; a day past the target month's end clamps to its last day). */
-export function addMonths(at: string, months: number): string {
-  const d = new Date(at);
-  const day = d.getUTCDate();
-  const target = new Date(
-    Date.UTC(
-      d.getUTCFullYear(),
-      d.getUTCMonth() + months,
-      1,
-      d.getUTCHours(),
-      d.getUTCMinutes(),
-      d.getUTCSeconds(),
-      d.getUTCMilliseconds(),
-    ),
-  );
-  const last = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(day, last));
-  return target.toISOString();
-}
-
 /**
  * The terms a workspace is held to: set by the operator's enterprise endpoint or by accepting an
  * offer; invoiced outside the service. One per workspace (the latest replaces the one before).
@@ -119,13 +99,3 @@ export interface Contract {
 
 /** Whether the contract's term has ended (its plan stays, listed for renewal). */
 export const renewalDue = (c: Pick<Contract, "term_ends_at">, now: Date): boolean => Date.parse(c.term_ends_at) <= now.getTime();
-
-/** The contract's monthly period holding `now`: months counted from `started_at`. */
-export function contractPeriod(c: Pick<Contract, "started_at">, now: Date): { start: string; end: string } {
-  const s = new Date(c.started_at);
-  let months = (now.getUTCFullYear() - s.getUTCFullYear()) * 12 + (now.getUTCMonth() - s.getUTCMonth());
-  if (months < 0) months = 0;
-  let start = addMonths(c.started_at, months);
-  if (Date.parse(start) > now.getTime() && months > 0) start = addMonths(c.started_at, --months);
-  return { start, end: addMonths(c.started_at, months + 1) };
-}

@@ -1,7 +1,6 @@
-import { grantIncludedCredits } from "./included-credits.ts";
+import { contractPeriod, grantIncludedCredits } from "../billing/mod.ts";
 import { includedCreditsJob } from "./jobs.ts";
-import { contractPeriod } from "./offer-model.ts";
-import type { BillingDeps, GrantDue } from "./ports.ts";
+import type { GrantDue, OfferDeps } from "./ports.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +14,7 @@ export const MAX_JOB_DELAY_MS = 7 * DAY_MS;
 const CATCH_UP_PER_JOB = 12;
 
 /** Queues the job of `due` for its instant (at most MAX_JOB_DELAY_MS ahead). Without a queue, the sweep finds it. */
-export async function scheduleIncludedCredits(deps: BillingDeps, due: GrantDue): Promise<void> {
+export async function scheduleIncludedCredits(deps: OfferDeps, due: GrantDue): Promise<void> {
   if (!deps.jobs) return;
   const delay = Math.max(0, Date.parse(due.due_at) - deps.clock.now().getTime());
   await deps.jobs.enqueue(includedCreditsJob, due.workspace_id, {
@@ -42,7 +41,7 @@ export interface DueGrant {
  * moving a due already moved does nothing, so a retry, a redelivered job or two workers at once
  * grant each period once. The period is the contract's own (months from `started_at`).
  */
-export async function grantDueCredits(deps: BillingDeps, due: GrantDue): Promise<DueGrant> {
+export async function grantDueCredits(deps: OfferDeps, due: GrantDue): Promise<DueGrant> {
   if (Date.parse(due.due_at) > deps.clock.now().getTime()) return { outcome: "not_due", granted: 0, next: due };
   const contract = await deps.stores.contracts.get(due.workspace_id);
   if (!contract || contract.started_at !== due.contract_started_at) {
@@ -67,7 +66,7 @@ export async function grantDueCredits(deps: BillingDeps, due: GrantDue): Promise
  * The `billing.included_credits` job: grants every period started since `due` (a few per run),
  * then queues itself for the next period's start (or the rest of its wait, when woken early).
  */
-export async function runIncludedCreditsJob(deps: BillingDeps, due: GrantDue): Promise<void> {
+export async function runIncludedCreditsJob(deps: OfferDeps, due: GrantDue): Promise<void> {
   let current = due;
   for (let i = 0; i < CATCH_UP_PER_JOB; i++) {
     const r = await grantDueCredits(deps, current);

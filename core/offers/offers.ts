@@ -7,9 +7,9 @@ import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
 import { type OffsetPage, toOffsetResult } from "../kernel/paging.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { applyContract, contractView, limitsWithContract } from "./contracts.ts";
-import type { AcceptedOfferView, BillingOfferPage, BillingOfferView, CreateBillingOfferDto, ReissueBillingOfferDto } from "./offer-dto.ts";
+import { addMonths } from "../billing/mod.ts";
+import type { AcceptedOfferView, BillingOfferPage, BillingOfferView, CreateBillingOfferDto, ReissueBillingOfferDto } from "./dto.ts";
 import {
-  addMonths,
   type BillingOffer,
   type Contract,
   defaultOfferExpiry,
@@ -17,9 +17,9 @@ import {
   isReissuable,
   type OfferStatus,
   offerStatus,
-} from "./offer-model.ts";
+} from "./model.ts";
 import { assertCanAcceptOffer, assertCanReadOffers, assertPlatformOperator } from "./policy.ts";
-import type { BillingDeps, OfferFilter } from "./ports.ts";
+import type { OfferDeps, OfferFilter } from "./ports.ts";
 
 export function offerView(offer: BillingOffer, now: Date): BillingOfferView {
   return { ...offer, status: offerStatus(offer, now) };
@@ -47,14 +47,14 @@ const notOpen = (offer: BillingOffer, now: Date, action: string) => {
 };
 
 /** Issuing (or reissuing) an offer tells the workspace's owners (the `onOfferIssued` hook: mail). Never fails the issue. */
-async function announce(deps: BillingDeps, workspace: Workspace, offer: BillingOffer): Promise<void> {
+async function announce(deps: OfferDeps, workspace: Workspace, offer: BillingOffer): Promise<void> {
   await emit(deps, workspace.id, "billing.offer_issued", null, { offer_id: offer.id, plan: offer.plan, revision: offer.revision });
   const hook = deps.onOfferIssued;
   if (hook) await hook(deps as unknown as CoreDeps, workspace, offer).catch(() => {});
 }
 
 /** The operator issues an offer: `open` at once (no draft), revision 1. Unknown workspace: 404. */
-export async function createOffer(deps: BillingDeps, actor: PlatformOperator, dto: CreateBillingOfferDto): Promise<BillingOfferView> {
+export async function createOffer(deps: OfferDeps, actor: PlatformOperator, dto: CreateBillingOfferDto): Promise<BillingOfferView> {
   assertPlatformOperator(actor, "issue an offer");
   const workspace = await deps.stores.workspaces.getById(dto.workspace_id);
   if (!workspace) throw notFound("Workspace");
@@ -94,7 +94,7 @@ export interface OfferListQuery {
   status?: OfferStatus;
 }
 
-async function listOffers(deps: BillingDeps, filter: OfferFilter, page: OffsetPage): Promise<BillingOfferPage> {
+async function listOffers(deps: OfferDeps, filter: OfferFilter, page: OffsetPage): Promise<BillingOfferPage> {
   const now = deps.clock.now();
   const listed = await deps.stores.offers.list(filter, now.toISOString(), page);
   const r = toOffsetResult(listed.items.map((o) => offerView(o, now)), listed.total, page);
@@ -102,24 +102,24 @@ async function listOffers(deps: BillingDeps, filter: OfferFilter, page: OffsetPa
 }
 
 /** The operator's list of offers, newest first, by workspace and status. */
-export function platformOffers(deps: BillingDeps, actor: PlatformOperator, q: OfferListQuery, page: OffsetPage): Promise<BillingOfferPage> {
+export function platformOffers(deps: OfferDeps, actor: PlatformOperator, q: OfferListQuery, page: OffsetPage): Promise<BillingOfferPage> {
   assertPlatformOperator(actor, "list offers");
   return listOffers(deps, q, page);
 }
 
-async function findOffer(deps: BillingDeps, offerId: string, workspaceId?: string): Promise<BillingOffer> {
+async function findOffer(deps: OfferDeps, offerId: string, workspaceId?: string): Promise<BillingOffer> {
   const offer = await deps.stores.offers.get(offerId);
   if (!offer || (workspaceId !== undefined && offer.workspace_id !== workspaceId)) throw notFound("Offer");
   return offer;
 }
 
-export async function platformOffer(deps: BillingDeps, actor: PlatformOperator, offerId: string): Promise<BillingOfferView> {
+export async function platformOffer(deps: OfferDeps, actor: PlatformOperator, offerId: string): Promise<BillingOfferView> {
   assertPlatformOperator(actor, "read an offer");
   return offerView(await findOffer(deps, offerId), deps.clock.now());
 }
 
 /** The operator withdraws an open offer; any other state (expired included) is 409 CONFLICT. */
-export async function cancelOffer(deps: BillingDeps, actor: PlatformOperator, offerId: string): Promise<BillingOfferView> {
+export async function cancelOffer(deps: OfferDeps, actor: PlatformOperator, offerId: string): Promise<BillingOfferView> {
   assertPlatformOperator(actor, "cancel an offer");
   const offer = await findOffer(deps, offerId);
   const now = deps.clock.now();
@@ -136,7 +136,7 @@ export async function cancelOffer(deps: BillingDeps, actor: PlatformOperator, of
  * limits. Of two concurrent reissues of one offer exactly one succeeds, the other is 409.
  */
 export async function reissueOffer(
-  deps: BillingDeps,
+  deps: OfferDeps,
   actor: PlatformOperator,
   offerId: string,
   dto: ReissueBillingOfferDto,
@@ -181,7 +181,7 @@ export async function reissueOffer(
 
 /** The workspace's offers (owner/admin), newest first. */
 export function workspaceOffers(
-  deps: BillingDeps,
+  deps: OfferDeps,
   p: Principal,
   workspace: Workspace,
   q: { status?: OfferStatus },
@@ -227,7 +227,7 @@ interface AppliedOffer {
  * `billing.offer_accepted`, and the effects are settled. Run by the acceptance, and again by the
  * recovery when a crash left them pending: whatever ran before, each effect happens once.
  */
-async function applyOfferEffects(deps: BillingDeps, workspace: Workspace, offer: BillingOffer, p: Principal | null): Promise<AppliedOffer> {
+async function applyOfferEffects(deps: OfferDeps, workspace: Workspace, offer: BillingOffer, p: Principal | null): Promise<AppliedOffer> {
   const contract = offerContract(offer);
   const current = await deps.stores.contracts.get(workspace.id);
   let applied = { workspace, included: 0 };
@@ -254,7 +254,7 @@ async function applyOfferEffects(deps: BillingDeps, workspace: Workspace, offer:
  * and the plan's included credits for the contract's first period. A crash in between leaves
  * them pending, and the billing sweep's job applies them (recoverOfferEffects).
  */
-export async function acceptOffer(deps: BillingDeps, p: Principal, workspace: Workspace, offerId: string): Promise<AcceptedOfferView> {
+export async function acceptOffer(deps: OfferDeps, p: Principal, workspace: Workspace, offerId: string): Promise<AcceptedOfferView> {
   const offer = await findOffer(deps, offerId, workspace.id);
   assertCanAcceptOffer(p);
   const now = deps.clock.now();
@@ -274,7 +274,7 @@ export async function acceptOffer(deps: BillingDeps, p: Principal, workspace: Wo
  * The `billing.offer_effects` job: applies an accepted offer's effects that are still pending (a
  * crash after the acceptance). False when there was nothing to do (settled, not accepted, gone).
  */
-export async function recoverOfferEffects(deps: BillingDeps, workspaceId: string, offerId: string): Promise<boolean> {
+export async function recoverOfferEffects(deps: OfferDeps, workspaceId: string, offerId: string): Promise<boolean> {
   if (!(await deps.stores.offers.hasPendingEffects(offerId))) return false;
   const offer = await deps.stores.offers.get(offerId);
   if (!offer || offer.status !== "accepted" || offer.workspace_id !== workspaceId) return false;

@@ -1,7 +1,7 @@
 import { offerEffectsJob } from "./jobs.ts";
 import { recoverOfferEffects } from "./offers.ts";
 import { runIncludedCreditsJob, scheduleIncludedCredits } from "./included-schedule.ts";
-import type { BillingDeps } from "./ports.ts";
+import type { OfferDeps } from "./ports.ts";
 
 /** Items a sweep takes of each kind (the next sweep takes the rest). */
 const SWEEP_LIMIT = 100;
@@ -19,7 +19,7 @@ export const OFFER_EFFECTS_GRACE_MS = 60_000;
  * pending, in case their jobs were lost or never queued (a crash between a write and its
  * enqueue). Without a queue it runs them here.
  */
-export async function billingSweep(deps: BillingDeps): Promise<{ grants: number; offers: number }> {
+export async function billingSweep(deps: OfferDeps): Promise<{ grants: number; offers: number }> {
   const now = deps.clock.now();
   const dues = await deps.stores.contracts.dueGrants(now.toISOString(), SWEEP_LIMIT);
   for (const due of dues) {

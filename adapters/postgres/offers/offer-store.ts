@@ -1,5 +1,5 @@
-import type { BillingOffer, Contract, OfferPlan, StoredOfferStatus } from "../../../core/billing/offer-model.ts";
-import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
+import type { BillingOffer, Contract, OfferPlan, StoredOfferStatus } from "../../../core/offers/model.ts";
+import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/offers/ports.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";

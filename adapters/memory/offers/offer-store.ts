@@ -1,9 +1,9 @@
-import type { BillingOffer, Contract } from "../../../core/billing/offer-model.ts";
-import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
+import type { BillingOffer, Contract } from "../../../core/offers/model.ts";
+import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/offers/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { byCreated, copy, page } from "../rows.ts";
-import type { BillingTables } from "./tables.ts";
+import type { OfferTables } from "./tables.ts";
 
 /** Whether a stored offer reads as `status` at `now` (`expired`: open and past its expiry). */
 export function offerMatches(o: BillingOffer, filter: OfferFilter, now: string): boolean {
@@ -22,7 +22,7 @@ export function offerMatches(o: BillingOffer, filter: OfferFilter, now: string):
 
 /** Offers in a map; every method runs in one turn of the event loop, so a transition is a compare-and-set. */
 export class MemoryOfferStore implements OfferStore {
-  constructor(private t: BillingTables) {}
+  constructor(private t: OfferTables) {}
 
   async insert(offer: BillingOffer): Promise<void> {
     this.t.offers.set(offer.id, copy(offer));
@@ -75,7 +75,7 @@ export class MemoryOfferStore implements OfferStore {
 }
 
 export class MemoryContractStore implements ContractStore {
-  constructor(private t: BillingTables) {}
+  constructor(private t: OfferTables) {}
 
   async get(workspaceId: string): Promise<Contract | null> {
     const c = this.t.contracts.get(workspaceId);

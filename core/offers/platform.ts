@@ -2,13 +2,12 @@ import type { PlatformOperator } from "../credits/mod.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import { toOffsetResult } from "../kernel/paging.ts";
 import { PLANS, type WorkspaceFilter } from "../workspaces/mod.ts";
+import { LIMIT_NAMES, overLimit, PLAN_CATALOGUE, planPriceCents, summaryOfAccount } from "../billing/mod.ts";
 import { contractView, limitsWithContract } from "./contracts.ts";
-import type { PlanList, PlatformWorkspacePage } from "./offer-dto.ts";
-import { renewalDue } from "./offer-model.ts";
-import { LIMIT_NAMES, overLimit, PLAN_CATALOGUE, planPriceCents } from "./plans.ts";
+import type { PlanList, PlatformWorkspacePage } from "./dto.ts";
+import { renewalDue } from "./model.ts";
 import { assertPlatformOperator } from "./policy.ts";
-import type { BillingDeps } from "./ports.ts";
-import { summaryOfAccount } from "./usage.ts";
+import type { OfferDeps } from "./ports.ts";
 
 /**
  * The operator's list of workspaces, newest first, each with its plan, billing account, usage
@@ -16,7 +15,7 @@ import { summaryOfAccount } from "./usage.ts";
  * are read for the whole page at once (three reads, not three per workspace).
  */
 export async function platformWorkspaces(
-  deps: BillingDeps,
+  deps: OfferDeps,
   actor: PlatformOperator,
   filter: WorkspaceFilter,
   page: OffsetPage,

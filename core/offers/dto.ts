@@ -1,8 +1,8 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { PLANS } from "../workspaces/mod.ts";
-import { BillingSummary, PlanLimitsView } from "./dto.ts";
-import { OFFER_INTERVALS, OFFER_PLANS, OFFER_STATUSES, TERM_MONTHS_MAX } from "./offer-model.ts";
+import { BillingSummary, PlanLimitsView } from "../billing/mod.ts";
+import { OFFER_INTERVALS, OFFER_PLANS, OFFER_STATUSES, TERM_MONTHS_MAX } from "./model.ts";
 
 const strict = { additionalProperties: false } as const;
 const Timestamp = Type.String({ description: "ISO 8601 UTC timestamp." });

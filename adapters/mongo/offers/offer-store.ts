@@ -1,9 +1,9 @@
-import type { BillingOffer, Contract } from "../../../core/billing/offer-model.ts";
-import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/billing/ports.ts";
+import type { BillingOffer, Contract } from "../../../core/offers/model.ts";
+import type { ContractStore, GrantDue, OfferFilter, OfferStore } from "../../../core/offers/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
-import type { BillingCollections, ContractDoc, GrantDueDoc, OfferClosureDoc, OfferDoc } from "./collections.ts";
+import type { ContractDoc, GrantDueDoc, OfferClosureDoc, OfferCollections, OfferDoc } from "./collections.ts";
 
 function toOffer(d: OfferDoc): BillingOffer {
   const { _id, pending_of: _pending, ...rest } = d;
@@ -36,7 +36,7 @@ const offerSort = { created_at: -1, _id: -1 } as const;
  * (before the closure) or a marked one its closure makes visible by id (after).
  */
 export class MongoOfferStore implements OfferStore {
-  constructor(private c: BillingCollections) {}
+  constructor(private c: OfferCollections) {}
 
   async insert(offer: BillingOffer): Promise<void> {
     await this.c.offers.insertOne(offerDoc(offer));
@@ -156,7 +156,7 @@ const toDue = (d: GrantDueDoc): GrantDue => ({
  * kept in the contract could bring back a contract replaced meanwhile.
  */
 export class MongoContractStore implements ContractStore {
-  constructor(private c: BillingCollections) {}
+  constructor(private c: OfferCollections) {}
 
   async get(workspaceId: string): Promise<Contract | null> {
     const d = await this.c.contracts.findOne({ _id: workspaceId });

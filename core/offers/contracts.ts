@@ -1,14 +1,12 @@
-import { grantIncludedCredits } from "./included-credits.ts";
+import { addMonths, contractPeriod, grantIncludedCredits, limitsOf, type PlanLimits, type PlanSource } from "../billing/mod.ts";
 import type { PlatformOperator } from "../credits/mod.ts";
 import { emit } from "../events/mod.ts";
 import { conflict } from "../kernel/errors.ts";
 import type { Plan, Workspace } from "../workspaces/mod.ts";
-import type { ContractView, EnterprisePlanDto, EnterprisePlanView } from "./offer-dto.ts";
-import { addMonths, type Contract, contractPeriod, renewalDue } from "./offer-model.ts";
-import { limitsOf, type PlanLimits } from "./plans.ts";
+import type { ContractView, EnterprisePlanDto, EnterprisePlanView } from "./dto.ts";
+import { type Contract, renewalDue } from "./model.ts";
 import { assertPlatformOperator } from "./policy.ts";
-import type { BillingDeps } from "./ports.ts";
-import type { PlanSource } from "./included-credits.ts";
+import type { OfferDeps } from "./ports.ts";
 import { scheduleIncludedCredits } from "./included-schedule.ts";
 
 export function contractView(c: Contract, now: Date): ContractView {
@@ -32,7 +30,7 @@ export function limitsWithContract(plan: Plan, contract: Contract | null): PlanL
 }
 
 /** Reads the workspace's contract when its limits depend on one (enterprise), else none. */
-export async function workspaceLimitsOf(deps: BillingDeps, workspace: Workspace): Promise<PlanLimits> {
+export async function workspaceLimitsOf(deps: OfferDeps, workspace: Workspace): Promise<PlanLimits> {
   const contract = workspace.plan === "enterprise" ? await deps.stores.contracts.get(workspace.id) : null;
   return limitsWithContract(workspace.plan, contract);
 }
@@ -50,7 +48,7 @@ const sameContract = (current: Contract | null, contract: Contract): boolean =>
  * plan is already moved, the grant's key names the period.
  */
 export async function applyContract(
-  deps: BillingDeps,
+  deps: OfferDeps,
   workspace: Workspace,
   contract: Contract,
   source: Extract<PlanSource, "offer" | "operator">,
@@ -77,7 +75,7 @@ export async function applyContract(
  * contract reads `renewal_due`. Setting it again replaces the contract (a new term from now).
  */
 export async function setEnterprisePlan(
-  deps: BillingDeps,
+  deps: OfferDeps,
   actor: PlatformOperator,
   workspace: Workspace,
   dto: EnterprisePlanDto,
@@ -106,7 +104,7 @@ export async function setEnterprisePlan(
 }
 
 /** The operator ends an enterprise plan: the workspace returns to free, its contract is dropped. Not enterprise: 409. */
-export async function endEnterprisePlan(deps: BillingDeps, actor: PlatformOperator, workspace: Workspace): Promise<EnterprisePlanView> {
+export async function endEnterprisePlan(deps: OfferDeps, actor: PlatformOperator, workspace: Workspace): Promise<EnterprisePlanView> {
   assertPlatformOperator(actor, "end an enterprise plan");
   if (workspace.plan !== "enterprise") {
     throw conflict(`Cannot end the enterprise plan: the workspace is on ${workspace.plan}`, { current_plan: workspace.plan });
