@@ -19,9 +19,7 @@ import type { Row } from "../row-values.ts";
 import { toUnlock, UNLOCK_COLUMNS } from "./unlock-rows.ts";
 import { beginBatch, beginFits, type BeginRequest, claimsOf, finishBatch, finishFits, type FinishRequest } from "./unlock-batches.ts";
 import { recordWritesParam, recordWritesSql } from "./unlock-records.ts";
-import { COLLECTION_COLUMNS, toCollection } from "../collections/collection-store.ts";
-import { RECORD_COLUMNS, toRecord } from "../collections/record-store.ts";
-import { ENTITY_COLUMNS, toEntity } from "../collections/entity-store.ts";
+import { COLLECTION_COLUMNS, ENTITY_COLUMNS, RECORD_COLUMNS, toCollection, toEntity, toRecord } from "../collections/rows.ts";
 
 /**
  * Contact unlocks (migrations 011, 031): the claims, the hold on the credit ledger and its lease,
