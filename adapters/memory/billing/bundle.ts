@@ -4,9 +4,9 @@ import type { MemoryBundle } from "../bundle.ts";
 import { MemoryBillingAccountStore } from "./billing-account-store.ts";
 import { MemoryPlanUsageStore } from "./plan-usage-store.ts";
 import type { BillingTables } from "./tables.ts";
-import type { CollectionTables } from "../collections/tables.ts";
-import type { TopicTables } from "../topics/tables.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { CollectionTables } from "../collections/mod.ts";
+import type { TopicTables } from "../topics/mod.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 
 export function memoryBillingBundle(t: BillingTables & WorkspaceTables & TopicTables & CollectionTables): MemoryBundle<BillingStores> {
   return {

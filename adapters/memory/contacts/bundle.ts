@@ -3,8 +3,7 @@ import type { ContactStores } from "../../../core/contacts/ports.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import { MemoryContactUnlockStore } from "./contact-unlock-store.ts";
 import type { ContactTables } from "./tables.ts";
-import type { CreditTables } from "../credits/tables.ts";
-import { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
+import { type CreditTables, MemoryCreditLedgerStore } from "../credits/mod.ts";
 
 /** `collections`: the collection bundle's stores (an unlock's context reads them). */
 export function memoryContactBundle(t: ContactTables & CreditTables, collections: CollectionStores): MemoryBundle<ContactStores> {

@@ -15,7 +15,7 @@ import type {
 import type { CollectionStores } from "../../../core/collections/ports.ts";
 import { unlockContextOfStores } from "../../../core/contacts/unlock-context.ts";
 import { recordWriteReady } from "../../../core/contacts/unlock-records.ts";
-import type { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
+import type { MemoryCreditLedgerStore } from "../credits/mod.ts";
 import { copy } from "../rows.ts";
 import type { ContactTables } from "./tables.ts";
 

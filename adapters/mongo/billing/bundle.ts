@@ -1,8 +1,8 @@
 import type { BillingStores } from "../../../core/billing/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
-import type { CollectionCollections } from "../collections/collections.ts";
-import type { TopicCollections } from "../topics/collections.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { CollectionCollections } from "../collections/mod.ts";
+import type { TopicCollections } from "../topics/mod.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { BillingCollections } from "./collections.ts";
 import { MongoBillingAccountStore } from "./billing-account-store.ts";
 import { MongoPlanUsageStore } from "./plan-usage-store.ts";

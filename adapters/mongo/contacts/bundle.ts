@@ -3,7 +3,7 @@ import type { ContactStores } from "../../../core/contacts/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { ContactCollections } from "./collections.ts";
 import { MongoContactUnlockStore } from "./contact-unlock-store.ts";
-import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
+import type { MongoCreditLedgerStore } from "../credits/mod.ts";
 
 /**
  * `ledger`: the credits bundle's (one per process: it remembers each account's head);

@@ -16,7 +16,7 @@ import { uuidv7 } from "../../../core/kernel/ids.ts";
 import type { CollectionStores } from "../../../core/collections/ports.ts";
 import { unlockContextOfStores } from "../../../core/contacts/unlock-context.ts";
 import { recordWriteReady } from "../../../core/contacts/unlock-records.ts";
-import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
+import type { MongoCreditLedgerStore } from "../credits/mod.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import { backoff } from "../retry.ts";
 import type { ContactCollections } from "./collections.ts";

@@ -6,7 +6,7 @@ import type { AggregateGroup, CompiledAggregate, GroupKeyValue } from "../../../
 import { type DeclaredRollup, groupOfRollup } from "../../../core/collections/record-rollup.ts";
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlState } from "../driver.ts";
-import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
+import { AccountBatches, type AccountWrite } from "../credits/mod.ts";
 import { type ClaimingCreate, claimingCreates, type Settled } from "./record-creates.ts";
 import { RECORD_COLUMNS, toRecord } from "./rows.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";

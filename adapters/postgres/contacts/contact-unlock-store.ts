@@ -11,15 +11,13 @@ import type {
   UnlockRecordWrite,
   UnlockResolution,
 } from "../../../core/contacts/ports.ts";
-import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
-import { availableOf, openAccount } from "../credits/account-sql.ts";
-import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
+import { AccountBatches, type AccountWrite, availableOf, ENTRY_COLUMNS, openAccount, toEntry } from "../credits/mod.ts";
 import { CHECK_VIOLATION, iso, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 import { toUnlock, UNLOCK_COLUMNS } from "./unlock-rows.ts";
 import { beginBatch, beginFits, type BeginRequest, claimsOf, finishBatch, finishFits, type FinishRequest } from "./unlock-batches.ts";
 import { recordWritesParam, recordWritesSql } from "./unlock-records.ts";
-import { COLLECTION_COLUMNS, ENTITY_COLUMNS, RECORD_COLUMNS, toCollection, toEntity, toRecord } from "../collections/rows.ts";
+import { COLLECTION_COLUMNS, ENTITY_COLUMNS, RECORD_COLUMNS, toCollection, toEntity, toRecord } from "../collections/mod.ts";
 
 /**
  * Contact unlocks (migrations 011, 031): the claims, the hold on the credit ledger and its lease,

@@ -15,7 +15,7 @@ import type {
   UnlockRecordWrite,
   UnlockResolution,
 } from "../../../core/contacts/ports.ts";
-import { ENTRY_COLUMNS, toEntry } from "../credits/rows.ts";
+import { ENTRY_COLUMNS, toEntry } from "../credits/mod.ts";
 import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 import { toUnlock, UNLOCK_COLUMNS } from "./unlock-rows.ts";
