@@ -1,5 +1,5 @@
 /**
- * Radar on a fresh database (issue #13): the credit ledger's hot account, and contact unlocks.
+ * Radar on a fresh database (ADR 021, 025, 050): the credit ledger's hot account, and contact unlocks.
  *
  * - Hot account: `POST …/radar/credits/grant` by the platform operator, each request one ledger
  *   append on the workspace's one account row: the same guarded update and entry insert, in one

@@ -1,5 +1,5 @@
 /**
- * Billing periods (issue #15): the subscription's or contract's when there is one, else the
+ * Billing periods (ADR 031, 043): the subscription's or contract's when there is one, else the
  * calendar month (UTC) holding the instant. Pure.
  */
 export interface Period {

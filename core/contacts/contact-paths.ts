@@ -16,7 +16,7 @@ import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
 import { unlockDone, unlockWait } from "./unlock-waits.ts";
 
 /**
- * Contact paths (issue 13): a person's e-mail, phone and LinkedIn URL, quoted for free and
+ * Contact paths: a person's e-mail, phone and LinkedIn URL, quoted for free and
  * unlocked for credits, each (entity, kind) charged once, forever, across collections
  * (docs/decisions/025-contact-paths-and-enrichment.md). The unlock holds the total and claims its
  * keys in one store write before asking the directory, then settles the keys and captures the
@@ -386,7 +386,7 @@ export async function unlockContacts(
       final.set(key, u ?? null);
     }
   }
-  // Every record of the request shows what its person has unlocked (issue #23), not only the first.
+  // Every record of the request shows what its person has unlocked (ADR 056), not only the first.
   await showValues(deps, c, targets, dto.kinds, final, current);
   // The sweep (or another unlock) resolved this request's hold meanwhile: what it looked up and
   // could not settle was not charged, and is not answered as if the directory had no value.

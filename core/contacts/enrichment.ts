@@ -11,7 +11,7 @@ import type { ContactDeps } from "./ports.ts";
 import { DEFAULT_PRICES } from "./prices.ts";
 
 /**
- * Enrichment (issue 13): a completed run's results, or their companies, get the directory's full
+ * Enrichment (ADR 025): a completed run's results, or their companies, get the directory's full
  * profile in their entity's attributes (`profile`, with `enriched_at`). Held first (402 when
  * short), charged per hit; an entity enriched before is skipped for free; a miss is free. Two
  * concurrent enrichments of one entity charge once: the entity's compare-and-set merge lets one

@@ -129,8 +129,8 @@ export interface UnlockFinished {
 }
 
 /**
- * A record an unlock's finish writes with its settles (issue #23: every record of the person in
- * the request shows the value paid for): `write` replaces the record stored at
+ * A record an unlock's finish writes with its settles (ADR 056: every record of the person in the
+ * request shows the value paid for): `write` replaces the record stored at
  * `write.record.version - 1` and appends `write.change` to its history, as `RecordStore.update`
  * does, when every key of `needs` (`<entity_id>:<kind>`, at least one) settled `unlocked` in the
  * same call. A record changed meanwhile, or a key not settled by this call, writes nothing: the

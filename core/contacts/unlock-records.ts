@@ -10,7 +10,7 @@ import { agentChange } from "../radar/mod.ts";
 import type { UnlockRecordWrite } from "./ports.ts";
 
 /**
- * The record side of a contact unlock (issue #23): every record of the request whose person has a
+ * The record side of a contact unlock (ADR 056): every record of the request whose person has a
  * path unlocked shows its value, whichever record paid for it and whenever.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Offers and contracts (issue #15, "Platform administration"; docs/decisions/034-offers-and-enterprise.md):
+ * Offers and contracts (docs/decisions/034-offers-and-enterprise.md):
  * the operator's priced proposal of a plan to one workspace, after Stripe Quotes, and the terms a
  * workspace is held to once one is accepted or the operator sets an enterprise plan. Pure rules.
  */

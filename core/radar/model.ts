@@ -2,7 +2,7 @@ import type { CriterionFilter, CriterionKind } from "./criterion-filter.ts";
 
 /**
  * What radar stores: searches, their runs (with each run's trace and results) and monitors
- * (issue 13, "Model"; docs/decisions/026-radar-runs.md). Plain records; the views the API answers
+ * (docs/decisions/026-radar-runs.md). Plain records; the views the API answers
  * are in dto.ts, the rules in run-rules.ts.
  */
 

@@ -17,7 +17,7 @@ import { CRITERION_KINDS } from "./criterion-filter.ts";
 import { agentChange } from "./record-change.ts";
 
 /**
- * The radar monitor webhook (issue 13, "Webhook"): a data provider says entities it watches for a
+ * The radar monitor webhook (ADR 026): a data provider says entities it watches for a
  * monitor changed; the monitor's records of those entities are marked drifted. Standard Webhooks
  * signature over the raw body; the delivery goes through the webhook inbox (ADR 042): recorded
  * with its body, applied (marking is idempotent: a record drifted stays so), a redelivery does

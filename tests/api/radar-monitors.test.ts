@@ -11,7 +11,7 @@ import { createSampleDirectory } from "../../adapters/radar-sample/directory.ts"
 import { TEST_SECRET } from "../support/test-app.ts";
 
 /**
- * Monitors over time (issue 13, "Monitor"), in core with a clock the test moves: the first run
+ * Monitors over time (ADR 026), in core with a clock the test moves: the first run
  * completes, the monitor is due an interval later, its runs are priced within what is left of the
  * month's budget and charge new and changed results only, and it pauses itself when the ledger
  * refuses the hold. Runs execute inline (no queue), as an embedding app without one sees them.

@@ -8,8 +8,8 @@ import { bootstrapped } from "./fixtures.ts";
 
 /**
  * Migration 031 (docs/decisions/055-unlock-hold-sweep.md) on a database with history: the unlock
- * holds a dead request left unresolved before it (issue #23 found some after a crash of
- * PostgreSQL) get a lease that has ended, with the keys their token claimed, and the first sweep
+ * holds a dead request left unresolved before it (a crash of PostgreSQL left
+ * some) get a lease that has ended, with the keys their token claimed, and the first sweep
  * resolves them. Resolved holds, and holds of runs, get none.
  */
 test("migration 031: unresolved unlock holds left before it get an ended lease, and the first sweep releases them", async () => {

@@ -1,5 +1,5 @@
 /**
- * The records an unlock's finish writes in its own statement (issue #23, ADR 056): the values a
+ * The records an unlock's finish writes in its own statement (ADR 056): the values a
  * request pays for reach its records in the same transaction as the capture, so a crash never
  * leaves a paid value on none of them.
  */
