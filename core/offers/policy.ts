@@ -3,7 +3,7 @@ import type { PlatformOperator } from "../credits/mod.ts";
 import { forbidden } from "../kernel/errors.ts";
 
 /**
- * Billing's decisions: the platform operator (PLATFORM_ADMIN_KEY) issues offers and sets
+ * Offers' decisions: the platform operator (PLATFORM_ADMIN_KEY) issues offers and sets
  * contracts; a workspace's owners and admins read its offers; only an owner accepts one (it
  * commits the workspace to a price).
  */
