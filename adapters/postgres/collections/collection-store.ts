@@ -5,7 +5,7 @@ import { declaredRollups } from "../../../core/collections/record-rollup.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
 import { syncRollups } from "./rollup-sync.ts";
 import { COLLECTION_COLUMNS, toCollection } from "./rows.ts";
-import { json, type Row, str, strOrNull } from "../row-values.ts";
+import { json, type Row } from "../row-values.ts";
 
 /** Parameters $3…$17 of a collection: its values after the keys, then `name_folded`. */
 function values(c: Collection): unknown[] {

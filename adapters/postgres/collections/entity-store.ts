@@ -4,7 +4,7 @@ import type { EntityStore, IdPage, Slice } from "../../../core/collections/ports
 import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import { beforeId } from "./collection-store.ts";
 import { ENTITY_COLUMNS, toEntity } from "./rows.ts";
-import { json, type Row, str, strOrNull } from "../row-values.ts";
+import { json, type Row } from "../row-values.ts";
 
 /** Rounds of read, merge, version-checked write an upsert tries before it gives up. */
 const MAX_UPSERT_ATTEMPTS = 20;
