@@ -1,11 +1,13 @@
 import type { SecretBox } from "./access/mod.ts";
-import type { BillingProvider, OfferIssuedHook } from "./billing/mod.ts";
+import type { BillingProvider } from "./billing/mod.ts";
+import type { OfferIssuedHook } from "./offers/mod.ts";
 import type { EventBus } from "./events/mod.ts";
 import type { CapacityGate } from "./kernel/capacity.ts";
 import type { Clock } from "./kernel/clock.ts";
 import type { JobQueue } from "./jobs/mod.ts";
 import type { CodeHost, PathMatcher } from "./code-context/mod.ts";
-import type { PriceTable, ProspectDirectory } from "./radar/mod.ts";
+import type { PriceTable } from "./contacts/mod.ts";
+import type { ProspectDirectory } from "./radar/mod.ts";
 import type { Stores } from "./stores.ts";
 import type { AnchorReports } from "./topics/mod.ts";
 import type { MemberAddedHook, RepoLinkedHook } from "./workspaces/mod.ts";

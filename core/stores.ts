@@ -2,10 +2,12 @@ import type { AccessStores } from "./access/mod.ts";
 import type { BillingStores } from "./billing/mod.ts";
 import type { CodeContextStores } from "./code-context/mod.ts";
 import type { CollectionStores } from "./collections/mod.ts";
+import type { ContactStores } from "./contacts/mod.ts";
 import type { CreditStores } from "./credits/mod.ts";
 import type { IdentityStores } from "./identity/mod.ts";
 import type { JobStores } from "./jobs/mod.ts";
 import type { MailStores } from "./mail/mod.ts";
+import type { OfferStores } from "./offers/mod.ts";
 import type { RadarStores } from "./radar/mod.ts";
 import type { SharingStores } from "./sharing/mod.ts";
 import type { SupportStores } from "./support-desk/mod.ts";
@@ -42,9 +44,11 @@ export type Stores =
   & WebhookStores
   & CreditStores
   & RadarStores
+  & ContactStores
   & JobStores
   & IdentityStores
   & MailStores
   & BillingStores
+  & OfferStores
   & SupportStores
   & StoreLifecycle;

@@ -2,7 +2,7 @@ import { collectionRoutes } from "./routes/collections/collections.ts";
 import { creditRoutes } from "./routes/credits/credits.ts";
 import { billingRoutes } from "./routes/billing/billing.ts";
 import { criterionRoutes } from "./routes/radar/criteria.ts";
-import { radarContactRoutes } from "./routes/radar/contacts.ts";
+import { radarContactRoutes } from "./routes/contacts/contacts.ts";
 import { radarRunRoutes } from "./routes/radar/runs.ts";
 import { entityRoutes } from "./routes/collections/entities.ts";
 import { recordRoutes } from "./routes/collections/records.ts";
@@ -47,8 +47,8 @@ import { topicImportRoutes } from "./routes/topics/import.ts";
 import { billingWebhookRoutes, identityWebhookRoutes, radarWebhookRoutes, webhookRoutes } from "./routes/webhooks/webhooks.ts";
 import { authRoutes } from "./routes/identity/auth.ts";
 import { workspaceRoutes } from "./routes/workspaces/workspaces.ts";
-import { platformBillingRoutes } from "./routes/billing/platform.ts";
-import { billingOfferRoutes } from "./routes/billing/offers.ts";
+import { platformBillingRoutes } from "./routes/offers/platform.ts";
+import { billingOfferRoutes } from "./routes/offers/offers.ts";
 
 /**
  * The longest request URL answered (a 400 beyond). The server runs with Bun's header limit raised

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { stripeBillingProvider } from "../adapters/stripe/billing-provider.ts";
-import { billingSweep, planLimitsGate } from "../core/billing/mod.ts";
+import { planLimitsGate } from "../core/billing/mod.ts";
 import { createSecretBox, type RateCounter } from "../core/access/mod.ts";
 import type { EventBus } from "../core/events/mod.ts";
 import { codeContextHooks } from "../core/code-context/mod.ts";
@@ -24,7 +24,9 @@ import { createOutboxMailer, createSmtpMailer } from "../adapters/mail/nodemaile
 import { type Mailer, mailHooks } from "../core/mail/mod.ts";
 import { jobRunner } from "../workers/registry.ts";
 import { webhookSweep } from "../workers/webhooks.ts";
-import { radarSweep, sweepUnlockHolds } from "../core/radar/mod.ts";
+import { radarSweep } from "../core/radar/mod.ts";
+import { sweepUnlockHolds } from "../core/contacts/mod.ts";
+import { billingSweep } from "../core/offers/mod.ts";
 import { openJobQueue } from "./job-queue.ts";
 import { readBuildInfo } from "./build-info.ts";
 import type { Config } from "./config.ts";

@@ -1,5 +1,5 @@
 import { delimiter, isAbsolute } from "node:path";
-import { parsePrices, type PriceTable } from "../core/radar/mod.ts";
+import { parsePrices, type PriceTable } from "../core/contacts/mod.ts";
 import { PLAN_LIMITS_MODES, type PlanLimitsMode } from "../core/billing/mod.ts";
 import { standardWebhookKey } from "../core/webhooks/mod.ts";
 import type { LogLevel } from "./http/logger.ts";

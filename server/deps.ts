@@ -1,4 +1,4 @@
-import type { PriceTable } from "../core/radar/mod.ts";
+import type { PriceTable } from "../core/contacts/mod.ts";
 import type { BlogSource } from "../core/blog/mod.ts";
 import type { CoreDeps } from "../core/mod.ts";
 import type { OidcProvider } from "../core/identity/mod.ts";

@@ -1,4 +1,4 @@
-import { includedCreditsJob, offerEffectsJob, recoverOfferEffects, runIncludedCreditsJob } from "../core/billing/mod.ts";
+import { includedCreditsJob, offerEffectsJob, recoverOfferEffects, runIncludedCreditsJob } from "../core/offers/mod.ts";
 import { handles } from "./handler.ts";
 
 /** Grants a contract's included credits for the period that started, then queues the next period's. */

@@ -8,6 +8,8 @@ import { memoryCodeContextBundle } from "./code-context/bundle.ts";
 import { CodeContextTables } from "./code-context/tables.ts";
 import { memoryCollectionBundle } from "./collections/bundle.ts";
 import { CollectionTables } from "./collections/tables.ts";
+import { memoryContactBundle } from "./contacts/bundle.ts";
+import { ContactTables } from "./contacts/tables.ts";
 import { memoryCreditBundle } from "./credits/bundle.ts";
 import { CreditTables } from "./credits/tables.ts";
 import { memoryRadarBundle } from "./radar/bundle.ts";
@@ -25,6 +27,8 @@ import { memoryWorkspaceBundle } from "./workspaces/bundle.ts";
 import { WorkspaceTables } from "./workspaces/tables.ts";
 import { memoryMailBundle } from "./mail/bundle.ts";
 import { MailTables } from "./mail/tables.ts";
+import { memoryOfferBundle } from "./offers/bundle.ts";
+import { OfferTables } from "./offers/tables.ts";
 import { memorySupportBundle } from "./support-desk/bundle.ts";
 import { SupportTables } from "./support-desk/tables.ts";
 
@@ -46,10 +50,12 @@ export function createMemoryStores(): Stores {
     ...new WebhookTables(),
     ...new CreditTables(),
     ...new RadarTables(),
+    ...new ContactTables(),
     ...new JobTables(),
     ...new IdentityTables(),
     ...new MailTables(),
     ...new BillingTables(),
+    ...new OfferTables(),
     ...new SupportTables(),
   };
   const collections = memoryCollectionBundle(t);
@@ -64,11 +70,13 @@ export function createMemoryStores(): Stores {
     collections,
     memoryWebhookBundle(t),
     memoryCreditBundle(t),
-    memoryRadarBundle(t, collections.stores),
+    memoryRadarBundle(t),
+    memoryContactBundle(t, collections.stores),
     memoryJobBundle(t),
     memoryIdentityBundle(t),
     memoryMailBundle(t),
     memoryBillingBundle(t),
+    memoryOfferBundle(t),
     memorySupportBundle(t),
   ] as const;
   return {

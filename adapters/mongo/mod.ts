@@ -24,6 +24,9 @@ import { CODE_CONTEXT_INDEXES } from "./code-context/indexes.ts";
 import { mongoCollectionBundle } from "./collections/bundle.ts";
 import { COLLECTION_COLLECTION_NAMES, collectionCollections } from "./collections/collections.ts";
 import { COLLECTION_INDEXES } from "./collections/indexes.ts";
+import { mongoContactBundle } from "./contacts/bundle.ts";
+import { CONTACT_COLLECTION_NAMES, contactCollections } from "./contacts/collections.ts";
+import { CONTACT_INDEXES } from "./contacts/indexes.ts";
 import { mongoCreditBundle } from "./credits/bundle.ts";
 import { CREDIT_COLLECTION_NAMES, creditCollections } from "./credits/collections.ts";
 import { CREDIT_INDEXES } from "./credits/indexes.ts";
@@ -49,6 +52,9 @@ import { WORKSPACE_INDEXES } from "./workspaces/indexes.ts";
 import { mongoMailBundle } from "./mail/bundle.ts";
 import { MAIL_COLLECTION_NAMES, mailCollections } from "./mail/collections.ts";
 import { MAIL_INDEXES } from "./mail/indexes.ts";
+import { mongoOfferBundle } from "./offers/bundle.ts";
+import { OFFER_COLLECTION_NAMES, offerCollections } from "./offers/collections.ts";
+import { OFFER_INDEXES } from "./offers/indexes.ts";
 import { mongoSupportBundle } from "./support-desk/bundle.ts";
 import { SUPPORT_COLLECTION_NAMES, supportCollections } from "./support-desk/collections.ts";
 import { SUPPORT_INDEXES } from "./support-desk/indexes.ts";
@@ -66,10 +72,12 @@ export const SCHEMAS: readonly MongoSchema[] = [
   { names: WEBHOOK_COLLECTION_NAMES, indexes: WEBHOOK_INDEXES },
   { names: CREDIT_COLLECTION_NAMES, indexes: CREDIT_INDEXES },
   { names: RADAR_COLLECTION_NAMES, indexes: RADAR_INDEXES },
+  { names: CONTACT_COLLECTION_NAMES, indexes: CONTACT_INDEXES },
   { names: JOB_COLLECTION_NAMES, indexes: JOB_INDEXES },
   { names: IDENTITY_COLLECTION_NAMES, indexes: IDENTITY_INDEXES },
   { names: MAIL_COLLECTION_NAMES, indexes: MAIL_INDEXES },
   { names: BILLING_COLLECTION_NAMES, indexes: BILLING_INDEXES },
+  { names: OFFER_COLLECTION_NAMES, indexes: OFFER_INDEXES },
   { names: SUPPORT_COLLECTION_NAMES, indexes: SUPPORT_INDEXES },
 ];
 
@@ -104,10 +112,12 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     ...webhookCollections(db),
     ...creditCollections(db),
     ...radarCollections(db),
+    ...contactCollections(db),
     ...jobCollections(db),
     ...identityCollections(db),
     ...mailCollections(db),
     ...billingCollections(db),
+    ...offerCollections(db),
     ...supportCollections(db),
   };
   const credits = mongoCreditBundle(c);
@@ -123,11 +133,13 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
     collections,
     mongoWebhookBundle(c),
     credits,
-    mongoRadarBundle(c, credits.stores.creditLedger, collections.stores),
+    mongoRadarBundle(c),
+    mongoContactBundle(c, credits.stores.creditLedger, collections.stores),
     mongoJobBundle(c),
     mongoIdentityBundle(c),
     mongoMailBundle(c),
     mongoBillingBundle(c),
+    mongoOfferBundle(c),
     mongoSupportBundle(c),
   ] as const;
   return {

@@ -10,6 +10,7 @@ import { sqlAccessBundle } from "./access/bundle.ts";
 import { sqlBillingBundle } from "./billing/bundle.ts";
 import { sqlCodeContextBundle } from "./code-context/bundle.ts";
 import { sqlCollectionBundle } from "./collections/bundle.ts";
+import { sqlContactBundle } from "./contacts/bundle.ts";
 import { sqlCreditBundle } from "./credits/bundle.ts";
 import { sqlRadarBundle } from "./radar/bundle.ts";
 import { sqlIdentityBundle } from "./identity/bundle.ts";
@@ -23,6 +24,7 @@ import { sqlTopicBundle } from "./topics/bundle.ts";
 import { sqlWebhookBundle } from "./webhooks/bundle.ts";
 import { sqlWorkspaceBundle } from "./workspaces/bundle.ts";
 import { sqlMailBundle } from "./mail/bundle.ts";
+import { sqlOfferBundle } from "./offers/bundle.ts";
 import { sqlSupportBundle } from "./support-desk/bundle.ts";
 
 export type { SqlDriver } from "./driver.ts";
@@ -51,10 +53,12 @@ export function createSqlStores(driver: SqlDriver, opts: SqlStoreOptions = {}): 
     sqlWebhookBundle(driver),
     sqlCreditBundle(driver),
     sqlRadarBundle(driver),
+    sqlContactBundle(driver),
     sqlJobBundle(driver),
     sqlIdentityBundle(driver),
     sqlMailBundle(driver),
     sqlBillingBundle(driver),
+    sqlOfferBundle(driver),
     sqlSupportBundle(driver),
   ] as const;
   return {

@@ -1,5 +1,5 @@
 /**
- * Radar on a fresh database: the credit ledger's hot account, and contact unlocks.
+ * Radar on a fresh database (ADR 021, 025, 050): the credit ledger's hot account, and contact unlocks.
  *
  * - Hot account: `POST …/radar/credits/grant` by the platform operator, each request one ledger
  *   append on the workspace's one account row: the same guarded update and entry insert, in one
@@ -26,7 +26,7 @@ import { type App, startApp } from "./app.ts";
 import { freshMongo, freshPostgres, positiveInt } from "./topics.ts";
 import { vacuumAnalyze } from "./postgres.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
-import type { ContactUnlock } from "../../core/radar/model.ts";
+import type { ContactUnlock } from "../../core/contacts/mod.ts";
 
 export type RadarBackend = "postgres" | "mongo";
 export const OPERATOR_KEY = `bench-operator-${"k".repeat(32)}`;
@@ -128,8 +128,8 @@ async function seedUnlockHistory(databaseUrl: string, slug: string, count: numbe
           settled_at: null,
         });
       }
-      await stores.radar.beginUnlocks(batch, { amount: batch.length, reason: "contact unlock", lease_until: at }, at);
-      await stores.radar.finishUnlocks(
+      await stores.contactUnlocks.beginUnlocks(batch, { amount: batch.length, reason: "contact unlock", lease_until: at }, at);
+      await stores.contactUnlocks.finishUnlocks(
         workspace.id,
         token,
         batch.map((u) => ({ ...u, state: "unlocked", value: `${u.kind}-value`, credits: 1, settled_at: at })),

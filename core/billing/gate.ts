@@ -2,7 +2,7 @@ import type { CapacityGate, CapacityHolder, CapacityKind } from "../kernel/capac
 import { AppError } from "../kernel/errors.ts";
 import type { Plan } from "../workspaces/mod.ts";
 import { limitsOf, type PlanLimits } from "./plans.ts";
-import type { ContractStore, PlanUsageStore } from "./ports.ts";
+import type { ContractTermsReader, PlanUsageStore } from "./ports.ts";
 
 /** `PLAN_LIMITS`: `enforce` refuses creates past a limit (a commercial deployment); `off` (default) counts only. */
 export type PlanLimitsMode = "enforce" | "off";
@@ -31,7 +31,7 @@ export function planLimitReached(kind: CapacityKind, plan: string, allowed: numb
  * delete releases, so usage is counted in both modes; under `enforce` a claim past the plan's
  * limit (an enterprise contract's, read from `contracts`) is refused (402 `PLAN_LIMIT_REACHED`, nothing taken).
  */
-export function planLimitsGate(store: PlanUsageStore, mode: PlanLimitsMode, contracts?: ContractStore): CapacityGate {
+export function planLimitsGate(store: PlanUsageStore, mode: PlanLimitsMode, contracts?: ContractTermsReader): CapacityGate {
   const limit = async (workspace: CapacityHolder, kind: CapacityKind): Promise<number | null> => {
     if (mode !== "enforce") return null;
     // An enterprise workspace's limits are its contract's: one more read, only under enforcement.

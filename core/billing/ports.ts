@@ -1,11 +1,9 @@
 import type { CoreDeps } from "../deps.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { CapacityKind } from "../kernel/capacity.ts";
-import type { OffsetPage } from "../kernel/paging.ts";
-import type { Listed, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
+import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type { BillingAccountStore } from "./account.ts";
-import type { BillingOffer, Contract, OfferStatus } from "./offer-model.ts";
-import type { BillingInterval, Usage } from "./plans.ts";
+import type { BillingInterval, PlanLimits, Usage } from "./plans.ts";
 
 /** The answer of a claim: taken, or refused with what the workspace holds now. */
 export type ClaimOutcome = { ok: true } | { ok: false; used: number };
@@ -31,89 +29,26 @@ export interface PlanUsageStore {
   release(workspaceId: string, kind: CapacityKind, n: number): Promise<void>;
 }
 
-/** Which offers a list returns; `status: "expired"` is an open one past its `expires_at` (read, never written). */
-export interface OfferFilter {
-  workspace_id?: string;
-  status?: OfferStatus;
-}
-
 /**
- * Offers (docs/decisions/034-offers-and-enterprise.md). An offer leaves `open` once, by a
- * compare-and-set: of concurrent transitions of one offer exactly one happens.
+ * The contract a workspace is held to, as billing reads it: an enterprise contract's limits and the
+ * start of its monthly periods. Contracts are offers' (core/offers/, `ContractStore`); billing names
+ * only what it reads, so it imports nothing of offers (ADR 061), and offers' store fits this port.
  */
-export interface OfferStore {
-  insert(offer: BillingOffer): Promise<void>;
-  /** By id alone (the operator's read); null when none. */
-  get(offerId: string): Promise<BillingOffer | null>;
-  /** Newest first; `now` decides which open offers read as expired. */
-  list(filter: OfferFilter, now: string, page: OffsetPage): Promise<Listed<BillingOffer>>;
-  /**
-   * `open` → `to` when the offer is open and not expired at `at`; the offer after, or null (not
-   * open, already closed, expired, or unknown: nothing changed). Atomic.
-   */
-  close(offerId: string, to: "accepted" | "cancelled", at: string): Promise<BillingOffer | null>;
-  /**
-   * Accepted offers whose effects (contract, plan, credits) are not yet settled, accepted at or
-   * before `acceptedBefore`, oldest first, at most `limit`. An acceptance (`close` to `accepted`)
-   * records its effects pending in the same write (docs/decisions/043-billing-schedules-and-offer-effects.md).
-   */
-  pendingEffects(acceptedBefore: string, limit: number): Promise<BillingOffer[]>;
-  /** Whether the offer's effects are still pending (false: settled, not accepted, or unknown). */
-  hasPendingEffects(offerId: string): Promise<boolean>;
-  /** Records that the accepted offer's effects are all applied; again, nothing. */
-  settleEffects(offerId: string): Promise<void>;
-  /**
-   * Atomically: the stored-`open` offer (expired or not) becomes `superseded` by `next.id` and
-   * `next` is inserted; of concurrent calls on one offer exactly one does. Null: it was not open
-   * (or is unknown), nothing written.
-   */
-  supersede(offerId: string, next: BillingOffer, at: string): Promise<{ previous: BillingOffer; next: BillingOffer } | null>;
+export interface ContractTerms {
+  limits: Partial<PlanLimits> | null;
+  started_at: string;
 }
 
-/**
- * When a contract's next period starts, and with it the next grant of its included credits: the
- * contract is named by its workspace and `started_at` (a replaced contract's schedule is stale).
- */
-export interface GrantDue {
-  workspace_id: string;
-  contract_started_at: string;
-  /** The start of the next period whose included credits are to be granted. */
-  due_at: string;
-}
-
-/** The contract each workspace is held to (one per workspace; the latest put replaces it). */
-export interface ContractStore {
-  get(workspaceId: string): Promise<Contract | null>;
-  /** Several workspaces' contracts at once (one read). */
-  getMany(workspaceIds: string[]): Promise<Map<string, Contract>>;
-  /** Replaces the workspace's contract; its included credits are next due at `firstDue` (its second period's start). */
-  put(contract: Contract, firstDue: string): Promise<void>;
-  /** True when there was one (its schedule goes with it). */
-  delete(workspaceId: string): Promise<boolean>;
-  /** Contracts' grants due at or before `now`, soonest first, at most `limit` (stale ones included: the caller drops them). */
-  dueGrants(now: string, limit: number): Promise<GrantDue[]>;
-  /** The workspace's grants still scheduled (a crash can leave a stale one beside the current; tests and diagnostics). */
-  grantsOf(workspaceId: string): Promise<GrantDue[]>;
-  /**
-   * Moves `due` to `next` (null: drops it) when it is still scheduled; otherwise nothing. Two
-   * callers moving one due write the same thing (the next start is a function of the contract).
-   */
-  advanceGrant(due: GrantDue, next: string | null): Promise<void>;
+/** Reads the contract of a workspace (offers' `ContractStore` is one). */
+export interface ContractTermsReader {
+  get(workspaceId: string): Promise<ContractTerms | null>;
 }
 
 /** Billing's stores, one bundle per adapter (adapters/<adapter>/billing/). */
 export interface BillingStores {
   planUsage: PlanUsageStore;
   billingAccounts: BillingAccountStore;
-  offers: OfferStore;
-  contracts: ContractStore;
 }
-
-/**
- * What follows issuing an offer (`mailHooks`: a mail to the workspace's owners, list `billing`).
- * Takes the host's whole deps (ADR 019): mail reads its own stores.
- */
-export type OfferIssuedHook = (deps: CoreDeps, workspace: Workspace, offer: BillingOffer) => Promise<void>;
 
 /** A Checkout session's line: a subscription to a plan, or a number of credits bought once. */
 export type CheckoutPurchase =
@@ -167,5 +102,8 @@ export interface BillingProvider {
   getSubscription(id: string): Promise<ProviderSubscription | null>;
 }
 
-/** What Billing's use cases are given: its own stores and those of other modules it reads (ADR 019). */
-export type BillingDeps = CoreDeps<BillingStores & CreditStores & WorkspaceStores>;
+/**
+ * What Billing's use cases are given: its own stores, those of other modules it reads (ADR 019),
+ * and the contracts' terms (offers' store, read through billing's own port).
+ */
+export type BillingDeps = CoreDeps<BillingStores & { contracts: ContractTermsReader } & CreditStores & WorkspaceStores>;

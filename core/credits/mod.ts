@@ -14,3 +14,4 @@ export {
   idempotent,
   type IdempotentRequest,
 } from "./idempotency.ts";
+export { holdCredits, type HoldOptions, settleHold } from "./holds.ts";

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import type { MemberAddedHook } from "../workspaces/mod.ts";
 import type { NoteSharedHook } from "../sharing/mod.ts";
-import type { OfferIssuedHook } from "../billing/mod.ts";
+import type { OfferIssuedHook } from "../offers/mod.ts";
 import { queueMail } from "./send-job.ts";
 
 async function nameOf(deps: CoreDeps, identityId: string | null): Promise<string | null> {

@@ -5,9 +5,9 @@ import { Area, MemberView, Repo, Workspace } from "../workspaces/mod.ts";
 import { ProposalView, RelationView, TagView, Topic, TopicEventView, TopicSlugSchema } from "../topics/mod.ts";
 import { CollectionView, EntityView, RECORD_CHANGE_TYPES, RecordChangeView, RecordView } from "../collections/mod.ts";
 import { LedgerEntry } from "../credits/mod.ts";
+import { CONTACT_KINDS } from "../contacts/mod.ts";
 import {
   CompanyFilter,
-  CONTACT_KINDS,
   CRITERION_KINDS,
   MonitorView,
   PersonFilter,

@@ -3,8 +3,8 @@ import type { Proposal, Relation, Tag, Topic, TopicEvent } from "../topics/mod.t
 import type { ShareLink } from "../sharing/mod.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "../collections/mod.ts";
 import type { LedgerEntry } from "../credits/mod.ts";
+import type { ContactUnlock } from "../contacts/mod.ts";
 import {
-  type ContactUnlock,
   CRITERION_TAG,
   parseCriterion,
   type RadarMonitor,

@@ -1,8 +1,8 @@
 /**
- * Radar: priced searches paid in credits. Its price table, criteria (topics holding a
+ * Radar: priced searches paid in credits. What its runs charge, criteria (topics holding a
  * `radar-criterion` block), the prospects a directory answers and the `ProspectDirectory` port,
- * searches, runs (quote, hold, results, trace), monitors and the monitor webhook. Public surface
- * of the module.
+ * searches, runs (quote, hold, results, trace), monitors and the monitor webhook. Contact paths and
+ * enrichment are contacts' (core/contacts/). Public surface of the module.
  */
 export * from "./prices.ts";
 export * from "./dto.ts";
@@ -13,6 +13,7 @@ export * from "./ports.ts";
 export * from "./run-rules.ts";
 export * from "./result-fields.ts";
 export * from "./jobs.ts";
+export * from "./policy.ts";
 export {
   CRITERION_TAG,
   type CriterionBlock,
@@ -21,14 +22,12 @@ export {
   parseCriterion,
   type ParsedCriterion,
   renderCriterion,
-} from "./criterion.ts";
-export { getCriterion, reviseCriterion } from "./criteria.ts";
+} from "./criterion-block.ts";
+export { getCriterion, reviseCriterion } from "./criterion-topics.ts";
 export { openSearch } from "./searches.ts";
 export { dispatch, findRun, getRun, getTrace, priceRun, reconcileRun, startRun } from "./runs.ts";
 export { DEFAULT_RUN_LEASE_MS, executeRun } from "./run-execution.ts";
 export { executeMonitor, getRunMonitor, pauseMonitor, radarSweep, resumeMonitor } from "./monitors.ts";
 export { followTrace, isTerminalStep } from "./trace.ts";
-export { quoteContacts, unlockContacts } from "./contact-paths.ts";
-export { DEFAULT_UNLOCK_LEASE_MS, DEFAULT_UNLOCK_SWEEP_MS, sweepUnlockHolds, type UnlockSweep } from "./unlock-holds.ts";
-export { enrichRun } from "./enrichment.ts";
+export { agentChange } from "./record-change.ts";
 export { MONITOR_WEBHOOK_SOURCE, MonitorWebhookResult, receiveMonitorWebhook } from "./monitor-webhook.ts";

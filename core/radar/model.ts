@@ -2,7 +2,7 @@ import type { CriterionFilter, CriterionKind } from "./criterion-filter.ts";
 
 /**
  * What radar stores: searches, their runs (with each run's trace and results) and monitors
- * (issue 13, "Model"; docs/decisions/026-radar-runs.md). Plain records; the views the API answers
+ * (docs/decisions/026-radar-runs.md). Plain records; the views the API answers
  * are in dto.ts, the rules in run-rules.ts.
  */
 
@@ -115,28 +115,6 @@ export interface RunResult {
   /** The record's radar fields as written (re-applied by a take-over or a reconcile). */
   fields: Record<string, unknown>;
   at: string;
-}
-
-export const CONTACT_KINDS = ["email", "phone", "linkedin"] as const;
-export type ContactKind = (typeof CONTACT_KINDS)[number];
-
-/**
- * The unlock of one contact path of one entity, forever (issue 13, "Contact paths"): claimed
- * `pending` under a unique (workspace, entity, kind) key before the directory is asked, then
- * settled `unlocked` with its value or `unavailable`. `token` names the request holding a pending
- * claim; a claim pending longer than a request lives may be taken over.
- */
-export interface ContactUnlock {
-  workspace_id: string;
-  entity_id: string;
-  kind: ContactKind;
-  state: "pending" | "unlocked" | "unavailable";
-  value: string | null;
-  /** What the unlock was charged (0 until settled, and for a miss). */
-  credits: number;
-  token: string;
-  claimed_at: string;
-  settled_at: string | null;
 }
 
 export const MONITOR_INTERVALS = ["hourly", "daily", "weekly"] as const;

@@ -27,7 +27,7 @@ export async function scheduleMonitor(deps: CoreDeps, m: RadarMonitor): Promise<
  */
 export async function afterRunFinished(deps: CoreDeps, run: RadarRun): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const cur = await deps.stores.radar.monitorOfSearch(run.workspace_id, run.search_id);
+    const cur = await deps.stores.radarMonitors.monitorOfSearch(run.workspace_id, run.search_id);
     if (!cur) return;
     const now = deps.clock.now();
     const m = inPeriod(cur, now);
@@ -43,7 +43,7 @@ export async function afterRunFinished(deps: CoreDeps, run: RadarRun): Promise<v
       version: m.version + 1,
       updated_at: now.toISOString(),
     };
-    if ((await deps.stores.radar.updateMonitor(next)) !== "ok") continue;
+    if ((await deps.stores.radarMonitors.updateMonitor(next)) !== "ok") continue;
     await scheduleMonitor(deps, next);
     return;
   }

@@ -17,7 +17,7 @@ import { CRITERION_KINDS } from "./criterion-filter.ts";
 import { agentChange } from "./record-change.ts";
 
 /**
- * The radar monitor webhook (issue 13, "Webhook"): a data provider says entities it watches for a
+ * The radar monitor webhook (ADR 026): a data provider says entities it watches for a
  * monitor changed; the monitor's records of those entities are marked drifted. Standard Webhooks
  * signature over the raw body; the delivery goes through the webhook inbox (ADR 042): recorded
  * with its body, applied (marking is idempotent: a record drifted stays so), a redelivery does
@@ -103,8 +103,8 @@ export async function receiveMonitorWebhook(
 /** Applies a recorded `monitor.entities_changed` body (checked when it was received). */
 async function applyEntitiesChanged(deps: CoreDeps, payload: string): Promise<{ status: "applied" | "ignored"; drifted: number }> {
   const event = JSON.parse(payload) as Static<typeof EntitiesChanged>;
-  const monitor = await deps.stores.radar.monitorById(event.data.monitor_id);
-  const search = monitor ? await deps.stores.radar.getSearch(monitor.workspace_id, monitor.search_id) : null;
+  const monitor = await deps.stores.radarMonitors.monitorById(event.data.monitor_id);
+  const search = monitor ? await deps.stores.radarRuns.getSearch(monitor.workspace_id, monitor.search_id) : null;
   if (!monitor || !search) return { status: "ignored", drifted: 0 };
   let drifted = 0;
   for (const kind of CRITERION_KINDS) {

@@ -1,16 +1,16 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, isAppError, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import type { MonitorView } from "./dto.ts";
-import { holdCredits } from "./holds.ts";
+import { holdCredits } from "../credits/mod.ts";
 import { radarRunJob } from "./jobs.ts";
 import { INTERVAL_MS, type Quote, type RadarMonitor, type RadarRun } from "./model.ts";
 import { inPeriod, scheduleMonitor } from "./monitor-schedule.ts";
-import { parseCriterion } from "./criterion.ts";
-import { DEFAULT_PRICES } from "./prices.ts";
+import { parseCriterion } from "./criterion-block.ts";
+import { DEFAULT_RUN_PRICES } from "./prices.ts";
 import type { ProspectQuery } from "./prospect.ts";
 import { executeRun } from "./run-execution.ts";
 import { monitorResults, unitCredits } from "./run-rules.ts";
@@ -18,13 +18,14 @@ import { toMonitorView } from "./run-views.ts";
 import { findRun } from "./runs.ts";
 import { newRun } from "./searches.ts";
 import { trace } from "./trace.ts";
+import { assertCanActOnRadar } from "./policy.ts";
 
 const MONITOR_QUOTE_TTL_MS = 15 * 60 * 1000;
 const SWEEP_LIMIT = 100;
 
 async function monitorOfRun(deps: CoreDeps, ws: Workspace, runId: string): Promise<RadarMonitor> {
   const run = await findRun(deps, ws, runId);
-  const m = await deps.stores.radar.monitorOfSearch(ws.id, run.search_id);
+  const m = await deps.stores.radarMonitors.monitorOfSearch(ws.id, run.search_id);
   if (!m) throw notFound("Monitor");
   return m;
 }
@@ -45,8 +46,8 @@ async function changeMonitor(
     if (patch === null) return cur;
     const now = deps.clock.now().toISOString();
     const next = { ...inPeriod(cur, deps.clock.now()), ...patch, version: cur.version + 1, updated_at: now };
-    if ((await deps.stores.radar.updateMonitor(next)) === "ok") return next;
-    const again = await deps.stores.radar.getMonitor(m.workspace_id, m.id);
+    if ((await deps.stores.radarMonitors.updateMonitor(next)) === "ok") return next;
+    const again = await deps.stores.radarMonitors.getMonitor(m.workspace_id, m.id);
     if (!again) throw notFound("Monitor");
     cur = again;
   }
@@ -55,7 +56,7 @@ async function changeMonitor(
 
 /** Pauses the monitor (idempotent): no run starts until it is resumed. */
 export async function pauseMonitor(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
-  assertCanWrite(p, "pause a radar monitor");
+  assertCanActOnRadar(p, "pauseMonitor");
   const m = await monitorOfRun(deps, ws, runId);
   const next = await changeMonitor(
     deps,
@@ -72,7 +73,7 @@ export async function pauseMonitor(deps: CoreDeps, p: Principal, ws: Workspace, 
  * once; before, it waits for the first run to complete.
  */
 export async function resumeMonitor(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
-  assertCanWrite(p, "resume a radar monitor");
+  assertCanActOnRadar(p, "resumeMonitor");
   const m = await monitorOfRun(deps, ws, runId);
   const now = deps.clock.now().toISOString();
   const next = await changeMonitor(
@@ -93,15 +94,15 @@ export async function resumeMonitor(deps: CoreDeps, p: Principal, ws: Workspace,
  * (`insufficient_credits`); with the budget spent, it waits for the next interval.
  */
 export async function executeMonitor(deps: CoreDeps, workspaceId: string, monitorId: string): Promise<void> {
-  const stored = await deps.stores.radar.getMonitor(workspaceId, monitorId);
+  const stored = await deps.stores.radarMonitors.getMonitor(workspaceId, monitorId);
   if (!stored || stored.state !== "active" || stored.next_run_at === null) return;
   const now = deps.clock.now();
   if (Date.parse(stored.next_run_at) > now.getTime()) return void (await scheduleMonitor(deps, stored));
   const m = inPeriod(stored, now);
-  const search = await deps.stores.radar.getSearch(workspaceId, m.search_id);
+  const search = await deps.stores.radarRuns.getSearch(workspaceId, m.search_id);
   if (!search) return;
   // Its previous run still going: it sets the next time when it ends.
-  const last = m.last_run_id ? await deps.stores.radar.getRun(workspaceId, m.last_run_id) : null;
+  const last = m.last_run_id ? await deps.stores.radarRuns.getRun(workspaceId, m.last_run_id) : null;
   if (last && ["queued", "running"].includes(last.state)) return;
 
   const topic = (await deps.stores.topics.resolveMany(workspaceId, [search.criterion_slug])).get(search.criterion_slug)?.topic;
@@ -111,7 +112,7 @@ export async function executeMonitor(deps: CoreDeps, workspaceId: string, monito
     await changeMonitor(deps, m, () => ({ next_run_at: later }));
     return;
   }
-  const unit = unitCredits(deps.radarPrices ?? DEFAULT_PRICES, search.kind);
+  const unit = unitCredits(deps.radarPrices ?? DEFAULT_RUN_PRICES, search.kind);
   const matches = await deps.prospects.count({ kind: parsed.block.kind, filter: parsed.block.filter } as ProspectQuery);
   const results = monitorResults(search.max_results, matches, unit, m.budget_credits - m.spent_credits);
   if (results === 0) {
@@ -132,7 +133,7 @@ export async function executeMonitor(deps: CoreDeps, workspaceId: string, monito
     expires_at: new Date(now.getTime() + MONITOR_QUOTE_TTL_MS).toISOString(),
   };
   // Claim this due time first, so a duplicate job does not start a second run.
-  const claimed = await deps.stores.radar.updateMonitor({
+  const claimed = await deps.stores.radarMonitors.updateMonitor({
     ...m,
     next_run_at: null,
     last_run_id: run.id,
@@ -162,7 +163,7 @@ export async function executeMonitor(deps: CoreDeps, workspaceId: string, monito
     }
   }
   const started: RadarRun = { ...run, state: "queued", quote, hold_id: holdId, hold_credits: quote.max_credits, started_at: at };
-  await deps.stores.radar.insertRun(started);
+  await deps.stores.radarRuns.insertRun(started);
   await trace(deps, started, "run.priced", { quote: { ...quote, filter: undefined }, matches, monitor_id: m.id });
   await trace(deps, started, "run.started", { hold_credits: quote.max_credits, hold_id: holdId });
   await emit(deps, workspaceId, "radar.run_started", null, { run_id: run.id, monitor_id: m.id, hold_credits: quote.max_credits });
@@ -179,9 +180,9 @@ const intervalMs = (m: RadarMonitor) => INTERVAL_MS[m.interval];
 export async function radarSweep(deps: CoreDeps): Promise<{ runs: number; monitors: number }> {
   if (!deps.jobs) return { runs: 0, monitors: 0 };
   const now = deps.clock.now().toISOString();
-  const runs = await deps.stores.radar.staleRuns(now, SWEEP_LIMIT);
+  const runs = await deps.stores.radarRuns.staleRuns(now, SWEEP_LIMIT);
   for (const r of runs) await deps.jobs.enqueue(radarRunJob, r.workspace_id, { run_id: r.id });
-  const monitors = await deps.stores.radar.dueMonitors(now, SWEEP_LIMIT);
+  const monitors = await deps.stores.radarMonitors.dueMonitors(now, SWEEP_LIMIT);
   for (const m of monitors) await scheduleMonitor(deps, m);
   return { runs: runs.length, monitors: monitors.length };
 }

@@ -11,13 +11,13 @@ import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { withCapacityInWrite } from "../kernel/capacity.ts";
 import { isAppError } from "../kernel/errors.ts";
-import { parseCriterion } from "./criterion.ts";
+import { parseCriterion } from "./criterion-block.ts";
 import type { RadarRun, ResultOutcome, RunResult, RunState } from "./model.ts";
 import { type Prospect, type ProspectQuery } from "./prospect.ts";
 import { type ProspectDirectory, ProspectDirectoryError } from "./ports.ts";
 import { resultFields } from "./result-fields.ts";
 import { chargeOf, isFinished } from "./run-rules.ts";
-import { settleHold } from "./holds.ts";
+import { settleHold } from "../credits/mod.ts";
 import { radarRunJob } from "./jobs.ts";
 import { agentChange } from "./record-change.ts";
 import { afterRunFinished } from "./monitor-schedule.ts";
@@ -50,7 +50,7 @@ async function claim(deps: CoreDeps, run: RadarRun): Promise<RadarRun | null> {
     version: run.version + 1,
     updated_at: now.toISOString(),
   };
-  if ((await deps.stores.radar.updateRun(next)) !== "ok") return null;
+  if ((await deps.stores.radarRuns.updateRun(next)) !== "ok") return null;
   await trace(deps, next, next.attempt === 1 ? "run.running" : "run.resumed", { attempt: next.attempt, read: next.read });
   return next;
 }
@@ -235,7 +235,7 @@ async function writePage(
     // The quote caps what the run may charge: a result it cannot pay for ends the run (one a
     // previous attempt claimed is counted already, and a resumed run re-applies those at its end).
     if (outcome !== "unchanged" && charged.n >= charged.cap) return { written, full: true };
-    const claimed = await deps.stores.radar.claimResult(proposed);
+    const claimed = await deps.stores.radarRuns.claimResult(proposed);
     const result = claimed.claimed ? proposed : claimed.existing;
     if (claimed.claimed && result.outcome !== "unchanged") charged.n++;
     if (result.outcome !== "unchanged") await applyResult(deps, run, c, directory.name, result);
@@ -257,7 +257,7 @@ async function cancelReason(deps: CoreDeps, run: RadarRun): Promise<string | nul
 
 /** Runs (or resumes) a queued run: the job handler of `radar.run`. */
 export async function executeRun(deps: CoreDeps, workspaceId: string, runId: string): Promise<void> {
-  const stored = await deps.stores.radar.getRun(workspaceId, runId);
+  const stored = await deps.stores.radarRuns.getRun(workspaceId, runId);
   if (!stored) return;
   let run = await claim(deps, stored);
   if (!run) {
@@ -271,7 +271,7 @@ export async function executeRun(deps: CoreDeps, workspaceId: string, runId: str
   const quote = run.quote!;
   const directory = deps.prospects;
   const unit = quote.unit_credits;
-  const counts = await deps.stores.radar.countResults(workspaceId, runId);
+  const counts = await deps.stores.radarRuns.countResults(workspaceId, runId);
   const charged = { n: counts.created + counts.updated, cap: unit === 0 ? quote.estimated_results : Math.floor(run.hold_credits / unit) };
   try {
     if (!directory) throw new ProspectDirectoryError("unavailable", "No prospect directory is configured");
@@ -287,7 +287,7 @@ export async function executeRun(deps: CoreDeps, workspaceId: string, runId: str
       const items = page.items.slice(0, size);
       const { written, full } = await writePage(deps, run, c, directory, items, charged);
       const now = deps.clock.now();
-      const tally = await deps.stores.radar.countResults(workspaceId, runId);
+      const tally = await deps.stores.radarRuns.countResults(workspaceId, runId);
       const read = run.read + written;
       const next: RadarRun = {
         ...run,
@@ -299,7 +299,7 @@ export async function executeRun(deps: CoreDeps, workspaceId: string, runId: str
         updated_at: now.toISOString(),
       };
       // Lost the lease (another worker took the run over): stop here, it goes on.
-      if ((await deps.stores.radar.updateRun(next)) !== "ok") return;
+      if ((await deps.stores.radarRuns.updateRun(next)) !== "ok") return;
       run = next;
       await trace(deps, run, "provider.page", { items: items.length, written, total: page.total, read });
       done = full || page.cursor === null || items.length === 0 || read >= quote.max_results;
@@ -325,7 +325,7 @@ export async function executeRun(deps: CoreDeps, workspaceId: string, runId: str
  * terminal step. With `state` null (a reconcile), only settles what a finished run left open.
  */
 export async function finishRun(deps: CoreDeps, run: RadarRun, state: RunState | null, error: RadarRun["error"] = null): Promise<void> {
-  const counts = await deps.stores.radar.countResults(run.workspace_id, run.id);
+  const counts = await deps.stores.radarRuns.countResults(run.workspace_id, run.id);
   const unit = run.quote?.unit_credits ?? 0;
   let chargedCredits = chargeOf(counts, unit, run.hold_credits);
   if (run.hold_id) {
@@ -333,7 +333,7 @@ export async function finishRun(deps: CoreDeps, run: RadarRun, state: RunState |
     chargedCredits = Math.abs(resolution.amount); // a capture's amount is its negated charge; a release's is 0
   }
   for (let attempt = 0; attempt < 5; attempt++) {
-    const cur = (await deps.stores.radar.getRun(run.workspace_id, run.id))!;
+    const cur = (await deps.stores.radarRuns.getRun(run.workspace_id, run.id))!;
     const finishing = state !== null && !isFinished(cur.state);
     const at = deps.clock.now().toISOString();
     const next: RadarRun = {
@@ -348,7 +348,7 @@ export async function finishRun(deps: CoreDeps, run: RadarRun, state: RunState |
       version: cur.version + 1,
       updated_at: at,
     };
-    if ((await deps.stores.radar.updateRun(next)) !== "ok") continue;
+    if ((await deps.stores.radarRuns.updateRun(next)) !== "ok") continue;
     if (finishing) {
       await trace(deps, next, `run.${next.state}`, { results: next.results, charged_credits: next.charged_credits, error: next.error });
       await emit(deps, next.workspace_id, `radar.run_${next.state}`, null, {
@@ -368,7 +368,7 @@ export async function repairRun(deps: CoreDeps, run: RadarRun): Promise<void> {
   const c = await deps.stores.collections.get(run.workspace_id, run.collection_id);
   if (!c || c.status !== "active" || !deps.prospects) return;
   for (let after = 0;;) {
-    const page = await deps.stores.radar.results(run.workspace_id, run.id, after, RESULT_PAGE);
+    const page = await deps.stores.radarRuns.results(run.workspace_id, run.id, after, RESULT_PAGE);
     for (const r of page.items) if (r.outcome !== "unchanged") await applyResult(deps, run, c, deps.prospects.name, r);
     if (page.next === null) return;
     after = page.next;

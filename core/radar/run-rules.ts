@@ -1,7 +1,7 @@
 import { AppError } from "../kernel/errors.ts";
 import type { CriterionKind } from "./criterion-filter.ts";
 import { FINISHED_RUN_STATES, type RadarRun, type RunResults, type RunState } from "./model.ts";
-import type { PriceTable } from "./prices.ts";
+import type { RunPrices } from "./prices.ts";
 
 /**
  * A run's rules, pure (docs/decisions/026-radar-runs.md): which action each state allows, what a
@@ -29,7 +29,7 @@ export function assertRunAllows(run: Pick<RadarRun, "state">, action: RunAction)
 export const isFinished = (state: RunState): boolean => FINISHED_RUN_STATES.includes(state);
 
 /** Credits per result of a kind. */
-export const unitCredits = (prices: PriceTable, kind: CriterionKind): number =>
+export const unitCredits = (prices: RunPrices, kind: CriterionKind): number =>
   kind === "company" ? prices.company_result : prices.person_result;
 
 /** How many results a quote covers and the most it charges. */

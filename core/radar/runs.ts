@@ -1,19 +1,21 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, isAppError, isUuid, notFound } from "../kernel/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import { getCriterion } from "./criteria.ts";
+import { getCriterion } from "./criterion-topics.ts";
 import type { PriceRunDto, RunView, TraceView } from "./dto.ts";
-import { holdCredits, settleHold } from "./holds.ts";
+import { holdCredits, settleHold } from "../credits/mod.ts";
 import { radarRunJob } from "./jobs.ts";
 import type { Quote, RadarRun } from "./model.ts";
-import { DEFAULT_PRICES } from "./prices.ts";
+import type { RadarStores } from "./ports.ts";
+import { DEFAULT_RUN_PRICES } from "./prices.ts";
 import { executeRun, finishRun, repairRun } from "./run-execution.ts";
 import { assertRunAllows, isFinished, quoteFigures, unitCredits } from "./run-rules.ts";
 import { toRunView } from "./run-views.ts";
 import { trace } from "./trace.ts";
+import { assertCanActOnRadar } from "./policy.ts";
 
 export const DEFAULT_QUOTE_TTL_SECONDS = 900;
 const TRACE_LIMIT = 1_000;
@@ -21,9 +23,9 @@ const TRACE_LIMIT = 1_000;
 const runNotFound = () => notFound("Run");
 
 /** A run of this workspace, or a 404 (also for an id of another workspace, or not a UUID). */
-export async function findRun(deps: CoreDeps, ws: Workspace, runId: string): Promise<RadarRun> {
+export async function findRun(deps: CoreDeps<RadarStores>, ws: Workspace, runId: string): Promise<RadarRun> {
   if (!isUuid(runId)) throw runNotFound();
-  const run = await deps.stores.radar.getRun(ws.id, runId);
+  const run = await deps.stores.radarRuns.getRun(ws.id, runId);
   if (!run) throw runNotFound();
   return run;
 }
@@ -34,14 +36,14 @@ export async function getRun(deps: CoreDeps, ws: Workspace, runId: string): Prom
 
 export async function getTrace(deps: CoreDeps, ws: Workspace, runId: string): Promise<TraceView> {
   await findRun(deps, ws, runId);
-  return { steps: await deps.stores.radar.steps(ws.id, runId, 0, TRACE_LIMIT) };
+  return { steps: await deps.stores.radarRuns.steps(ws.id, runId, 0, TRACE_LIMIT) };
 }
 
 /** Writes the run's next state; a concurrent change is a 409 naming the state it is in now. */
 async function saveRun(deps: CoreDeps, next: RadarRun): Promise<RadarRun> {
-  const result = await deps.stores.radar.updateRun(next);
+  const result = await deps.stores.radarRuns.updateRun(next);
   if (result === "ok") return next;
-  const now = await deps.stores.radar.getRun(next.workspace_id, next.id);
+  const now = await deps.stores.radarRuns.getRun(next.workspace_id, next.id);
   if (!now) throw runNotFound();
   throw new AppError("CONFLICT", `Cannot change run: it changed meanwhile (now ${now.state})`, [], { current_state: now.state });
 }
@@ -65,15 +67,15 @@ async function criterionNow(deps: CoreDeps, ws: Workspace, run: RadarRun) {
  * price of its kind. Holds nothing; pricing again replaces the quote.
  */
 export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string, dto: PriceRunDto): Promise<RunView> {
-  assertCanWrite(p, "price a radar run");
+  assertCanActOnRadar(p, "priceRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "price");
-  const search = await deps.stores.radar.getSearch(ws.id, run.search_id);
+  const search = await deps.stores.radarRuns.getSearch(ws.id, run.search_id);
   if (!search) throw runNotFound();
   const criterion = await criterionNow(deps, ws, run);
   const directory = deps.prospects;
   const matches = directory ? await directory.count({ kind: criterion.kind, filter: criterion.filter } as never) : 0;
-  const unit = unitCredits(deps.radarPrices ?? DEFAULT_PRICES, run.kind);
+  const unit = unitCredits(deps.radarPrices ?? DEFAULT_RUN_PRICES, run.kind);
   const maxResults = dto.max_results ?? search.max_results;
   const now = deps.clock.now();
   const quote: Quote = {
@@ -96,7 +98,7 @@ export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
  * 402 when short, 409 `QUOTE_EXPIRED`, 409 `QUOTE_STALE` when the criterion changed since.
  */
 export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
-  assertCanWrite(p, "start a radar run");
+  assertCanActOnRadar(p, "startRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "start");
   const quote = run.quote!;
@@ -134,14 +136,14 @@ export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
   } catch (e) {
     // The run changed meanwhile (re-priced, or started by a concurrent request): a hold it does
     // not reference is released at once, so nothing stays held for nothing.
-    const now = await deps.stores.radar.getRun(ws.id, run.id);
+    const now = await deps.stores.radarRuns.getRun(ws.id, run.id);
     if (holdId && now?.hold_id !== holdId) await settleHold(deps, ws.id, holdId, 0, { run_id: run.id, reason: "radar run not started" });
     throw e;
   }
   await trace(deps, next, "run.started", { hold_credits: quote.max_credits, hold_id: holdId });
   await emit(deps, ws.id, "radar.run_started", p, { run_id: run.id, hold_credits: quote.max_credits });
   await dispatch(deps, next);
-  return toRunView((await deps.stores.radar.getRun(ws.id, run.id)) ?? next);
+  return toRunView((await deps.stores.radarRuns.getRun(ws.id, run.id)) ?? next);
 }
 
 /** Hands a queued run to the job queue; without one (an embedding app, tests), runs it here. */
@@ -156,13 +158,13 @@ export async function dispatch(deps: CoreDeps, run: RadarRun): Promise<void> {
  * nothing beyond the hold. A run another worker still holds is left to it (409).
  */
 export async function reconcileRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
-  assertCanWrite(p, "reconcile a radar run");
+  assertCanActOnRadar(p, "reconcileRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "reconcile");
   const now = deps.clock.now();
   if (isFinished(run.state)) {
     await repairRun(deps, run);
-    await finishRun(deps, (await deps.stores.radar.getRun(ws.id, run.id)) ?? run, null);
+    await finishRun(deps, (await deps.stores.radarRuns.getRun(ws.id, run.id)) ?? run, null);
   } else {
     if (run.lease_until !== null && Date.parse(run.lease_until) > now.getTime()) {
       throw new AppError("CONFLICT", "Cannot reconcile run: a worker holds it", [], {
@@ -173,5 +175,5 @@ export async function reconcileRun(deps: CoreDeps, p: Principal, ws: Workspace, 
     await trace(deps, run, "run.reconciled", { state: run.state });
     await dispatch(deps, run);
   }
-  return toRunView((await deps.stores.radar.getRun(ws.id, run.id)) ?? run);
+  return toRunView((await deps.stores.radarRuns.getRun(ws.id, run.id)) ?? run);
 }

@@ -1,4 +1,4 @@
-import { assertCanWrite, type Principal } from "../access/mod.ts";
+import type { Principal } from "../access/mod.ts";
 import { type Collection, createCollection, findCollection, type RecordSchemaInput, updateCollection } from "../collections/mod.ts";
 import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
@@ -6,13 +6,14 @@ import { uuidv7 } from "../kernel/ids.ts";
 import { AppError, conflict, isAppError, validationFailed } from "../kernel/errors.ts";
 import { createTopic, topicBySlug } from "../topics/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
-import { getCriterion } from "./criteria.ts";
-import { CRITERION_TAG, criterionBody, filterProblems } from "./criterion.ts";
+import { getCriterion } from "./criterion-topics.ts";
+import { CRITERION_TAG, criterionBody, filterProblems } from "./criterion-block.ts";
 import { MAX_RESULTS, type OpenedSearch, type OpenSearchDto } from "./dto.ts";
 import { type RadarMonitor, type RadarRun, type RadarSearch } from "./model.ts";
 import { missingResultFields } from "./result-fields.ts";
 import { monthStart } from "./run-rules.ts";
 import { toMonitorView, toRunView, toSearchView } from "./run-views.ts";
+import { assertCanActOnRadar } from "./policy.ts";
 
 /** Retries of the collection's update when it changed under the opening. */
 const COLLECTION_ATTEMPTS = 3;
@@ -92,7 +93,7 @@ async function prepareCollection(deps: CoreDeps, p: Principal, ws: Workspace, id
  * before anything is written.
  */
 export async function openSearch(deps: CoreDeps, p: Principal, ws: Workspace, dto: OpenSearchDto): Promise<OpenedSearch> {
-  assertCanWrite(p, "open a radar search");
+  assertCanActOnRadar(p, "openSearch");
   const criterion = await criterionFor(deps, ws, dto);
   const kind = criterion.existing?.kind ?? criterion.create!.kind;
   if (dto.collection_id !== undefined) {
@@ -162,9 +163,9 @@ export async function openSearch(deps: CoreDeps, p: Principal, ws: Workspace, dt
     : null;
   const run = newRun(search, at, now.getTime(), p.identityId, null);
   if (monitor) monitor.first_run_id = run.id;
-  await deps.stores.radar.insertSearch(search);
-  await deps.stores.radar.insertRun(run);
-  if (monitor) await deps.stores.radar.insertMonitor(monitor);
+  await deps.stores.radarRuns.insertSearch(search);
+  await deps.stores.radarRuns.insertRun(run);
+  if (monitor) await deps.stores.radarMonitors.insertMonitor(monitor);
   await emit(deps, ws.id, "radar.search_opened", p, { search_id: search.id, run_id: run.id, collection_id: collectionId });
   return { search: toSearchView(search), run: toRunView(run), criterion: view, monitor: monitor ? toMonitorView(monitor) : null };
 }

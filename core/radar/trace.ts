@@ -3,7 +3,7 @@ import { FINISHED_RUN_STATES, type RadarRun, type TraceStep } from "./model.ts";
 
 /** Appends a step to the run's trace (append-only; the stream and `GET …/trace` read it). */
 export function trace(deps: CoreDeps, run: RadarRun, type: string, data: Record<string, unknown>): Promise<TraceStep> {
-  return deps.stores.radar.appendStep(run.workspace_id, run.id, { type, at: deps.clock.now().toISOString(), data });
+  return deps.stores.radarRuns.appendStep(run.workspace_id, run.id, { type, at: deps.clock.now().toISOString(), data });
 }
 
 /** The steps that end a run's trace. */
@@ -27,7 +27,7 @@ export async function* followTrace(
 ): AsyncGenerator<TraceStep> {
   let seq = afterSeq;
   while (!signal.aborted) {
-    const steps = await deps.stores.radar.steps(workspaceId, runId, seq, FOLLOW_PAGE);
+    const steps = await deps.stores.radarRuns.steps(workspaceId, runId, seq, FOLLOW_PAGE);
     for (const step of steps) {
       yield step;
       seq = step.seq;
@@ -36,7 +36,7 @@ export async function* followTrace(
     if (steps.length === FOLLOW_PAGE) continue;
     // Nothing new: a finished run's trace is complete (Last-Event-ID at or past its end).
     if (steps.length === 0) {
-      const run = await deps.stores.radar.getRun(workspaceId, runId);
+      const run = await deps.stores.radarRuns.getRun(workspaceId, runId);
       if (!run || FINISHED_RUN_STATES.includes(run.state)) return;
     }
     await new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { WorkspaceEvent } from "../../core/events/event.ts";
-import { DEFAULT_PRICES } from "../../core/radar/prices.ts";
+import { DEFAULT_PRICES } from "../../core/contacts/prices.ts";
 import { createMemoryEventBus } from "../../adapters/memory/event-bus.ts";
 import { type Personas, personas } from "../support/personas.ts";
 import { makeTestApp, type TestApp } from "../support/test-app.ts";

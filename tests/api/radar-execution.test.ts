@@ -110,17 +110,17 @@ describe("radar run execution under faults (memory)", () => {
 
     const dying = dyingAfter(3);
     await expect(executeRun({ ...deps, prospects: dying }, ws.id, run.id)).rejects.toThrow("killed");
-    const halfway = (await deps.stores.radar.getRun(ws.id, run.id))!;
+    const halfway = (await deps.stores.radarRuns.getRun(ws.id, run.id))!;
     expect(halfway.state).toBe("running");
     expect(halfway.read).toBe(200);
 
     // Another worker before the lease ends leaves the run alone.
     await executeRun(deps, ws.id, run.id);
-    expect((await deps.stores.radar.getRun(ws.id, run.id))!.read).toBe(200);
+    expect((await deps.stores.radarRuns.getRun(ws.id, run.id))!.read).toBe(200);
 
     clock.advance(10_001);
     await executeRun(deps, ws.id, run.id);
-    const done = (await deps.stores.radar.getRun(ws.id, run.id))!;
+    const done = (await deps.stores.radarRuns.getRun(ws.id, run.id))!;
     expect(done.state).toBe("completed");
     expect(done.attempt).toBe(2);
     expect(done.results).toEqual({ matched: 250, created: 250, updated: 0, unchanged: 0 });
@@ -131,7 +131,7 @@ describe("radar run execution under faults (memory)", () => {
     const entries = await deps.stores.creditLedger.history(ws.id, { run_id: run.id }, { limit: 10 });
     expect(entries.map((e) => e.type)).toEqual(["capture", "hold"]);
     expect(entries[0]!.amount).toBe(-done.charged_credits);
-    const steps = await deps.stores.radar.steps(ws.id, run.id, 0, 100);
+    const steps = await deps.stores.radarRuns.steps(ws.id, run.id, 0, 100);
     expect(steps.map((s) => s.type)).toContain("run.resumed");
     expect(steps.at(-1)!.type).toBe("run.completed");
   });
@@ -139,7 +139,7 @@ describe("radar run execution under faults (memory)", () => {
   test("workers racing on one run: one takes it, the result is the same as one worker's", async () => {
     const { run, collectionId } = await startedRun(120);
     await Promise.all([executeRun(deps, ws.id, run.id), executeRun(deps, ws.id, run.id), executeRun(deps, ws.id, run.id)]);
-    const done = (await deps.stores.radar.getRun(ws.id, run.id))!;
+    const done = (await deps.stores.radarRuns.getRun(ws.id, run.id))!;
     expect(done.state).toBe("completed");
     expect(done.attempt).toBe(1);
     expect(done.results.created).toBe(120);

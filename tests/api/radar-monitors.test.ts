@@ -71,7 +71,7 @@ describe("radar monitors over time (memory)", () => {
   test("the first run completes, then the monitor is due a day later; its run finds nothing new and charges nothing", async () => {
     await grant(100);
     const opened = await monitored(50);
-    const first = (await deps.stores.radar.getRun(ws.id, opened.run.id))!;
+    const first = (await deps.stores.radarRuns.getRun(ws.id, opened.run.id))!;
     expect(first.state).toBe("completed");
     const afterFirst = await balance();
     const m = await getRunMonitor(deps, ws, opened.run.id);
@@ -79,12 +79,12 @@ describe("radar monitors over time (memory)", () => {
 
     // Not yet due: nothing happens.
     await executeMonitor(deps, ws.id, m.id);
-    expect((await deps.stores.radar.monitorById(m.id))!.last_run_id).toBe(first.id);
+    expect((await deps.stores.radarMonitors.monitorById(m.id))!.last_run_id).toBe(first.id);
 
     clock.advance(day);
     await executeMonitor(deps, ws.id, m.id);
-    const stored = (await deps.stores.radar.monitorById(m.id))!;
-    const second = (await deps.stores.radar.getRun(ws.id, stored.last_run_id!))!;
+    const stored = (await deps.stores.radarMonitors.monitorById(m.id))!;
+    const second = (await deps.stores.radarRuns.getRun(ws.id, stored.last_run_id!))!;
     expect(second.id).not.toBe(first.id);
     expect(second).toMatchObject({ monitor_id: m.id, state: "completed", charged_credits: 0 });
     expect(second.results).toMatchObject({ created: 0, updated: 0, unchanged: first.results.created });
@@ -95,7 +95,7 @@ describe("radar monitors over time (memory)", () => {
     // A duplicate job for the same due time starts no second run.
     const runs = stored.last_run_id;
     await executeMonitor(deps, ws.id, m.id);
-    expect((await deps.stores.radar.monitorById(m.id))!.last_run_id).toBe(runs);
+    expect((await deps.stores.radarMonitors.monitorById(m.id))!.last_run_id).toBe(runs);
   });
 
   test("a monitor's run is priced within the month's budget left; the budget starts again next month", async () => {
@@ -113,8 +113,8 @@ describe("radar monitors over time (memory)", () => {
     }
     clock.advance(day);
     await executeMonitor(deps, ws.id, m.id);
-    let stored = (await deps.stores.radar.monitorById(m.id))!;
-    const run = (await deps.stores.radar.getRun(ws.id, stored.last_run_id!))!;
+    let stored = (await deps.stores.radarMonitors.monitorById(m.id))!;
+    const run = (await deps.stores.radarRuns.getRun(ws.id, stored.last_run_id!))!;
     expect(run.quote).toMatchObject({ estimated_results: 3, max_credits: 3 });
     expect(run.charged_credits).toBe(3);
     expect(stored.spent_credits).toBe(3);
@@ -122,12 +122,12 @@ describe("radar monitors over time (memory)", () => {
     // The budget is spent: the next due time starts no run, the one after next month does.
     clock.advance(day);
     await executeMonitor(deps, ws.id, m.id);
-    stored = (await deps.stores.radar.monitorById(m.id))!;
+    stored = (await deps.stores.radarMonitors.monitorById(m.id))!;
     expect(stored.last_run_id).toBe(run.id);
     expect(Date.parse(stored.next_run_at!)).toBe(clock.now().getTime() + day);
     clock.advance(30 * day);
     await executeMonitor(deps, ws.id, m.id);
-    stored = (await deps.stores.radar.monitorById(m.id))!;
+    stored = (await deps.stores.radarMonitors.monitorById(m.id))!;
     expect(stored.last_run_id).not.toBe(run.id);
     expect(stored.period_start).toBe("2026-12-01T00:00:00.000Z");
   });
@@ -156,9 +156,9 @@ describe("radar monitors over time (memory)", () => {
     }
     clock.advance(day);
     await executeMonitor(deps, ws.id, m.id);
-    const stored = (await deps.stores.radar.monitorById(m.id))!;
+    const stored = (await deps.stores.radarMonitors.monitorById(m.id))!;
     expect(stored).toMatchObject({ state: "paused", paused_reason: "insufficient_credits", next_run_at: null, last_run_id: opened.run.id });
-    expect(await deps.stores.radar.staleRuns(clock.now().toISOString(), 10)).toEqual([]);
+    expect(await deps.stores.radarRuns.staleRuns(clock.now().toISOString(), 10)).toEqual([]);
     expect((await deps.stores.creditLedger.totals(ws.id)).held).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import type { ProspectDirectory } from "../../core/radar/ports.ts";
-import { sweepUnlockHolds } from "../../core/radar/mod.ts";
+import { sweepUnlockHolds } from "../../core/contacts/mod.ts";
 import { createSampleDirectory } from "../../adapters/radar-sample/directory.ts";
 import { bootstrapWorkspace, startAppServer, stopAllAppServers } from "../support/app-server.ts";
 import { stopAllChildren } from "../support/child-process.ts";

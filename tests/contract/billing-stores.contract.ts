@@ -115,6 +115,16 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
       expect((await s.planUsage.usage(ws.id)).records).toBe(4);
     });
 
+    test("PlanUsageStore.usageOf() reads several workspaces' counts at once, as usage() does one by one", async () => {
+      const b1 = await bootstrapped(s);
+      const b2 = await bootstrapped(s);
+      await s.planUsage.claim(b2.workspace.id, "topics", 3, null);
+      const many = await s.planUsage.usageOf([b1.workspace.id, b2.workspace.id]);
+      expect(many.get(b1.workspace.id)).toEqual(await s.planUsage.usage(b1.workspace.id));
+      expect(many.get(b2.workspace.id)).toEqual({ members: 1, topics: 3, collections: 0, records: 0 });
+      expect((await s.planUsage.usageOf([])).size).toBe(0);
+    });
+
     test("PLAN_LIMITS=enforce: 20 concurrent collection creates at limit − 1 make exactly one; the others are PLAN_LIMIT_REACHED", async () => {
       const { ws, p } = await setup("free"); // 5 collections
       const d = deps("enforce");

@@ -12,7 +12,9 @@ import type { Stores } from "../../core/stores.ts";
 import type { Topic } from "../../core/topics/model.ts";
 import type { RadarRun } from "../../core/radar/model.ts";
 import { radarCollections } from "../../adapters/mongo/radar/collections.ts";
-import { MongoRadarStore } from "../../adapters/mongo/radar/radar-store.ts";
+import { MongoContactUnlockStore } from "../../adapters/mongo/contacts/contact-unlock-store.ts";
+import { contactCollections } from "../../adapters/mongo/contacts/collections.ts";
+import { MongoRunStore } from "../../adapters/mongo/radar/run-store.ts";
 import { mongoCollectionBundle } from "../../adapters/mongo/collections/bundle.ts";
 import { collectionCollections } from "../../adapters/mongo/collections/collections.ts";
 import { creditCollections } from "../../adapters/mongo/credits/collections.ts";
@@ -544,9 +546,7 @@ describe("mongo: radar compare-and-set", () => {
     const db = client.db();
     await ensureIndexes(db);
     const c = radarCollections(db);
-    const ledger = new MongoCreditLedgerStore(creditCollections(db));
-    const collections = mongoCollectionBundle(collectionCollections(db)).stores;
-    const live = new MongoRadarStore(c, ledger, collections);
+    const live = new MongoRunStore(c);
     const ws = uuidv7();
     const run = {
       id: uuidv7(),
@@ -581,7 +581,7 @@ describe("mongo: radar compare-and-set", () => {
       get: (target, prop, receiver) =>
         prop === "findOne" ? () => Promise.resolve({ _id: run.id, ...run }) : Reflect.get(target, prop, receiver),
     });
-    const stalled = new MongoRadarStore({ ...c, radarRuns: staleRuns }, ledger, collections);
+    const stalled = new MongoRunStore({ ...c, radarRuns: staleRuns });
     expect(await live.updateRun({ ...run, state: "queued", version: 2 })).toBe("ok");
     expect(await live.updateRun({ ...run, state: "running", version: 3 })).toBe("ok");
     expect(await stalled.updateRun({ ...run, state: "cancelled", version: 2 })).toBe("version_conflict");
@@ -598,9 +598,9 @@ describe("mongo: radar compare-and-set", () => {
 describe("mongo: unlock ends", () => {
   let client: MongoClient;
   let db: Db;
-  let c: ReturnType<typeof radarCollections>;
+  let c: ReturnType<typeof contactCollections>;
   let ledger: MongoCreditLedgerStore;
-  let live: MongoRadarStore;
+  let live: MongoContactUnlockStore;
   const collections = () => mongoCollectionBundle(collectionCollections(db)).stores;
   const past = () => new Date(Date.now() - 1_000).toISOString();
   const resolution = () => ({ id: uuidv7(), at: stamp(), reason: "contact unlock" });
@@ -630,9 +630,9 @@ describe("mongo: unlock ends", () => {
     await client.connect();
     db = client.db();
     await ensureIndexes(db);
-    c = radarCollections(db);
+    c = contactCollections(db);
     ledger = new MongoCreditLedgerStore(creditCollections(db));
-    live = new MongoRadarStore(c, ledger, collections());
+    live = new MongoContactUnlockStore(c, ledger, collections());
   });
   afterAll(async () => {
     await client?.close();
@@ -653,7 +653,7 @@ describe("mongo: unlock ends", () => {
           }
           : Reflect.get(target, prop, receiver),
     });
-    const stalled = new MongoRadarStore({ ...c, radarUnlocks: stalledClaims }, ledger, collections());
+    const stalled = new MongoContactUnlockStore({ ...c, radarUnlocks: stalledClaims }, ledger, collections());
     const begun = await stalled.beginUnlocks([claim(ws, entity, token, "email")], {
       amount: 4,
       reason: "contact unlock",

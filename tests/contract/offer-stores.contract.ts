@@ -2,16 +2,16 @@ import type { TestApi } from "./kit/test-api.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
-import { endEnterprisePlan, setEnterprisePlan } from "../../core/billing/contracts.ts";
+import { endEnterprisePlan, setEnterprisePlan } from "../../core/offers/contracts.ts";
 import { planLimitsGate } from "../../core/billing/gate.ts";
-import type { BillingOffer, Contract } from "../../core/billing/offer-model.ts";
-import { acceptOffer, createOffer, reissueOffer } from "../../core/billing/offers.ts";
+import type { BillingOffer, Contract } from "../../core/offers/model.ts";
+import { acceptOffer, createOffer, reissueOffer } from "../../core/offers/offers.ts";
 import { PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { fixedClock, systemClock } from "../../core/kernel/clock.ts";
-import { billingSweep } from "../../core/billing/sweep.ts";
-import { grantDueCredits } from "../../core/billing/included-schedule.ts";
-import { offerContract, recoverOfferEffects } from "../../core/billing/offers.ts";
+import { billingSweep } from "../../core/offers/sweep.ts";
+import { grantDueCredits } from "../../core/offers/included-schedule.ts";
+import { offerContract, recoverOfferEffects } from "../../core/offers/offers.ts";
 import { grantCredits } from "../../core/credits/mod.ts";
 import { createMemoryJobQueue } from "../../adapters/memory/job-queue.ts";
 import { jobRunner } from "../../workers/registry.ts";
@@ -68,11 +68,11 @@ function contractFixture(workspaceId: string, over: Partial<Contract> = {}): Con
 }
 
 /**
- * The contract of billing's offer and contract stores (core/billing/ports.ts,
- * docs/decisions/034-offers-and-enterprise.md): transitions out of `open` are compare-and-set
- * (of concurrent ones exactly one happens), a reissue is atomic (of concurrent reissues of one
- * offer exactly one succeeds), `expired` is read from `expires_at`; one contract per workspace,
- * whose limits are an enterprise workspace's; the operator's list of workspaces and batched usage.
+ * The contract of offers' stores (core/offers/ports.ts: OfferStore, ContractStore; ADR 034):
+ * transitions out of `open` are compare-and-set (of concurrent ones exactly one happens), a reissue
+ * is atomic (of concurrent reissues of one offer exactly one succeeds), `expired` is read from
+ * `expires_at`; one contract per workspace, whose limits are an enterprise workspace's; the
+ * operator's list of workspaces.
  */
 export function runOfferStoresContract(name: string, open: () => Promise<Stores>, api: TestApi) {
   const { afterAll, beforeAll, describe, expect, test } = api;
@@ -253,16 +253,6 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
       const bySlug = await s.workspaces.list({ q: made[0]!.slug }, { limit: 10, offset: 0 });
       expect(bySlug.items.map((w) => w.id)).toEqual([made[0]!.id]);
       expect((await s.workspaces.list({ q: "%_%no-such" }, { limit: 10, offset: 0 })).total).toBe(0);
-    });
-
-    test("PlanUsageStore.usageOf() reads several workspaces' counts at once, as usage() does one by one", async () => {
-      const b1 = await bootstrapped(s);
-      const b2 = await bootstrapped(s);
-      await s.planUsage.claim(b2.workspace.id, "topics", 3, null);
-      const many = await s.planUsage.usageOf([b1.workspace.id, b2.workspace.id]);
-      expect(many.get(b1.workspace.id)).toEqual(await s.planUsage.usage(b1.workspace.id));
-      expect(many.get(b2.workspace.id)).toEqual({ members: 1, topics: 3, collections: 0, records: 0 });
-      expect((await s.planUsage.usageOf([])).size).toBe(0);
     });
 
     test("WorkspaceStore.delete() removes the workspace's offers and contract", async () => {

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { createSqlStores, migrate, MIGRATIONS, pgliteDriver } from "../../adapters/postgres/mod.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
-import { sweepUnlockHolds } from "../../core/radar/mod.ts";
+import { sweepUnlockHolds } from "../../core/contacts/mod.ts";
 import type { CoreDeps } from "../../core/deps.ts";
 import { bootstrapped } from "./fixtures.ts";
 
@@ -49,7 +49,7 @@ test("migration 031: unresolved unlock holds left before it get an ended lease, 
     const swept = await sweepUnlockHolds({ stores: s, clock: systemClock } as unknown as CoreDeps);
     expect(swept).toEqual({ resolved: 1, released: 12, captured: 0 });
     expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 96, held: 30 });
-    expect(await s.radar.unlocksOf(ws, [entity])).toEqual([]);
+    expect(await s.contactUnlocks.unlocksOf(ws, [entity])).toEqual([]);
     expect(await sweepUnlockHolds({ stores: s, clock: systemClock } as unknown as CoreDeps)).toEqual({
       resolved: 0,
       released: 0,

@@ -3,7 +3,7 @@ import { AUTHORITIES, AUTHORITY, type Authority, type Caller, decideAuthority } 
 import { assertCanWrite, assertOwner, assertOwnerOrAdmin } from "../../core/access/policy.ts";
 import type { Principal } from "../../core/access/principal.ts";
 import { API_KEY_SCOPES, type Scope, scopesFor } from "../../core/access/scopes.ts";
-import { assertCanReadOffers } from "../../core/billing/policy.ts";
+import { assertCanReadOffers } from "../../core/offers/policy.ts";
 import { assertCanPurgeCollection } from "../../core/collections/policy.ts";
 import { assertCanGrantCredits, PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
 import { isAppError } from "../../core/kernel/errors.ts";

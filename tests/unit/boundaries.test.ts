@@ -136,20 +136,9 @@ describe("architecture boundaries", () => {
 
   test("the server imports core only through a mod.ts: a module's, or core/mod.ts in its composition root (the composition types)", () => {
     const compositionRoot = ["server/deps.ts", "server/compose.ts"];
-    // radar/billing split pending (ADR 061): these route files keep their imports of module files until then.
-    const splitPending = [
-      "server/routes/billing/billing.ts",
-      "server/routes/billing/offers.ts",
-      "server/routes/billing/platform.ts",
-      "server/routes/radar/contacts.ts",
-      "server/routes/radar/criteria.ts",
-      "server/routes/radar/runs.ts",
-    ];
     const found = violations(
       ["server"],
-      (f, to) =>
-        !to.startsWith("core/") || /^core\/[a-z-]+\/mod\.ts$/.test(to) || (to === "core/mod.ts" && compositionRoot.includes(f)) ||
-        splitPending.includes(f),
+      (f, to) => !to.startsWith("core/") || /^core\/[a-z-]+\/mod\.ts$/.test(to) || (to === "core/mod.ts" && compositionRoot.includes(f)),
     );
     expect(found).toEqual([]);
   });
@@ -164,10 +153,8 @@ describe("architecture boundaries", () => {
   });
 
   test("core reads the wall clock only through its clock port (kernel/clock.ts's systemClock), so a test can fix the time", () => {
-    // radar/billing split pending (ADR 061): contact paths' polling loop is rewritten there.
-    const pending = ["core/radar/contact-paths.ts"];
     const found = sources("core").filter((f) => {
-      if (f === "core/kernel/clock.ts" || pending.includes(f)) return false;
+      if (f === "core/kernel/clock.ts") return false;
       const code = readFileSync(join(root, f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
       return /\bDate\.now\s*\(|\bnew Date\s*\(\s*\)|\bperformance\.now\s*\(/.test(code);
     });

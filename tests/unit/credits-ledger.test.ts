@@ -3,7 +3,7 @@ import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { applyChange, EMPTY_TOTALS, isRefusal, type LedgerOp, type LedgerTotals, planChange } from "../../core/credits/ledger-rules.ts";
 import type { LedgerEntry } from "../../core/credits/model.ts";
 import { canGrantCredits, PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
-import { DEFAULT_PRICES, parsePrices } from "../../core/radar/prices.ts";
+import { DEFAULT_PRICES, parsePrices } from "../../core/contacts/prices.ts";
 
 /** A seeded generator (mulberry32): every run replays the same sequences, a failure names its seed. */
 function rng(seed: number) {

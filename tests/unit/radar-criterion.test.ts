@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { criterionBody, filterProblems, parseCriterion, renderCriterion } from "../../core/radar/criterion.ts";
+import { criterionBody, filterProblems, parseCriterion, renderCriterion } from "../../core/radar/criterion-block.ts";
 import { type CompanyRecord, matchesCompany, matchesPerson, type PersonRecord } from "../../core/radar/criterion-filter.ts";
 
 const acme: CompanyRecord = {

@@ -1,4 +1,4 @@
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 import type { AccessTables } from "./tables.ts";
 import type { ApiKeyRecord } from "../../../core/access/model.ts";
 import type { ApiKeyStore, KeyMatch } from "../../../core/access/ports.ts";

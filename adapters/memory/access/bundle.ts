@@ -1,5 +1,5 @@
 import type { AccessStores } from "../../../core/access/ports.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 import { inWorkspace } from "../rows.ts";
 import type { MemoryBundle } from "../bundle.ts";
 import { MemoryApiKeyStore } from "./api-key-store.ts";

@@ -3,30 +3,20 @@ import { CAPACITY_KINDS } from "../../../core/kernel/capacity.ts";
 import type { MemoryBundle } from "../bundle.ts";
 import { MemoryBillingAccountStore } from "./billing-account-store.ts";
 import { MemoryPlanUsageStore } from "./plan-usage-store.ts";
-import { MemoryContractStore, MemoryOfferStore } from "./offer-store.ts";
 import type { BillingTables } from "./tables.ts";
-import type { CollectionTables } from "../collections/tables.ts";
-import type { TopicTables } from "../topics/tables.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { CollectionTables } from "../collections/mod.ts";
+import type { TopicTables } from "../topics/mod.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 
 export function memoryBillingBundle(t: BillingTables & WorkspaceTables & TopicTables & CollectionTables): MemoryBundle<BillingStores> {
   return {
     stores: {
       planUsage: new MemoryPlanUsageStore(t),
       billingAccounts: new MemoryBillingAccountStore(t),
-      offers: new MemoryOfferStore(t),
-      contracts: new MemoryContractStore(t),
     },
     purgeWorkspace: (id) => {
       for (const kind of CAPACITY_KINDS) t.planUsage.delete(`${id}:${kind}`);
       t.billingAccounts.delete(id);
-      for (const [offerId, o] of t.offers) {
-        if (o.workspace_id !== id) continue;
-        t.offers.delete(offerId);
-        t.offerEffectsPending.delete(offerId);
-      }
-      t.contracts.delete(id);
-      t.grantDues.delete(id);
     },
   };
 }

@@ -2,9 +2,9 @@ import type { ClaimOutcome, PlanUsageStore } from "../../../core/billing/ports.t
 import type { Usage } from "../../../core/billing/plans.ts";
 import { CAPACITY_KINDS, type CapacityKind } from "../../../core/kernel/capacity.ts";
 import { inWorkspace } from "../rows.ts";
-import type { CollectionTables } from "../collections/tables.ts";
-import type { TopicTables } from "../topics/tables.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { CollectionTables } from "../collections/mod.ts";
+import type { TopicTables } from "../topics/mod.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 import type { BillingTables } from "./tables.ts";
 
 type Tables = BillingTables & WorkspaceTables & TopicTables & CollectionTables;

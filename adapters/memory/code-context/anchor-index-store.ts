@@ -2,7 +2,7 @@ import type { AnchorIndexStore, TopicAnchors, TopicHead } from "../../../core/co
 import { compareMatched, topicHead } from "../../../core/code-context/match-order.ts";
 import type { ReadOptions } from "../../../core/topics/ports.ts";
 import type { Topic } from "../../../core/topics/model.ts";
-import type { TopicTables } from "../topics/tables.ts";
+import type { TopicTables } from "../topics/mod.ts";
 import { copy, inWorkspace } from "../rows.ts";
 
 /** The reference `AnchorIndexStore`: the version is the counter `MemoryTopicStore` moves with the anchors. */

@@ -1,6 +1,6 @@
 import type { CodeContextStores } from "../../../core/code-context/ports.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
-import type { TopicTables } from "../topics/tables.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
+import type { TopicTables } from "../topics/mod.ts";
 import { MemoryAnchorIndexStore } from "./anchor-index-store.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import { MemoryRepoIndexStore } from "./repo-index-store.ts";

@@ -1,4 +1,4 @@
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 import type { CodeContextTables } from "./tables.ts";
 import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../../core/code-context/ports.ts";
 

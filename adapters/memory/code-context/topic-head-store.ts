@@ -1,6 +1,6 @@
 import type { KeptHead, ReadVersions, TopicHeadStore } from "../../../core/code-context/ports.ts";
 import { keptHeadOf, termWeightsOf } from "../../../core/code-context/topic-head.ts";
-import type { TopicTables } from "../topics/tables.ts";
+import type { TopicTables } from "../topics/mod.ts";
 
 /**
  * The reference `TopicHeadStore`. No topic version here (ADR 048): `versions` says so, and code

@@ -1,22 +1,19 @@
-import type { CollectionStores } from "../../../core/collections/ports.ts";
 import type { RadarStores } from "../../../core/radar/ports.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
-import { MemoryRadarStore } from "./radar-store.ts";
+import { MemoryMonitorStore } from "./monitor-store.ts";
+import { MemoryRunStore } from "./run-store.ts";
 import type { RadarTables } from "./tables.ts";
-import type { CreditTables } from "../credits/tables.ts";
-import { MemoryCreditLedgerStore } from "../credits/credit-ledger-store.ts";
 
-/** `collections`: the collection bundle's stores (an unlock's context reads them). */
-export function memoryRadarBundle(t: RadarTables & CreditTables, collections: CollectionStores): MemoryBundle<RadarStores> {
+export function memoryRadarBundle(t: RadarTables): MemoryBundle<RadarStores> {
   return {
-    stores: { radar: new MemoryRadarStore(t, new MemoryCreditLedgerStore(t), collections) },
+    stores: { radarRuns: new MemoryRunStore(t), radarMonitors: new MemoryMonitorStore(t) },
     purgeWorkspace: (id) => {
       for (const [runId, run] of t.radarRuns) {
         if (run.workspace_id !== id) continue;
         t.radarSteps.delete(runId);
         t.radarResultsByRun.delete(runId);
       }
-      dropWorkspaceRows(id, t.radarSearches, t.radarRuns, t.radarResults, t.radarMonitors, t.radarUnlocks, t.radarUnlockLeases);
+      dropWorkspaceRows(id, t.radarSearches, t.radarRuns, t.radarResults, t.radarMonitors);
     },
   };
 }

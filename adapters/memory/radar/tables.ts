@@ -1,5 +1,4 @@
-import type { ContactUnlock, RadarMonitor, RadarRun, RadarSearch, RunResult, TraceStep } from "../../../core/radar/model.ts";
-import type { UnlockLease } from "../../../core/radar/ports.ts";
+import type { RadarMonitor, RadarRun, RadarSearch, RunResult, TraceStep } from "../../../core/radar/model.ts";
 
 /** The in-memory tables of radar (the adapter's composition shares one object of every module's tables). */
 export class RadarTables {
@@ -13,10 +12,6 @@ export class RadarTables {
   radarResults = new Map<string, RunResult>();
   /** run id → its results in position order */
   radarResultsByRun = new Map<string, RunResult[]>();
-  /** `${workspace_id}:${entity_id}:${kind}` → unlock */
-  radarUnlocks = new Map<string, ContactUnlock>();
-  /** `${workspace_id}:${token}` → the lease of an unlock's hold, until its finish (ADR 055) */
-  radarUnlockLeases = new Map<string, UnlockLease>();
   /** monitor id → monitor */
   radarMonitors = new Map<string, RadarMonitor>();
 }

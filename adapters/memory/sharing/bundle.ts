@@ -1,6 +1,6 @@
 import type { SharingStores } from "../../../core/sharing/ports.ts";
-import type { TopicTables } from "../topics/tables.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { TopicTables } from "../topics/mod.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 import type { MemoryBundle } from "../bundle.ts";
 import { dropWorkspaceShares } from "./cascades.ts";
 import { MemoryNoteShareStore } from "./note-share-store.ts";

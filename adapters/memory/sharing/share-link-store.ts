@@ -1,5 +1,5 @@
-import type { WorkspaceTables } from "../workspaces/tables.ts";
-import type { TopicTables } from "../topics/tables.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
+import type { TopicTables } from "../topics/mod.ts";
 import type { SharingTables } from "./tables.ts";
 import type { ShareLink } from "../../../core/sharing/model.ts";
 import type { ShareLinkStore, ShareMatch } from "../../../core/sharing/ports.ts";

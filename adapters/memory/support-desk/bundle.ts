@@ -1,6 +1,6 @@
 import type { SupportStores } from "../../../core/support-desk/ports.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 import { MemorySupportLogStore } from "./support-log-store.ts";
 import type { SupportTables } from "./tables.ts";
 

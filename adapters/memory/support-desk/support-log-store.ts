@@ -2,7 +2,7 @@ import { applyNotification, type SupportConversation, type SupportNotification }
 import type { SupportLogStore, SupportRecordOutcome } from "../../../core/support-desk/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { copy, inWorkspace, page } from "../rows.ts";
-import type { WorkspaceTables } from "../workspaces/tables.ts";
+import type { WorkspaceTables } from "../workspaces/mod.ts";
 import type { SupportTables } from "./tables.ts";
 
 const view = ({ workspace_id: _, ...c }: SupportConversation & { workspace_id: string }): SupportConversation => copy(c);

@@ -1,5 +1,5 @@
 import type { TopicStores } from "../../../core/topics/ports.ts";
-import type { SharingTables } from "../sharing/tables.ts";
+import type { SharingTables } from "../sharing/mod.ts";
 import { dropWorkspaceKeys, dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import { MemoryProposalStore } from "./proposal-store.ts";
 import { MemoryRelationStore } from "./relation-store.ts";

@@ -1,4 +1,4 @@
-import type { SharingTables } from "../sharing/tables.ts";
+import { dropTopicShares, type SharingTables } from "../sharing/mod.ts";
 import type { TopicTables } from "./tables.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { anchorBases } from "../../../core/code-context/anchor-base.ts";
@@ -17,7 +17,6 @@ import { compareListed, compareRanked, scoreTopic } from "../../../core/topics/s
 import { topicTerms } from "../../../core/topics/search-terms.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { copy, inWorkspace, page } from "../rows.ts";
-import { dropTopicShares } from "../sharing/cascades.ts";
 
 /** Whether a topic is stale as of `f.before`, the rule of core/topics/staleness.ts as a filter. */
 export function matchesStale(t: Topic, f: StaleFilter): boolean {

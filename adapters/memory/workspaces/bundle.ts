@@ -1,6 +1,6 @@
 import type { WorkspaceStores } from "../../../core/workspaces/ports.ts";
-import type { AccessTables } from "../access/tables.ts";
-import type { SharingTables } from "../sharing/tables.ts";
+import type { AccessTables } from "../access/mod.ts";
+import type { SharingTables } from "../sharing/mod.ts";
 import { dropWorkspaceRows, type MemoryBundle } from "../bundle.ts";
 import { MemoryAreaStore } from "./area-store.ts";
 import { MemoryIdentityStore } from "./identity-store.ts";
@@ -8,7 +8,7 @@ import { MemoryMemberStore } from "./member-store.ts";
 import { MemoryRepoStore } from "./repo-store.ts";
 import type { WorkspaceTables } from "./tables.ts";
 import { MemoryWorkspaceStore } from "./workspace-store.ts";
-import type { CodeContextTables } from "../code-context/tables.ts";
+import type { CodeContextTables } from "../code-context/mod.ts";
 
 /**
  * Workspaces' stores. `purgeTenant` runs every bundle's purge (mod.ts): deleting a workspace

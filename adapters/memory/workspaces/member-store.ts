@@ -1,12 +1,11 @@
-import type { SharingTables } from "../sharing/tables.ts";
+import { dropMemberInbox, type SharingTables } from "../sharing/mod.ts";
 import type { WorkspaceTables } from "./tables.ts";
-import type { AccessTables } from "../access/tables.ts";
+import type { AccessTables } from "../access/mod.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed, MemberStore } from "../../../core/workspaces/ports.ts";
 import type { Identity, Member, Role } from "../../../core/workspaces/model.ts";
 import type { MemberView } from "../../../core/workspaces/dto.ts";
 import { byCreated, copy, inWorkspace, page } from "../rows.ts";
-import { dropMemberInbox } from "../sharing/cascades.ts";
 
 export class MemoryMemberStore implements MemberStore {
   constructor(private t: WorkspaceTables & AccessTables & SharingTables) {}

@@ -1,5 +1,5 @@
 import type { WorkspaceTables } from "./tables.ts";
-import type { CodeContextTables } from "../code-context/tables.ts";
+import type { CodeContextTables } from "../code-context/mod.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed, RepoStore } from "../../../core/workspaces/ports.ts";
 import type { Repo } from "../../../core/workspaces/model.ts";

@@ -1,5 +1,5 @@
 import type { WorkspaceTables } from "./tables.ts";
-import type { AccessTables } from "../access/tables.ts";
+import type { AccessTables } from "../access/mod.ts";
 import type { BootstrapBundle, Listed, WorkspaceFilter, WorkspaceStore } from "../../../core/workspaces/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Workspace } from "../../../core/workspaces/model.ts";

@@ -1,4 +1,4 @@
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import { isComplete, latestRoster, toMember, toWorkspace, type WorkspaceCollections } from "../workspaces/mod.ts";
 import type { AccessCollections } from "./collections.ts";
 import type { ApiKeyRecord } from "../../../core/access/model.ts";
 import type { ApiKeyStore, KeyMatch } from "../../../core/access/ports.ts";
@@ -6,8 +6,6 @@ import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Listed } from "../../../core/workspaces/ports.ts";
 import { apiKeyDoc, toApiKey } from "./documents.ts";
 import { listPage } from "../list-page.ts";
-import { toMember, toWorkspace } from "../workspaces/documents.ts";
-import { isComplete, latestRoster } from "../workspaces/roster.ts";
 
 export class MongoApiKeyStore implements ApiKeyStore {
   constructor(private readonly c: WorkspaceCollections & AccessCollections) {}

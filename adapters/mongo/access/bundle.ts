@@ -1,5 +1,5 @@
 import type { AccessStores } from "../../../core/access/ports.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { AccessCollections } from "./collections.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import { MongoApiKeyStore } from "./api-key-store.ts";

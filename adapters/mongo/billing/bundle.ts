@@ -1,12 +1,11 @@
 import type { BillingStores } from "../../../core/billing/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
-import type { CollectionCollections } from "../collections/collections.ts";
-import type { TopicCollections } from "../topics/collections.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { CollectionCollections } from "../collections/mod.ts";
+import type { TopicCollections } from "../topics/mod.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { BillingCollections } from "./collections.ts";
 import { MongoBillingAccountStore } from "./billing-account-store.ts";
 import { MongoPlanUsageStore } from "./plan-usage-store.ts";
-import { MongoContractStore, MongoOfferStore } from "./offer-store.ts";
 
 export function mongoBillingBundle(
   c: BillingCollections & WorkspaceCollections & TopicCollections & CollectionCollections,
@@ -16,12 +15,10 @@ export function mongoBillingBundle(
     stores: {
       planUsage,
       billingAccounts: new MongoBillingAccountStore(c),
-      offers: new MongoOfferStore(c),
-      contracts: new MongoContractStore(c),
     },
     purgeWorkspace: async (id) => {
       planUsage.forget(id);
-      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds, c.billingAccounts, c.offers, c.offerClosures, c.contracts, c.grantDues);
+      await deleteWorkspaceDocs(id, c.planSlots, c.planSeeds, c.billingAccounts);
     },
   };
 }

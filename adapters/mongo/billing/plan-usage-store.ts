@@ -2,9 +2,9 @@ import type { Usage } from "../../../core/billing/plans.ts";
 import type { ClaimOutcome, PlanUsageStore } from "../../../core/billing/ports.ts";
 import { CAPACITY_KINDS, type CapacityKind } from "../../../core/kernel/capacity.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
-import type { CollectionCollections } from "../collections/collections.ts";
-import type { TopicCollections } from "../topics/collections.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { CollectionCollections } from "../collections/mod.ts";
+import type { TopicCollections } from "../topics/mod.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { BillingCollections } from "./collections.ts";
 
 type Collections = BillingCollections & WorkspaceCollections & TopicCollections & CollectionCollections;

@@ -2,8 +2,7 @@ import type { AnchorIndexStore, TopicHead } from "../../../core/code-context/por
 import { compareMatched, topicHead } from "../../../core/code-context/match-order.ts";
 import type { ReadOptions } from "../../../core/topics/ports.ts";
 import type { Topic } from "../../../core/topics/model.ts";
-import type { TopicCollections } from "../topics/collections.ts";
-import { TOPIC_FIELDS_ONLY, toTopic } from "../topics/documents.ts";
+import { TOPIC_FIELDS_ONLY, type TopicCollections, toTopic } from "../topics/mod.ts";
 
 /**
  * No anchor version on MongoDB (ADR 038): a version that moves "in the same transaction" as a

@@ -1,7 +1,7 @@
 import type { CodeContextStores } from "../../../core/code-context/ports.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { CodeContextCollections } from "./collections.ts";
-import type { TopicCollections } from "../topics/collections.ts";
+import type { TopicCollections } from "../topics/mod.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import { MongoAnchorIndexStore } from "./anchor-index-store.ts";
 import { MongoRepoIndexStore } from "./repo-index-store.ts";

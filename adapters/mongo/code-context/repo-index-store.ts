@@ -1,4 +1,4 @@
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { CodeContextCollections } from "./collections.ts";
 import type { RepoIndex, RepoIndexHead, RepoIndexStore } from "../../../core/code-context/ports.ts";
 

@@ -1,7 +1,6 @@
 import type { KeptHead, ReadVersions, TopicHeadStore } from "../../../core/code-context/ports.ts";
 import { keptHeadOf, termWeightsOf } from "../../../core/code-context/topic-head.ts";
-import type { TopicCollections } from "../topics/collections.ts";
-import { TOPIC_FIELDS_ONLY, toTopic } from "../topics/documents.ts";
+import { TOPIC_FIELDS_ONLY, type TopicCollections, toTopic } from "../topics/mod.ts";
 import type { Topic } from "../../../core/topics/model.ts";
 
 /**

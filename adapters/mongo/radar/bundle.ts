@@ -1,33 +1,13 @@
-import type { CollectionStores } from "../../../core/collections/ports.ts";
 import type { RadarStores } from "../../../core/radar/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { RadarCollections } from "./collections.ts";
-import { MongoRadarStore } from "./radar-store.ts";
-import type { MongoCreditLedgerStore } from "../credits/credit-ledger-store.ts";
+import { MongoMonitorStore } from "./monitor-store.ts";
+import { MongoRunStore } from "./run-store.ts";
 
-/**
- * `ledger`: the credits bundle's (one per process: it remembers each account's head);
- * `collections`: the collection bundle's stores (an unlock's context reads them).
- */
-export function mongoRadarBundle(
-  c: RadarCollections,
-  ledger: MongoCreditLedgerStore,
-  collections: CollectionStores,
-): MongoBundle<RadarStores> {
+export function mongoRadarBundle(c: RadarCollections): MongoBundle<RadarStores> {
   return {
-    stores: { radar: new MongoRadarStore(c, ledger, collections) },
+    stores: { radarRuns: new MongoRunStore(c), radarMonitors: new MongoMonitorStore(c) },
     purgeWorkspace: (id) =>
-      deleteWorkspaceDocs(
-        id,
-        c.radarSearches,
-        c.radarRuns,
-        c.radarMonitors,
-        c.radarVersions,
-        c.radarSteps,
-        c.radarResults,
-        c.radarUnlocks,
-        c.radarUnlockLeases,
-        c.radarUnlockEnds,
-      ),
+      deleteWorkspaceDocs(id, c.radarSearches, c.radarRuns, c.radarMonitors, c.radarVersions, c.radarSteps, c.radarResults),
   };
 }

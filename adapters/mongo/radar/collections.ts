@@ -1,15 +1,5 @@
 import type { Collection, Db } from "mongodb";
-import type {
-  MonitorDoc,
-  ResultDoc,
-  RunDoc,
-  SearchDoc,
-  StepDoc,
-  UnlockDoc,
-  UnlockEndDoc,
-  UnlockLeaseDoc,
-  VersionDoc,
-} from "./documents.ts";
+import type { MonitorDoc, ResultDoc, RunDoc, SearchDoc, StepDoc, VersionDoc } from "./documents.ts";
 
 /** Radar's collections of one database (their indexes: indexes.ts). */
 export interface RadarCollections {
@@ -19,9 +9,6 @@ export interface RadarCollections {
   radarVersions: Collection<VersionDoc>;
   radarSteps: Collection<StepDoc>;
   radarResults: Collection<ResultDoc>;
-  radarUnlocks: Collection<UnlockDoc>;
-  radarUnlockLeases: Collection<UnlockLeaseDoc>;
-  radarUnlockEnds: Collection<UnlockEndDoc>;
 }
 
 export const RADAR_COLLECTION_NAMES = {
@@ -31,9 +18,6 @@ export const RADAR_COLLECTION_NAMES = {
   radarVersions: "radar_versions",
   radarSteps: "radar_run_steps",
   radarResults: "radar_run_results",
-  radarUnlocks: "radar_contact_unlocks",
-  radarUnlockLeases: "radar_unlock_leases",
-  radarUnlockEnds: "radar_unlock_ends",
 } as const;
 
 export function radarCollections(db: Db): RadarCollections {
@@ -45,8 +29,5 @@ export function radarCollections(db: Db): RadarCollections {
     radarVersions: db.collection<VersionDoc>(n.radarVersions),
     radarSteps: db.collection<StepDoc>(n.radarSteps),
     radarResults: db.collection<ResultDoc>(n.radarResults),
-    radarUnlocks: db.collection<UnlockDoc>(n.radarUnlocks),
-    radarUnlockLeases: db.collection<UnlockLeaseDoc>(n.radarUnlockLeases),
-    radarUnlockEnds: db.collection<UnlockEndDoc>(n.radarUnlockEnds),
   };
 }

@@ -1,6 +1,6 @@
 import type { SharingStores } from "../../../core/sharing/ports.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
-import type { TopicCollections } from "../topics/collections.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
+import type { TopicCollections } from "../topics/mod.ts";
 import type { SharingCollections } from "./collections.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import { MongoShareLinkStore } from "./share-link-store.ts";

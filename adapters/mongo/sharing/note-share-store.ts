@@ -1,4 +1,4 @@
-import type { TopicCollections } from "../topics/collections.ts";
+import type { TopicCollections } from "../topics/mod.ts";
 import type { SharingCollections } from "./collections.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { NoteShare, TopicBrief } from "../../../core/sharing/model.ts";

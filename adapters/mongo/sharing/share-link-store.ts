@@ -1,13 +1,11 @@
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
-import type { TopicCollections } from "../topics/collections.ts";
+import { toWorkspace, type WorkspaceCollections } from "../workspaces/mod.ts";
+import { TOPIC_FIELDS_ONLY, type TopicCollections, toTopic } from "../topics/mod.ts";
 import type { SharingCollections } from "./collections.ts";
 import type { ShareLink } from "../../../core/sharing/model.ts";
 import type { ShareLinkStore, ShareMatch } from "../../../core/sharing/ports.ts";
 import { backoff } from "../retry.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
-import { toWorkspace } from "../workspaces/documents.ts";
 import { shareLinkDoc, shareLinkKey, toShareLink } from "./documents.ts";
-import { TOPIC_FIELDS_ONLY, toTopic } from "../topics/documents.ts";
 
 /**
  * Sharing on MongoDB without transactions (ADR 005, ADR 008). A topic's link is one document

@@ -1,6 +1,6 @@
 import type { SupportStores } from "../../../core/support-desk/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { SupportCollections } from "./collections.ts";
 import { MongoSupportLogStore } from "./support-log-store.ts";
 

@@ -4,7 +4,7 @@ import type { SupportLogStore, SupportRecordOutcome } from "../../../core/suppor
 import { isDuplicateKey } from "../duplicate-key.ts";
 import { listPage } from "../list-page.ts";
 import { backoff } from "../retry.ts";
-import type { WorkspaceCollections } from "../workspaces/collections.ts";
+import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { SupportCollections } from "./collections.ts";
 import { conversationOfDoc, conversationOfEvent, type SupportEventDoc } from "./documents.ts";
 

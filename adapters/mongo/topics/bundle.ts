@@ -1,6 +1,6 @@
 import type { TopicStores } from "../../../core/topics/ports.ts";
 import type { TopicCollections } from "./collections.ts";
-import type { SharingCollections } from "../sharing/collections.ts";
+import type { SharingCollections } from "../sharing/mod.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { MongoStoreOptions } from "../options.ts";
 import { MongoTopicStore } from "./topic-store.ts";

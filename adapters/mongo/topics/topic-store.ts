@@ -40,7 +40,7 @@
  * holder moved away in the same milliseconds, could still replace the document.
  */
 import type { TopicCollections } from "./collections.ts";
-import type { SharingCollections } from "../sharing/collections.ts";
+import type { SharingCollections } from "../sharing/mod.ts";
 import type { Filter } from "mongodb";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Topic, TopicEvent } from "../../../core/topics/model.ts";

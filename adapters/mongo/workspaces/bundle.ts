@@ -1,8 +1,8 @@
 import type { WorkspaceStores } from "../../../core/workspaces/ports.ts";
 import type { WorkspaceCollections } from "./collections.ts";
-import type { AccessCollections } from "../access/collections.ts";
-import type { CodeContextCollections } from "../code-context/collections.ts";
-import type { SharingCollections } from "../sharing/collections.ts";
+import type { AccessCollections } from "../access/mod.ts";
+import type { CodeContextCollections } from "../code-context/mod.ts";
+import type { SharingCollections } from "../sharing/mod.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { MongoStoreOptions } from "../options.ts";
 import { MongoWorkspaceStore } from "./workspace-store.ts";

@@ -25,8 +25,8 @@
  *   roster change, or adding the person again) finishes it.
  */
 import type { WorkspaceCollections } from "./collections.ts";
-import type { AccessCollections } from "../access/collections.ts";
-import type { SharingCollections } from "../sharing/collections.ts";
+import type { AccessCollections } from "../access/mod.ts";
+import type { SharingCollections } from "../sharing/mod.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Identity, Member, Role } from "../../../core/workspaces/model.ts";
 import type { MemberView } from "../../../core/workspaces/dto.ts";

@@ -1,5 +1,5 @@
 import type { WorkspaceCollections } from "./collections.ts";
-import type { CodeContextCollections } from "../code-context/collections.ts";
+import type { CodeContextCollections } from "../code-context/mod.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import type { Repo } from "../../../core/workspaces/model.ts";
 import type { Listed, RepoStore } from "../../../core/workspaces/ports.ts";

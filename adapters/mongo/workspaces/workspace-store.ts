@@ -23,12 +23,11 @@
  * bundles), then the roster. Re-running it after a crash completes it.
  */
 import type { WorkspaceCollections } from "./collections.ts";
-import type { AccessCollections } from "../access/collections.ts";
+import { type AccessCollections, apiKeyDoc } from "../access/mod.ts";
 import type { Workspace } from "../../../core/workspaces/model.ts";
 import type { WorkspaceCounts } from "../../../core/workspaces/dto.ts";
 import type { BootstrapBundle, Listed, WorkspaceFilter, WorkspaceStore } from "../../../core/workspaces/ports.ts";
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
-import { apiKeyDoc } from "../access/documents.ts";
 import { identityDoc, memberDoc, toWorkspace, type WorkspaceDoc } from "./documents.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
 import { isoAt, type MongoStoreOptions } from "../options.ts";

@@ -6,7 +6,7 @@ import { isUuid } from "../../../core/kernel/ids.ts";
 import type { SqlDriver } from "../driver.ts";
 import { listPage, pageParams } from "../listing.ts";
 import { apiKeyColumns, toApiKey } from "./rows.ts";
-import { memberColumns, toMember, toWorkspace, workspaceColumns } from "../workspaces/rows.ts";
+import { memberColumns, toMember, toWorkspace, workspaceColumns } from "../workspaces/mod.ts";
 import { type Row } from "../row-values.ts";
 
 /** Inserts a key; shared with the workspace bootstrap, which runs it in its transaction. */

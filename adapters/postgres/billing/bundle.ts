@@ -3,15 +3,12 @@ import type { SqlBundle } from "../bundle.ts";
 import type { SqlDriver } from "../driver.ts";
 import { PostgresBillingAccountStore } from "./billing-account-store.ts";
 import { PostgresPlanUsageStore } from "./plan-usage-store.ts";
-import { PostgresContractStore, PostgresOfferStore } from "./offer-store.ts";
 
 export function sqlBillingBundle(driver: SqlDriver): SqlBundle<BillingStores> {
   return {
     stores: {
       planUsage: new PostgresPlanUsageStore(driver),
       billingAccounts: new PostgresBillingAccountStore(driver),
-      offers: new PostgresOfferStore(driver),
-      contracts: new PostgresContractStore(driver),
     },
   };
 }

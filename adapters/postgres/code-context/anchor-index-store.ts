@@ -5,7 +5,7 @@ import type { ApprovedVia, Topic } from "../../../core/topics/model.ts";
 import type { TopicStatus } from "../../../core/topics/governance.ts";
 import type { SqlDriver } from "../driver.ts";
 import { type Row, str, strOrNull } from "../row-values.ts";
-import { topicColumns, toTopic } from "../topics/topic-rows.ts";
+import { topicColumns, toTopic } from "../topics/mod.ts";
 
 /**
  * The workspace's anchor version (migrations/022-anchor-versions.ts) as one row: a primary-key

@@ -5,7 +5,7 @@ import { iso, isoOrNull } from "../driver.ts";
 import type { SqlDriver } from "../driver.ts";
 import { type Row, str } from "../row-values.ts";
 import { headsAt, uuidPositions } from "./anchor-index-store.ts";
-import { TOPIC_VERSION } from "../topics/topic-versions.ts";
+import { TOPIC_VERSION } from "../topics/mod.ts";
 
 /**
  * The workspace's anchor version (migrations/022) and topic version (migrations/030) as one row:

@@ -4,31 +4,8 @@ import type { CollectionFilter, CollectionStore, IdPage, PurgePlan, Slice } from
 import { declaredRollups } from "../../../core/collections/record-rollup.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
 import { syncRollups } from "./rollup-sync.ts";
-import { json, type Row, str, strOrNull } from "../row-values.ts";
-
-export const COLLECTION_COLUMNS =
-  "workspace_id, id, name, archetype, status, record_schema, views, criterion_rel_slugs, distill_policy, connector_mapping, presentation, owner_identity_id, created_by, version, created_at, updated_at";
-
-export function toCollection(r: Row): Collection {
-  return {
-    id: str(r.id),
-    workspace_id: str(r.workspace_id),
-    name: str(r.name),
-    archetype: r.archetype as Collection["archetype"],
-    status: r.status as Collection["status"],
-    record_schema: r.record_schema as Collection["record_schema"],
-    views: r.views as unknown[],
-    criterion_rel_slugs: r.criterion_rel_slugs as string[],
-    distill_policy: (r.distill_policy ?? null) as Collection["distill_policy"],
-    connector_mapping: (r.connector_mapping ?? null) as Collection["connector_mapping"],
-    presentation: (r.presentation ?? null) as Collection["presentation"],
-    owner_identity_id: strOrNull(r.owner_identity_id),
-    created_by: strOrNull(r.created_by),
-    version: Number(r.version),
-    created_at: str(r.created_at),
-    updated_at: str(r.updated_at),
-  };
-}
+import { COLLECTION_COLUMNS, toCollection } from "./rows.ts";
+import { json, type Row } from "../row-values.ts";
 
 /** Parameters $3…$17 of a collection: its values after the keys, then `name_folded`. */
 function values(c: Collection): unknown[] {

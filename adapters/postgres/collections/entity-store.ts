@@ -3,26 +3,11 @@ import type { Entity } from "../../../core/collections/model.ts";
 import type { EntityStore, IdPage, Slice } from "../../../core/collections/ports.ts";
 import { PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import { beforeId } from "./collection-store.ts";
-import { json, type Row, str, strOrNull } from "../row-values.ts";
+import { ENTITY_COLUMNS, toEntity } from "./rows.ts";
+import { json, type Row } from "../row-values.ts";
 
-export const ENTITY_COLUMNS = "workspace_id, id, kind, name, dedup_key, dedup_norm, attributes, version, created_at, updated_at";
 /** Rounds of read, merge, version-checked write an upsert tries before it gives up. */
 const MAX_UPSERT_ATTEMPTS = 20;
-
-export function toEntity(r: Row): Entity {
-  return {
-    id: str(r.id),
-    workspace_id: str(r.workspace_id),
-    kind: str(r.kind),
-    name: str(r.name),
-    dedup_key: strOrNull(r.dedup_key),
-    dedup_norm: strOrNull(r.dedup_norm),
-    attributes: r.attributes as Entity["attributes"],
-    version: Number(r.version),
-    created_at: str(r.created_at),
-    updated_at: str(r.updated_at),
-  };
-}
 
 const values = (
   e: Entity,

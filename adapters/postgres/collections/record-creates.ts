@@ -11,7 +11,7 @@
  */
 import type { RecordWrite } from "../../../core/collections/ports.ts";
 import type { CapacityClaim, CapacityRefusal } from "../../../core/kernel/capacity.ts";
-import type { AccountWrite } from "../credits/account-batches.ts";
+import type { AccountWrite } from "../credits/mod.ts";
 import { FOREIGN_KEY_VIOLATION, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json } from "../row-values.ts";
 

@@ -6,32 +6,11 @@ import type { AggregateGroup, CompiledAggregate, GroupKeyValue } from "../../../
 import { type DeclaredRollup, groupOfRollup } from "../../../core/collections/record-rollup.ts";
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlState } from "../driver.ts";
-import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
+import { AccountBatches, type AccountWrite } from "../credits/mod.ts";
 import { type ClaimingCreate, claimingCreates, type Settled } from "./record-creates.ts";
+import { RECORD_COLUMNS, toRecord } from "./rows.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
-
-export const RECORD_COLUMNS =
-  "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, version, created_at, updated_at";
-
-export function toRecord(r: Row): CollectionRecord {
-  return {
-    id: str(r.id),
-    workspace_id: str(r.workspace_id),
-    collection_id: str(r.collection_id),
-    fields: r.fields as CollectionRecord["fields"],
-    status: str(r.status),
-    field_meta: r.field_meta as CollectionRecord["field_meta"],
-    entity_id: strOrNull(r.entity_id),
-    drifted: r.drifted as boolean,
-    search_text: str(r.search_text),
-    created_by: strOrNull(r.created_by),
-    updated_by: strOrNull(r.updated_by),
-    version: Number(r.version),
-    created_at: str(r.created_at),
-    updated_at: str(r.updated_at),
-  };
-}
 
 /** The stored values of a record after its three keys, in `RECORD_COLUMNS` order (parameters $4…$14). */
 function recordValues(c: CollectionRecord): unknown[] {

@@ -3,8 +3,8 @@ import type { ShareLink } from "../../../core/sharing/model.ts";
 import type { ShareLinkStore, ShareMatch } from "../../../core/sharing/ports.ts";
 import { FOREIGN_KEY_VIOLATION, iso, type SqlDriver, sqlState } from "../driver.ts";
 import { type Row, strOrNull } from "../row-values.ts";
-import { toWorkspace, workspaceColumns } from "../workspaces/rows.ts";
-import { topicColumns, toTopic } from "../topics/topic-rows.ts";
+import { toWorkspace, workspaceColumns } from "../workspaces/mod.ts";
+import { topicColumns, toTopic } from "../topics/mod.ts";
 
 const LINK_COLUMNS = ["id", "workspace_id", "topic_id", "token_hash", "created_by", "created_at"];
 const linkColumns = (alias: string, prefix = "") => LINK_COLUMNS.map((c) => `${alias}.${c} as ${prefix}${c}`).join(", ");

@@ -4,7 +4,7 @@ import type { BootstrapBundle, Listed, WorkspaceFilter, WorkspaceStore } from ".
 import type { OffsetPage } from "../../../core/kernel/paging.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import { inTransaction, type SqlDriver } from "../driver.ts";
-import { insertApiKey } from "../access/api-key-store.ts";
+import { insertApiKey } from "../access/mod.ts";
 import { type Row } from "../row-values.ts";
 import { toWorkspace, workspaceColumns } from "./rows.ts";
 

@@ -1,8 +1,14 @@
 import { Type } from "@sinclair/typebox";
-import { createCheckoutSession, createPortalSession } from "../../../core/billing/checkout.ts";
-import { CheckoutSessionDto, CheckoutSessionView, PortalSessionDto, PortalSessionView } from "../../../core/billing/dto.ts";
-import { checkIdempotencyKey, idempotent } from "../../../core/credits/idempotency.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import {
+  CheckoutSessionDto,
+  CheckoutSessionView,
+  createCheckoutSession,
+  createPortalSession,
+  PortalSessionDto,
+  PortalSessionView,
+} from "../../../core/billing/mod.ts";
+import { checkIdempotencyKey, idempotent } from "../../../core/credits/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { IdempotencyHeaders } from "../../http/idempotent-route.ts";
 import { authenticated, errors, strict } from "../../http/schemas.ts";

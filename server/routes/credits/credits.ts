@@ -14,7 +14,7 @@ import {
   PLATFORM_OPERATOR,
 } from "../../../core/credits/mod.ts";
 import { DEFAULT_LIMIT } from "../../../core/kernel/mod.ts";
-import { DEFAULT_PRICES, RadarCredits } from "../../../core/radar/mod.ts";
+import { DEFAULT_PRICES, RadarCredits } from "../../../core/contacts/mod.ts";
 import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { requirePlatformOperator } from "../../http/platform-operator.ts";

@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { getCriterion, reviseCriterion } from "../../../core/radar/criteria.ts";
-import { CriterionView, ReviseCriterionDto } from "../../../core/radar/dto.ts";
-import { TopicSlugSchema } from "../../../core/topics/dto.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { CriterionView, getCriterion, reviseCriterion, ReviseCriterionDto } from "../../../core/radar/mod.ts";
+import { TopicSlugSchema } from "../../../core/topics/mod.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { withEtag } from "../../http/etag.ts";
 import { expectedVersion } from "../../http/expected-version.ts";

@@ -1,7 +1,6 @@
 import { Type } from "@sinclair/typebox";
+import { EnrichResult, enrichRun } from "../../../core/contacts/mod.ts";
 import {
-  EnrichResult,
-  enrichRun,
   followTrace,
   getRun,
   getRunMonitor,
@@ -19,7 +18,7 @@ import {
   startRun,
   TraceView,
 } from "../../../core/radar/mod.ts";
-import { SlugSchema } from "../../../core/workspaces/dto.ts";
+import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { IdempotencyHeaders, moneyMoving } from "../../http/idempotent-route.ts";
 import { authenticated, errors, strict } from "../../http/schemas.ts";

@@ -3,6 +3,7 @@ import { runAnchorIndexStoresContract } from "../anchor-index-stores.contract.ts
 import { runBillingStoresContract } from "../billing-stores.contract.ts";
 import { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 import { runCollectionStoresContract } from "../collection-stores.contract.ts";
+import { runContactStoresContract } from "../contact-stores.contract.ts";
 import { runCreditStoresContract } from "../credit-stores.contract.ts";
 import { runIdentityStoresContract } from "../identity-stores.contract.ts";
 import { runMailStoresContract } from "../mail-stores.contract.ts";
@@ -37,6 +38,7 @@ export const storeSuites = {
   rollups: runRecordRollupStoresContract,
   credits: runCreditStoresContract,
   radar: runRadarStoresContract,
+  contacts: runContactStoresContract,
   identity: runIdentityStoresContract,
   mail: runMailStoresContract,
   billing: runBillingStoresContract,

@@ -1,0 +1,5 @@
+/**
+ * What the other module folders of this adapter may use of code context's (ADR 061): the shared state and
+ * mappers their stores read, nothing else. The stores themselves are composed in ../mod.ts.
+ */
+export type { CodeContextCollections } from "./collections.ts";

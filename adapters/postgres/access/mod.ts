@@ -1,0 +1,6 @@
+/**
+ * What the other module folders of this adapter may use of access's (ADR 061): the shared state and
+ * mappers their stores read, nothing else. The stores themselves are composed in ../mod.ts.
+ */
+// The owner's key a workspace bootstrap inserts in its own transaction.
+export { insertApiKey } from "./api-key-store.ts";
