@@ -134,7 +134,7 @@ export function buildApp(deps: ServerDeps) {
     .use(eventRoutes(deps))
     .use(topicRoutes(deps, "/topics"))
     .use(topicRoutes(deps, "/watchers"))
-    .use(topicImportRoutes(deps))
+    .use(new Elysia({ name: "topic-import" }).use(topicImportRoutes(deps, "/topics")).use(topicImportRoutes(deps, "/watchers")))
     // Grouped: Elysia types every .use() into the chain, and a longer chain passes TypeScript's depth limit.
     .use(new Elysia({ name: "inbound-webhooks" }).use(webhookRoutes(deps)).use(radarWebhookRoutes(deps)).use(identityWebhookRoutes(deps)))
     .use(supportRoutes(deps))

@@ -7,7 +7,7 @@ import type { ServerConfig } from "../deps.ts";
  * docs/decisions/064-markdown-import.md.
  */
 const STREAMED_UPLOADS: ReadonlyArray<{ method: string; path: RegExp }> = [
-  { method: "POST", path: /^\/api\/v1\/workspaces\/[^/]+\/topics\/import$/ },
+  { method: "POST", path: /^\/api\/v1\/workspaces\/[^/]+\/(?:topics|watchers)\/import$/ },
 ];
 
 /** IMPORT_LIMIT_BYTES' default: 1 GiB. */

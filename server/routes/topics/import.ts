@@ -4,6 +4,7 @@ import { IMPORT_STATUSES, importMarkdownTopics, TOPIC_IMPORT_LIMITS, TopicImport
 import type { ServerDeps } from "../../deps.ts";
 import { booleanParam, enumParam } from "../../http/query-schemas.ts";
 import { authenticated, errors, strict } from "../../http/schemas.ts";
+import { deprecationHeaders, WATCHERS_DEPRECATION } from "../../http/deprecations.ts";
 import { importLimitOf } from "../../http/upload-limits.ts";
 import { SlugParams } from "./table.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";
@@ -35,10 +36,15 @@ const DESCRIPTION = [
   "Then every topic, suggested edit and relation is written in one transaction (PostgreSQL, the embedded store, memory); on MongoDB one by one, and running the same import again completes an interrupted one. A concurrent write of a slug it needs is a 409 (nothing written where there is a transaction). New topics count against the plan's topic limit (402 `PLAN_LIMIT_REACHED`).",
 ].join("\n\n");
 
-export function topicImportRoutes(deps: ServerDeps) {
+/** Registered once per base path, as every topic route is: `/topics`, and the deprecated `/watchers`. */
+export function topicImportRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
   const maxBytes = importLimitOf(deps.config);
-  return workspaceScope(deps, "topic-import").post(
-    "/topics/import",
+  const alias = base === "/watchers";
+  const scope = workspaceScope(deps, `${base.slice(1)}-import`, {
+    headers: alias ? (url) => deprecationHeaders(WATCHERS_DEPRECATION, url) : undefined,
+  });
+  return scope.post(
+    `${base}/import`,
     async ({ principal, workspace, query, body, set }) => {
       const stream = (body as { stream?: unknown } | undefined)?.stream;
       if (!(stream instanceof ReadableStream)) {
@@ -60,8 +66,9 @@ export function topicImportRoutes(deps: ServerDeps) {
       response: { 201: TopicImportReport, ...errors(400, 401, 402, 403, 404, 409, 413) },
       detail: {
         ...authenticated,
-        tags: ["topics"],
-        summary: "Import Markdown files as topics",
+        tags: [alias ? "watchers (deprecated)" : "topics"],
+        summary: alias ? "Import Markdown files as topics (deprecated alias of /topics)" : "Import Markdown files as topics",
+        ...(alias ? { deprecated: true } : {}),
         description: DESCRIPTION,
         requestBody: {
           required: true,
