@@ -1,5 +1,5 @@
 import type { SecretBox } from "./access/mod.ts";
-import type { BillingProvider } from "./billing/mod.ts";
+import type { BillingProvider, PaymentFailedHook } from "./billing/mod.ts";
 import type { OfferIssuedHook } from "./offers/mod.ts";
 import type { EventBus } from "./events/mod.ts";
 import type { CapacityGate } from "./kernel/capacity.ts";
@@ -66,4 +66,6 @@ export interface CoreDeps<S = Stores> {
   onOfferIssued?: OfferIssuedHook;
   /** What follows sharing a note with members (`mailHooks`: "note shared with you" mail); without it, nothing. */
   onNoteShared?: NoteSharedHook;
+  /** What follows a failed payment (`mailHooks`: the payment-failed notice to the owners); without it, nothing. */
+  onPaymentFailed?: PaymentFailedHook;
 }

@@ -1,7 +1,7 @@
 import type { CoreDeps } from "../deps.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { CapacityKind } from "../kernel/capacity.ts";
-import type { WorkspaceStores } from "../workspaces/mod.ts";
+import type { Workspace, WorkspaceStores } from "../workspaces/mod.ts";
 import type { BillingAccountStore } from "./account.ts";
 import type { BillingInterval, PlanLimits, Usage } from "./plans.ts";
 
@@ -101,6 +101,12 @@ export interface BillingProvider {
   /** The subscription's current state; null when the provider does not know it. */
   getSubscription(id: string): Promise<ProviderSubscription | null>;
 }
+
+/**
+ * What follows a failed payment (`mailHooks`: the payment-failed notice to every owner, list
+ * `billing`, keyed by the provider's event). Billing declares the port so it never imports mail.
+ */
+export type PaymentFailedHook = (deps: CoreDeps, workspace: Workspace, eventId: string) => Promise<void>;
 
 /**
  * What Billing's use cases are given: its own stores, those of other modules it reads (ADR 019),

@@ -2,6 +2,7 @@ import type { CoreDeps } from "../deps.ts";
 import type { MemberAddedHook } from "../workspaces/mod.ts";
 import type { NoteSharedHook } from "../sharing/mod.ts";
 import type { OfferIssuedHook } from "../offers/mod.ts";
+import type { PaymentFailedHook } from "../billing/mod.ts";
 import { queueMail } from "./send-job.ts";
 
 async function nameOf(deps: CoreDeps, identityId: string | null): Promise<string | null> {
@@ -84,11 +85,29 @@ const onOfferIssued: OfferIssuedHook = async (deps, ws, offer) => {
   }
 };
 
+/** The payment-failed notice to every owner (list `billing`; an owner who left it gets none). */
+const onPaymentFailed: PaymentFailedHook = async (deps, ws, eventId) => {
+  for (let offset = 0;; offset += MEMBER_PAGE) {
+    const page = await deps.stores.members.list(ws.id, { limit: MEMBER_PAGE, offset });
+    for (const m of page.items) {
+      if (m.role !== "owner") continue;
+      await queueMail(deps, ws.id, {
+        ref: `billing:${eventId}`,
+        identity_id: m.identity_id,
+        to: m.email,
+        list: "billing",
+        content: { template: "payment_failed", workspace_name: ws.name, workspace_slug: ws.slug, plan: ws.plan },
+      });
+    }
+    if (page.items.length === 0 || offset + page.items.length >= page.total) return;
+  }
+};
+
 /**
  * Mail's part in other modules' use cases, through the ports they declare (workspaces'
- * `MemberAddedHook`, sharing's `NoteSharedHook`, billing's `OfferIssuedHook`): a host that gives core `mail` settings spreads
+ * `MemberAddedHook`, sharing's `NoteSharedHook`, offers' `OfferIssuedHook`, billing's `PaymentFailedHook`): a host that gives core `mail` settings spreads
  * these into its `CoreDeps` too.
  */
-export const mailHooks = { onMemberAdded, onNoteShared, onOfferIssued } satisfies Required<
-  Pick<CoreDeps, "onMemberAdded" | "onNoteShared" | "onOfferIssued">
+export const mailHooks = { onMemberAdded, onNoteShared, onOfferIssued, onPaymentFailed } satisfies Required<
+  Pick<CoreDeps, "onMemberAdded" | "onNoteShared" | "onOfferIssued" | "onPaymentFailed">
 >;
