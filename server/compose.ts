@@ -6,7 +6,7 @@ import { createSecretBox, type RateCounter } from "../core/access/mod.ts";
 import type { EventBus } from "../core/events/mod.ts";
 import { codeContextHooks } from "../core/code-context/mod.ts";
 import { systemClock } from "../core/kernel/mod.ts";
-import type { CoreDeps, RunJob, Stores } from "../core/mod.ts";
+import type { ComposedDeps, RunJob, Stores } from "../core/mod.ts";
 import { withAuthCache } from "../adapters/cache/cached-stores.ts";
 import { type AuthCacheL2, noAuthCacheL2 } from "../adapters/cache/auth-cache-l2.ts";
 import { fanoutBus } from "../adapters/cache/fanout-bus.ts";
@@ -48,8 +48,8 @@ const SWEEP_MS = 60_000;
  * the webhook inbox's recovery sweep. Compose receives it, so the server never imports workers.
  */
 export interface JobConsumer {
-  runner(deps: () => CoreDeps): RunJob;
-  sweepWebhooks(deps: CoreDeps, log: (msg: string, fields: Record<string, unknown>) => void): Promise<unknown>;
+  runner(deps: () => ComposedDeps): RunJob;
+  sweepWebhooks(deps: ComposedDeps, log: (msg: string, fields: Record<string, unknown>) => void): Promise<unknown>;
 }
 
 export interface Composed {

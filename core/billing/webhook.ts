@@ -1,16 +1,17 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { grantCredits, PLATFORM_OPERATOR } from "../credits/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { emit } from "../events/mod.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler } from "../webhooks/mod.ts";
+import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler, type WebhookStores } from "../webhooks/mod.ts";
 import type { Plan, Workspace } from "../workspaces/mod.ts";
 import { applyAccountChange, type BillingAccount, type BillingAccountChange, updateAccount } from "./account.ts";
 import { grantIncludedCredits } from "./included-credits.ts";
 import { periodAt } from "./period.ts";
+import type { BillingDeps } from "./ports.ts";
 
 /**
  * `POST /webhooks/billing` (issue #15, docs/decisions/033-billing-provider-and-webhook.md): Stripe
@@ -83,7 +84,7 @@ export const BILLING_EVENT_TYPES = [
   "invoice.payment_failed",
 ] as const;
 
-type Deps = CoreDeps;
+type Deps = BillingDeps & CoreDeps<WebhookStores>;
 interface Event {
   id: string;
   type: string;

@@ -9,3 +9,5 @@ export * from "./literal-union.ts";
 export * from "./query-params.ts";
 export * from "./mac.ts";
 export * from "./field-schemas.ts";
+export * from "./deps.ts";
+export * from "./store-lifecycle.ts";
