@@ -1,6 +1,7 @@
 import type { BillingDeps } from "./billing/mod.ts";
 import type { CodeContextDeps } from "./code-context/mod.ts";
 import type { CollectionDeps } from "./collections/mod.ts";
+import type { ContactDeps } from "./contacts/mod.ts";
 import type { CoreDeps } from "./kernel/deps.ts";
 import type { MailDeps } from "./mail/mod.ts";
 import type { OfferDeps } from "./offers/mod.ts";
@@ -25,6 +26,7 @@ export type ComposedDeps =
   & Own<CodeContextDeps>
   & Own<SharingDeps>
   & Own<CollectionDeps>
+  & Own<ContactDeps>
   & Own<RadarDeps>
   & Own<BillingDeps>
   & Own<OfferDeps>
