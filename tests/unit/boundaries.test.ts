@@ -57,7 +57,7 @@ describe("architecture boundaries", () => {
       violations(
         ["core"],
         (
-          f,
+          _f,
           to,
           spec,
         ) => (spec.startsWith(".")
