@@ -4,7 +4,7 @@
  * sees is each module's public surface (its mod.ts), plus the two composition types every use
  * case is given, which belong to no module.
  */
-export type { CoreDeps } from "./deps.ts";
+export type { ComposedDeps } from "./deps.ts";
 export type { Stores, StoreStatus } from "./stores.ts";
 
 export * from "./kernel/mod.ts";

@@ -15,18 +15,9 @@ import type { TopicStores } from "./topics/mod.ts";
 import type { WebhookStores } from "./webhooks/mod.ts";
 import type { WorkspaceStores } from "./workspaces/mod.ts";
 
-export interface StoreStatus {
-  /** e.g. `memory`, `pglite`, `postgres` */
-  kind: string;
-  ok: boolean;
-  latency_ms: number;
-}
+import type { StoreLifecycle } from "./kernel/store-lifecycle.ts";
 
-/** What an adapter's whole set of stores answers for, beside the stores themselves. */
-export interface StoreLifecycle {
-  status(): Promise<StoreStatus>;
-  close(): Promise<void>;
-}
+export type { StoreLifecycle, StoreStatus } from "./kernel/store-lifecycle.ts";
 
 /**
  * Every store port, as one adapter provides them: the bundles each module declares in its

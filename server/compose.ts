@@ -6,7 +6,7 @@ import { createSecretBox, type RateCounter } from "../core/access/mod.ts";
 import type { EventBus } from "../core/events/mod.ts";
 import { codeContextHooks } from "../core/code-context/mod.ts";
 import { systemClock } from "../core/kernel/mod.ts";
-import type { Stores } from "../core/mod.ts";
+import type { ComposedDeps, RunJob, Stores } from "../core/mod.ts";
 import { withAuthCache } from "../adapters/cache/cached-stores.ts";
 import { type AuthCacheL2, noAuthCacheL2 } from "../adapters/cache/auth-cache-l2.ts";
 import { fanoutBus } from "../adapters/cache/fanout-bus.ts";
@@ -22,8 +22,6 @@ import { picomatchMatcher } from "../adapters/glob/picomatch-matcher.ts";
 import { createFileBlogSource } from "../adapters/blog-files/source.ts";
 import { createOutboxMailer, createSmtpMailer } from "../adapters/mail/nodemailer.ts";
 import { type Mailer, mailHooks } from "../core/mail/mod.ts";
-import { jobRunner } from "../workers/registry.ts";
-import { webhookSweep } from "../workers/webhooks.ts";
 import { radarSweep } from "../core/radar/mod.ts";
 import { sweepUnlockHolds } from "../core/contacts/mod.ts";
 import { billingSweep } from "../core/offers/mod.ts";
@@ -45,6 +43,15 @@ import { type Dependency, readinessProbe } from "./readiness.ts";
  */
 const SWEEP_MS = 60_000;
 
+/**
+ * What a consuming process runs, given by its entry point (workers/consumer.ts): the job runner and
+ * the webhook inbox's recovery sweep. Compose receives it, so the server never imports workers.
+ */
+export interface JobConsumer {
+  runner(deps: () => ComposedDeps): RunJob;
+  sweepWebhooks(deps: ComposedDeps, log: (msg: string, fields: Record<string, unknown>) => void): Promise<unknown>;
+}
+
 export interface Composed {
   deps: ServerDeps;
   /** a description of the primary store for the start-up banner */
@@ -63,7 +70,12 @@ export interface Composed {
  * PostgreSQL or MongoDB), the authentication cache and how its invalidations reach other
  * instances, the event bus and the rate counter (in-process, or Redis with REDIS_URL).
  */
-export async function compose(config: Config, logger: Logger, opts: { shutdown?: AbortSignal } = {}): Promise<Composed> {
+export async function compose(
+  config: Config,
+  logger: Logger,
+  opts: { shutdown?: AbortSignal; consumer?: JobConsumer } = {},
+): Promise<Composed> {
+  if (config.workers && !opts.consumer) throw new Error("Cannot consume jobs: compose was given no job consumer (workers/consumer.ts)");
   const secret = resolveSecret(config);
   const platform = resolvePlatformKey(config);
   for (const root of config.codeHostLocalRoots) {
@@ -155,14 +167,15 @@ export async function compose(config: Config, logger: Logger, opts: { shutdown?:
   let sweeper: ReturnType<typeof setInterval> | undefined;
   let holdSweeper: ReturnType<typeof setInterval> | undefined;
   if (config.workers) {
-    jobs.consume(jobRunner(() => deps.core));
+    const consumer = opts.consumer!;
+    jobs.consume(consumer.runner(() => deps.core));
     // Radar and billing work whose job was lost (a worker gone with it) or never queued (a crash
     // before the enqueue), and webhook deliveries a crash or a failure left unfinished
     // (docs/decisions/042-webhook-inbox.md), are found again: at start, then each minute.
     const sweep = () => {
       void radarSweep(deps.core).catch((e) => logger.log("warn", "radar sweep failed", { error: String(e) }));
       void billingSweep(deps.core).catch((e) => logger.log("warn", "billing sweep failed", { error: String(e) }));
-      void webhookSweep(deps.core, (msg, fields) => logger.log("warn", msg, fields))
+      void consumer.sweepWebhooks(deps.core, (msg, fields) => logger.log("warn", msg, fields))
         .catch((e) => logger.log("warn", "webhook sweep failed", { error: String(e) }));
     };
     (setTimeout(sweep, 1_000) as { unref?: () => void }).unref?.();

@@ -1,6 +1,6 @@
 import type { PriceTable } from "../core/contacts/mod.ts";
 import type { BlogSource } from "../core/blog/mod.ts";
-import type { CoreDeps } from "../core/mod.ts";
+import type { ComposedDeps } from "../core/mod.ts";
 import type { OidcProvider } from "../core/identity/mod.ts";
 import type { Logger } from "./http/logger.ts";
 import type { ReadinessProbe } from "./readiness.ts";
@@ -48,7 +48,7 @@ export interface ServerConfig {
 }
 
 export interface ServerDeps {
-  core: CoreDeps;
+  core: ComposedDeps;
   logger: Logger;
   config: ServerConfig;
   build: BuildInfo;

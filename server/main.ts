@@ -5,12 +5,13 @@ import { readConfig } from "./config.ts";
 import { createLogger } from "./http/logger.ts";
 import { routeProcessOutput, startOrExit } from "./process-output.ts";
 import { exitOnSignals, within } from "./shutdown.ts";
+import { jobConsumer } from "../workers/consumer.ts";
 
 const config = await startOrExit(() => readConfig());
 const logger = createLogger(config.logLevel);
 routeProcessOutput(logger);
 const shutdown = new AbortController();
-const composed = await startOrExit(() => compose(config, logger, { shutdown: shutdown.signal }));
+const composed = await startOrExit(() => compose(config, logger, { shutdown: shutdown.signal, consumer: jobConsumer }));
 const app = buildApp({ ...composed.deps, shutdown: shutdown.signal });
 /**
  * How far over BODY_LIMIT_BYTES a body may be before Bun itself refuses it, with a bare 413 and no

@@ -1,10 +1,10 @@
-import type { CoreDeps } from "../core/deps.ts";
+import type { ComposedDeps } from "../core/deps.ts";
 import type { Job, JobKind } from "../core/jobs/kind.ts";
 
 /** What runs the jobs of one kind: a thin call into core, like a route handler. */
 export interface JobHandler<K extends JobKind = JobKind> {
   kind: K;
-  run(deps: CoreDeps, job: Job<K>): Promise<void>;
+  run(deps: ComposedDeps, job: Job<K>): Promise<void>;
 }
 
 /**
@@ -12,6 +12,6 @@ export interface JobHandler<K extends JobKind = JobKind> {
  * common type for the registry: sound because `jobRunner` checks a job's payload against its
  * kind's schema before calling the kind's handler.
  */
-export function handles<K extends JobKind>(kind: K, run: (deps: CoreDeps, job: Job<K>) => Promise<void>): JobHandler {
+export function handles<K extends JobKind>(kind: K, run: (deps: ComposedDeps, job: Job<K>) => Promise<void>): JobHandler {
   return { kind, run } as unknown as JobHandler;
 }

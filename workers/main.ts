@@ -13,6 +13,7 @@ import { readConfig } from "../server/config.ts";
 import { createLogger } from "../server/http/logger.ts";
 import { routeProcessOutput, startOrExit } from "../server/process-output.ts";
 import { exitOnSignals } from "../server/shutdown.ts";
+import { jobConsumer } from "./consumer.ts";
 
 /** Of SHUTDOWN_TIMEOUT_MS, what is kept for closing the pools once the jobs are done or handed back. */
 const CLOSE_RESERVE_MS = 1_000;
@@ -30,7 +31,7 @@ await startOrExit(() => {
 const logger = createLogger(config.logLevel);
 routeProcessOutput(logger);
 // A worker always consumes, whatever WORKERS says (that setting is the servers').
-const composed = await startOrExit(() => compose({ ...config, workers: true }, logger));
+const composed = await startOrExit(() => compose({ ...config, workers: true }, logger, { consumer: jobConsumer }));
 exitOnSignals(logger, config.shutdownTimeoutMs, async (deadline) => {
   await composed.stopJobs(Math.max(0, deadline - performance.now() - Math.min(CLOSE_RESERVE_MS, config.shutdownTimeoutMs / 4)));
   await composed.close();

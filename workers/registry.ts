@@ -1,5 +1,5 @@
 import { Value } from "@sinclair/typebox/value";
-import type { CoreDeps } from "../core/deps.ts";
+import type { ComposedDeps } from "../core/deps.ts";
 import type { RunJob } from "../core/jobs/ports.ts";
 import type { JobHandler } from "./handler.ts";
 import { radarMonitorHandler, radarRunHandler } from "./radar.ts";
@@ -22,7 +22,7 @@ export const HANDLERS: readonly JobHandler[] = [
  * handler by kind and runs it. A job of no known kind, or whose payload no longer fits its kind
  * (written by another version to a shared queue), fails and is logged by the queue.
  */
-export function jobRunner(deps: () => CoreDeps, handlers: readonly JobHandler[] = HANDLERS): RunJob {
+export function jobRunner(deps: () => ComposedDeps, handlers: readonly JobHandler[] = HANDLERS): RunJob {
   const byKind = new Map<string, JobHandler>();
   for (const h of handlers) {
     if (byKind.has(h.kind.name)) throw new Error(`Two handlers for job kind ${h.kind.name}`);

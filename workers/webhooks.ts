@@ -1,6 +1,6 @@
 import { billingWebhookHandler } from "../core/billing/webhook.ts";
 import { codeHostWebhookHandler } from "../core/code-context/code-host-webhook.ts";
-import type { CoreDeps } from "../core/deps.ts";
+import type { ComposedDeps } from "../core/deps.ts";
 import { identityWebhookHandler } from "../core/identity/identity-webhook.ts";
 import { monitorWebhookHandler } from "../core/radar/monitor-webhook.ts";
 import { supportWebhookHandler } from "../core/support-desk/support-webhook.ts";
@@ -10,7 +10,7 @@ import { recoverWebhookDeliveries, type SweepReport, type WebhookHandler } from 
  * Every inbound webhook source's handler (docs/decisions/042-webhook-inbox.md): what the recovery
  * sweep applies a delivery left unfinished with. A new receiver adds its handler here.
  */
-export const WEBHOOK_HANDLERS: readonly WebhookHandler<CoreDeps>[] = [
+export const WEBHOOK_HANDLERS: readonly WebhookHandler<ComposedDeps>[] = [
   identityWebhookHandler,
   billingWebhookHandler,
   supportWebhookHandler,
@@ -20,7 +20,7 @@ export const WEBHOOK_HANDLERS: readonly WebhookHandler<CoreDeps>[] = [
 
 /** The webhook inbox's recovery sweep, as a consuming process runs it (beside the radar sweep). */
 export function webhookSweep(
-  deps: CoreDeps,
+  deps: ComposedDeps,
   log: (msg: string, fields: Record<string, unknown>) => void,
 ): Promise<SweepReport> {
   return recoverWebhookDeliveries(

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { AccessDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { forbidden, notFound, validationFailed } from "../kernel/errors.ts";

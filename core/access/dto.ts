@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { IdSchema, NameSchema } from "../workspaces/mod.ts";
+import { IdSchema, NameSchema } from "../kernel/field-schemas.ts";
 import type { ApiKeyRecord } from "./model.ts";
 
 /** What lists and responses show of a key: never the hash, the ciphertext or the raw value. */

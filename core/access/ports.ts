@@ -1,5 +1,5 @@
 import type { Listed, Member, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { ApiKeyRecord } from "./model.ts";
 
@@ -25,11 +25,8 @@ export interface ApiKeyStore {
   touch(workspaceId: string, keyId: string, at: string): Promise<void>;
 }
 
-/** Seals secrets at rest (API keys): `createSecretBox` (secret-box.ts) is the Web Crypto one. */
-export interface SecretBox {
-  seal(plain: string): Promise<string>;
-  open(sealed: string): Promise<string>;
-}
+/** Seals secrets at rest (API keys): `createSecretBox` (secret-box.ts) is the Web Crypto one. Every use case's deps hold one (kernel). */
+export type { SecretBox } from "../kernel/deps.ts";
 
 /** Fixed-window rate limiting (rate-limit.ts decides; the counter is in-process or shared through Redis). */
 export interface RateRule {

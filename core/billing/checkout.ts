@@ -6,8 +6,6 @@ import { attachCustomer } from "./account.ts";
 import type { CheckoutSessionDto, PortalSessionDto } from "./dto.ts";
 import { CREDIT_PRICE_CENTS, PLAN_CATALOGUE, planPriceCents } from "./plans.ts";
 import type { BillingDeps, BillingProvider, CheckoutPurchase, CheckoutSession } from "./ports.ts";
-import type { CoreDeps } from "../deps.ts";
-import type { Stores } from "../stores.ts";
 
 /**
  * Checkout and the billing portal (issue #15, docs/decisions/033-billing-provider-and-webhook.md).
@@ -40,7 +38,7 @@ export function purchaseOf(dto: CheckoutSessionDto): CheckoutPurchase {
   ]);
 }
 
-type CheckoutDeps = CoreDeps<Stores>;
+type CheckoutDeps = BillingDeps;
 
 /**
  * The workspace's customer at the provider, created on first use: one per workspace (the

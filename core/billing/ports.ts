@@ -1,7 +1,7 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { CapacityKind } from "../kernel/capacity.ts";
-import type { WorkspaceStores } from "../workspaces/mod.ts";
+import type { Workspace, WorkspaceStores } from "../workspaces/mod.ts";
 import type { BillingAccountStore } from "./account.ts";
 import type { BillingInterval, PlanLimits, Usage } from "./plans.ts";
 
@@ -103,7 +103,18 @@ export interface BillingProvider {
 }
 
 /**
+ * What follows a failed payment (`mailHooks`: the payment-failed notice to every owner, list
+ * `billing`, keyed by the provider's event). Billing declares the port so it never imports mail.
+ */
+export type PaymentFailedHook = (deps: CoreDeps<unknown>, workspace: Workspace, eventId: string) => Promise<void>;
+
+/**
  * What Billing's use cases are given: its own stores, those of other modules it reads (ADR 019),
  * and the contracts' terms (offers' store, read through billing's own port).
  */
-export type BillingDeps = CoreDeps<BillingStores & { contracts: ContractTermsReader } & CreditStores & WorkspaceStores>;
+export type BillingDeps = CoreDeps<BillingStores & { contracts: ContractTermsReader } & CreditStores & WorkspaceStores> & {
+  /** The payment provider (Stripe); absent: self-hosted, nothing charged, owners switch plans freely. */
+  billingProvider?: BillingProvider;
+  /** What follows a failed payment (`mailHooks`: the payment-failed notice to the owners); without it, nothing. */
+  onPaymentFailed?: PaymentFailedHook;
+};

@@ -1,17 +1,17 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { grantCredits, PLATFORM_OPERATOR } from "../credits/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { emit } from "../events/mod.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { schemaErrorDetails } from "../kernel/schema-errors.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
-import { queueMail } from "../mail/mod.ts";
-import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler } from "../webhooks/mod.ts";
+import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler, type WebhookStores } from "../webhooks/mod.ts";
 import type { Plan, Workspace } from "../workspaces/mod.ts";
 import { applyAccountChange, type BillingAccount, type BillingAccountChange, updateAccount } from "./account.ts";
 import { grantIncludedCredits } from "./included-credits.ts";
 import { periodAt } from "./period.ts";
+import type { BillingDeps } from "./ports.ts";
 
 /**
  * `POST /webhooks/billing` (issue #15, docs/decisions/033-billing-provider-and-webhook.md): Stripe
@@ -84,7 +84,7 @@ export const BILLING_EVENT_TYPES = [
   "invoice.payment_failed",
 ] as const;
 
-type Deps = CoreDeps;
+type Deps = BillingDeps & CoreDeps<WebhookStores>;
 interface Event {
   id: string;
   type: string;
@@ -298,25 +298,7 @@ async function invoiceEvent(deps: Deps, event: Event, invoice: Static<typeof Inv
   if (!account) return "stale";
   if (failed) {
     await emit(deps, ws.id, "billing.payment_failed", null, { invoice_id: invoice.id, plan: ws.plan, status: "past_due" });
-    await mailOwners(deps, ws, event.id);
+    if (deps.onPaymentFailed) await deps.onPaymentFailed(deps, ws, event.id);
   }
   return "processed";
-}
-
-/** The payment-failed notice to every owner (list `billing`; an owner who left it gets none). */
-async function mailOwners(deps: Deps, ws: Workspace, eventId: string): Promise<void> {
-  for (let offset = 0;; offset += 200) {
-    const page = await deps.stores.members.list(ws.id, { limit: 200, offset });
-    for (const m of page.items) {
-      if (m.role !== "owner") continue;
-      await queueMail(deps, ws.id, {
-        ref: `billing:${eventId}`,
-        identity_id: m.identity_id,
-        to: m.email,
-        list: "billing",
-        content: { template: "payment_failed", workspace_name: ws.name, workspace_slug: ws.slug, plan: ws.plan },
-      });
-    }
-    if (page.items.length === 0 || offset + page.items.length >= page.total) return;
-  }
 }

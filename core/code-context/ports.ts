@@ -1,7 +1,7 @@
 import type { ApprovedVia, ReadOptions, Topic, TopicStatus, TopicStores } from "../topics/mod.ts";
 import type { WebhookStores } from "../webhooks/mod.ts";
 import type { Repo, WorkspaceStores } from "../workspaces/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 
 /**
  * The file index of a linked repo: the paths of its default branch at one commit, kept so anchor
@@ -217,4 +217,9 @@ export interface CodeContextStores {
 }
 
 /** What code context's use cases are given: its own stores and those of other modules it reads (ADR 019). */
-export type CodeContextDeps = CoreDeps<CodeContextStores & TopicStores & WorkspaceStores & WebhookStores>;
+export type CodeContextDeps = CoreDeps<CodeContextStores & TopicStores & WorkspaceStores & WebhookStores> & {
+  /** Reads linked repos' files (adapters/git/); without it, repos get no file index. */
+  codeHost?: CodeHost;
+  /** The glob matcher of anchors (adapters/glob/); match-files and drift fail without it. */
+  paths?: PathMatcher;
+};

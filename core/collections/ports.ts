@@ -1,7 +1,7 @@
-import type { CapacityClaim, CapacityRefusal } from "../kernel/capacity.ts";
+import type { CapacityClaim, CapacityGate, CapacityRefusal } from "../kernel/capacity.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { CollectionStatus } from "./archetype.ts";
 import type { Collection, CollectionRecord, Entity, RecordChange } from "./model.ts";
 import type { AggregateGroup, CompiledAggregate } from "./record-aggregate.ts";
@@ -182,4 +182,7 @@ export interface CollectionStores {
 }
 
 /** What Collections' use cases are given: its own stores and those of other modules it reads (ADR 019). */
-export type CollectionDeps = CoreDeps<CollectionStores & TopicStores & WorkspaceStores>;
+export type CollectionDeps = CoreDeps<CollectionStores & TopicStores & WorkspaceStores> & {
+  /** The plan-limits gate (billing's `planLimitsGate`); without it nothing is counted or refused. */
+  capacity?: CapacityGate;
+};

@@ -10,7 +10,7 @@ import type { ContactKind, ContactUnlock } from "./model.ts";
 import { DEFAULT_PRICES, type PriceTable } from "./prices.ts";
 import { insufficientCredits } from "../credits/mod.ts";
 import { assertCanUnlockContacts } from "./policy.ts";
-import type { ContactDeps, UnlockRecordWrite } from "./ports.ts";
+import type { ContactDeps, UnlockClaim, UnlockRecordWrite } from "./ports.ts";
 import { contactRecordWrite, type ContactValues } from "./unlock-records.ts";
 import { unlockExpired, unlockLeaseMs } from "./unlock-holds.ts";
 import { unlockDone, unlockWait } from "./unlock-waits.ts";
@@ -238,6 +238,155 @@ async function showValues(
   for (const { entity, values } of people.values()) await keepOnEntity(deps, entity, values);
 }
 
+/** What one key of an unlock came to in this request. */
+type Outcome = { status: "unlocked" | "already_unlocked" | "unavailable"; credits: number; value: string | null };
+
+/** The keys an unlock may claim (none yet, or pending), each once, in request order. */
+function freshKeys(
+  targets: Target[],
+  kinds: ContactKind[],
+  known: Map<string, ContactUnlock>,
+): Map<string, { t: Target; kind: ContactKind }> {
+  const fresh = new Map<string, { t: Target; kind: ContactKind }>();
+  for (const t of targets) {
+    for (const kind of kinds) {
+      if (!t.person) continue;
+      const key = keyOf(t.person.entity.id, kind);
+      const u = known.get(key);
+      if ((!u || u.state === "pending") && !fresh.has(key)) fresh.set(key, { t, kind });
+    }
+  }
+  return fresh;
+}
+
+/** The keys this request claimed, by person (one lookup each). */
+type Mine = Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>;
+
+/** A key this request claims, pending until its lookup settles it. */
+const pendingClaim = (ws: Workspace, f: { t: Target; kind: ContactKind }, token: string, at: string): ContactUnlock => ({
+  workspace_id: ws.id,
+  entity_id: f.t.person!.entity.id,
+  kind: f.kind,
+  state: "pending",
+  value: null,
+  credits: 0,
+  token,
+  claimed_at: at,
+  settled_at: null,
+});
+
+/**
+ * The begin's answer, key by key: what this request claimed (by person), the requests that died
+ * holding keys it took over, and (into `known`) the unlocks of keys another request holds.
+ */
+function sortClaims(
+  wanted: Array<[string, { t: Target; kind: ContactKind }]>,
+  claims: UnlockClaim[],
+  known: Map<string, ContactUnlock>,
+): { mine: Mine; deadTokens: Set<string> } {
+  const mine: Mine = new Map();
+  const deadTokens = new Set<string>();
+  for (const [i, [key, f]] of wanted.entries()) {
+    const r = claims[i]!;
+    if (r.claimed) {
+      const list = mine.get(f.t.person!.providerId) ?? [];
+      list.push({ key, kind: f.kind, t: f.t });
+      mine.set(f.t.person!.providerId, list);
+      if (r.took_over) deadTokens.add(r.took_over);
+    } else known.set(key, r.existing);
+  }
+  return { mine, deadTokens };
+}
+
+/**
+ * Asks the directory once per person whose keys this request claimed, pushing each key's settle
+ * into `settles` as it goes: when a lookup fails, what was looked up before it is still settled.
+ */
+async function lookUp(
+  deps: ContactDeps,
+  ws: Workspace,
+  mine: Mine,
+  prices: PriceTable,
+  claim: { token: string; at: string },
+  settles: ContactUnlock[],
+): Promise<void> {
+  const settledAt = deps.clock.now().toISOString();
+  for (const [providerId, keys] of mine) {
+    const details = await deps.prospects!.contacts(providerId);
+    for (const k of keys) {
+      const value = details?.[FIELD_OF[k.kind]] ?? null;
+      settles.push({
+        workspace_id: ws.id,
+        entity_id: k.t.person!.entity.id,
+        kind: k.kind,
+        state: value === null ? "unavailable" : "unlocked",
+        value,
+        credits: value === null ? 0 : priceOf(prices, k.kind),
+        token: claim.token,
+        claimed_at: claim.at,
+        settled_at: settledAt,
+      });
+    }
+  }
+}
+
+/** Each key as the request leaves it: its own outcome, as it stood, or as the request that held it settled it (waited for). */
+async function finalStates(
+  deps: ContactDeps,
+  ws: Workspace,
+  targets: Target[],
+  kinds: ContactKind[],
+  outcome: Map<string, Outcome>,
+  known: Map<string, ContactUnlock>,
+): Promise<Map<string, Final>> {
+  const final = new Map<string, Final>();
+  for (const t of targets) {
+    for (const kind of kinds) {
+      if (!t.person) continue;
+      const key = keyOf(t.person.entity.id, kind);
+      if (final.has(key)) continue;
+      const mineNow = outcome.get(key);
+      const held = known.get(key);
+      let u: Final | undefined = mineNow
+        ? { state: mineNow.status === "unlocked" ? "unlocked" : "unavailable", value: mineNow.value }
+        : held;
+      if (!mineNow && held?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind, held.token);
+      final.set(key, u ?? null);
+    }
+  }
+  return final;
+}
+
+/** Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise. */
+function answerItems(
+  targets: Target[],
+  kinds: ContactKind[],
+  outcome: Map<string, Outcome>,
+  final: Map<string, Final>,
+): UnlockedContacts["items"] {
+  const answered = new Set<string>();
+  const items: UnlockedContacts["items"] = [];
+  for (const t of targets) {
+    for (const kind of kinds) {
+      if (!t.person) {
+        items.push({ record_id: t.record.id, kind, status: "unavailable", credits: 0, value: null });
+        continue;
+      }
+      const key = keyOf(t.person.entity.id, kind);
+      const mineNow = outcome.get(key);
+      if (mineNow && !answered.has(key)) {
+        answered.add(key);
+        items.push({ record_id: t.record.id, kind, ...mineNow });
+        continue;
+      }
+      const u = final.get(key);
+      if (u?.state === "unlocked") items.push({ record_id: t.record.id, kind, status: "already_unlocked", credits: 0, value: u.value });
+      else items.push({ record_id: t.record.id, kind, status: "unavailable", credits: 0, value: null });
+    }
+  }
+  return items;
+}
+
 /**
  * Unlocks contact paths: holds what the new ones could cost (402 when short: nothing claimed or
  * charged), claims each (entity, kind) once, asks the directory once per person, captures the
@@ -258,16 +407,7 @@ export async function unlockContacts(
   const token = uuidv7(now.getTime());
   const leaseMs = unlockLeaseMs(deps);
 
-  // New keys, each once, in request order.
-  const fresh = new Map<string, { t: Target; kind: ContactKind }>();
-  for (const t of targets) {
-    for (const kind of dto.kinds) {
-      if (!t.person) continue;
-      const key = keyOf(t.person.entity.id, kind);
-      const u = known.get(key);
-      if ((!u || u.state === "pending") && !fresh.has(key)) fresh.set(key, { t, kind });
-    }
-  }
+  const fresh = freshKeys(targets, dto.kinds, known);
   const total = [...fresh.values()].reduce((n, f) => n + priceOf(prices, f.kind), 0);
   const reason = "contact unlock";
 
@@ -275,17 +415,7 @@ export async function unlockContacts(
   // then one directory lookup per person whose keys this request holds.
   const wanted = [...fresh];
   const begun = wanted.length === 0 ? null : await deps.stores.contactUnlocks.beginUnlocks(
-    wanted.map(([, f]): ContactUnlock => ({
-      workspace_id: ws.id,
-      entity_id: f.t.person!.entity.id,
-      kind: f.kind,
-      state: "pending",
-      value: null,
-      credits: 0,
-      token,
-      claimed_at: at,
-      settled_at: null,
-    })),
+    wanted.map(([, f]): ContactUnlock => pendingClaim(ws, f, token, at)),
     total > 0 ? { amount: total, reason, lease_until: new Date(now.getTime() + leaseMs).toISOString() } : null,
     new Date(now.getTime() - leaseMs).toISOString(),
   );
@@ -294,44 +424,17 @@ export async function unlockContacts(
     throw begun.reason === "insufficient" ? insufficientCredits(begun.required, begun.available) : unlockExpired(leaseMs);
   }
 
-  const outcome = new Map<string, { status: "unlocked" | "already_unlocked" | "unavailable"; credits: number; value: string | null }>();
+  const outcome = new Map<string, Outcome>();
   let charged = 0;
-  const mine = new Map<string, Array<{ key: string; kind: ContactKind; t: Target }>>();
-  const deadTokens = new Set<string>();
+  const { mine, deadTokens } = sortClaims(wanted, begun?.claims ?? [], known);
   // Looked up but not settled under this request's claims: it outlived its lease (ADR 055).
   let lost = 0;
-  for (const [i, [key, f]] of wanted.entries()) {
-    const r = begun!.claims[i]!;
-    if (r.claimed) {
-      const list = mine.get(f.t.person!.providerId) ?? [];
-      list.push({ key, kind: f.kind, t: f.t });
-      mine.set(f.t.person!.providerId, list);
-      if (r.took_over) deadTokens.add(r.took_over);
-    } else known.set(key, r.existing);
-  }
   const settles: ContactUnlock[] = [];
   // The request's records as they stand after this request's writes (the finish's, below).
   const current = new Map(targets.map((t) => [t.record.id, t.record]));
   if (begun) {
     try {
-      const settledAt = deps.clock.now().toISOString();
-      for (const [providerId, keys] of mine) {
-        const details = await deps.prospects!.contacts(providerId);
-        for (const k of keys) {
-          const value = details?.[FIELD_OF[k.kind]] ?? null;
-          settles.push({
-            workspace_id: ws.id,
-            entity_id: k.t.person!.entity.id,
-            kind: k.kind,
-            state: value === null ? "unavailable" : "unlocked",
-            value,
-            credits: value === null ? 0 : priceOf(prices, k.kind),
-            token,
-            claimed_at: at,
-            settled_at: settledAt,
-          });
-        }
-      }
+      await lookUp(deps, ws, mine, prices, { token, at }, settles);
     } finally {
       // One write settles what was looked up, shows the hits on every record of the request whose
       // person they belong to, and captures them, releasing the rest (also when a lookup failed:
@@ -371,21 +474,7 @@ export async function unlockContacts(
 
   // Each key as this request leaves it: its own outcome, as it stood, or as the request that held
   // it settled it (waited for).
-  const final = new Map<string, Final>();
-  for (const t of targets) {
-    for (const kind of dto.kinds) {
-      if (!t.person) continue;
-      const key = keyOf(t.person.entity.id, kind);
-      if (final.has(key)) continue;
-      const mineNow = outcome.get(key);
-      const held = known.get(key);
-      let u: Final | undefined = mineNow
-        ? { state: mineNow.status === "unlocked" ? "unlocked" : "unavailable", value: mineNow.value }
-        : held;
-      if (!mineNow && held?.state === "pending") u = await settled(deps, ws, t.person.entity.id, kind, held.token);
-      final.set(key, u ?? null);
-    }
-  }
+  const final = await finalStates(deps, ws, targets, dto.kinds, outcome, known);
   // Every record of the request shows what its person has unlocked (ADR 056), not only the first.
   await showValues(deps, c, targets, dto.kinds, final, current);
   // The sweep (or another unlock) resolved this request's hold meanwhile: what it looked up and
@@ -393,26 +482,7 @@ export async function unlockContacts(
   if (lost > 0) throw unlockExpired(leaseMs, charged);
 
   // Every item: this request's outcome for the first of a key, already unlocked (or unavailable) otherwise.
-  const answered = new Set<string>();
-  const items: UnlockedContacts["items"] = [];
-  for (const t of targets) {
-    for (const kind of dto.kinds) {
-      if (!t.person) {
-        items.push({ record_id: t.record.id, kind, status: "unavailable", credits: 0, value: null });
-        continue;
-      }
-      const key = keyOf(t.person.entity.id, kind);
-      const mineNow = outcome.get(key);
-      if (mineNow && !answered.has(key)) {
-        answered.add(key);
-        items.push({ record_id: t.record.id, kind, ...mineNow });
-        continue;
-      }
-      const u = final.get(key);
-      if (u?.state === "unlocked") items.push({ record_id: t.record.id, kind, status: "already_unlocked", credits: 0, value: u.value });
-      else items.push({ record_id: t.record.id, kind, status: "unavailable", credits: 0, value: null });
-    }
-  }
+  const items = answerItems(targets, dto.kinds, outcome, final);
   if (charged > 0 || outcome.size > 0) {
     await emit(deps, ws.id, "radar.contacts_unlocked", p, {
       collection_id: c.id,

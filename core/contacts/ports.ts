@@ -1,7 +1,8 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { Collection, CollectionRecord, CollectionStores, Entity, RecordWrite } from "../collections/mod.ts";
 import type { CreditStores, LedgerEntry } from "../credits/mod.ts";
-import type { RadarStores } from "../radar/mod.ts";
+import type { ProspectDirectory, RadarStores } from "../radar/mod.ts";
+import type { PriceTable } from "./prices.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type { ContactUnlock } from "./model.ts";
@@ -150,4 +151,19 @@ export interface ContactStores {
  * What contacts' use cases are given: its stores, radar's (enrichment reads a run's results) and
  * those of the modules it writes through (ADR 019).
  */
-export type ContactDeps = CoreDeps<ContactStores & RadarStores & CreditStores & CollectionStores & TopicStores & WorkspaceStores>;
+export type ContactDeps =
+  & CoreDeps<ContactStores & RadarStores & CreditStores & CollectionStores & TopicStores & WorkspaceStores>
+  & ContactProviders;
+
+/** Contacts' own part of the host's deps: where contacts come from and what they cost. */
+export interface ContactProviders {
+  /** Where radar finds companies and people (the sample directory or PDL); without it, radar finds none. */
+  prospects?: ProspectDirectory;
+  /** What radar charges (RADAR_PRICES); default `DEFAULT_PRICES`. */
+  radarPrices?: PriceTable;
+  /**
+   * How long a contact unlock's request owns its hold and claims before the sweep takes it for
+   * dead and resolves them (docs/decisions/055-unlock-hold-sweep.md); default 60 s.
+   */
+  radarUnlockLeaseMs?: number;
+}

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { AppError } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import type { ContactStores } from "./ports.ts";
@@ -22,7 +22,7 @@ const PAGE = 100;
 /** At most this many pages per sweep (the next sweep goes on), so one sweep stays bounded. */
 const PAGES = 20;
 
-export const unlockLeaseMs = (deps: CoreDeps<unknown>): number => deps.radarUnlockLeaseMs ?? DEFAULT_UNLOCK_LEASE_MS;
+export const unlockLeaseMs = (deps: { radarUnlockLeaseMs?: number }): number => deps.radarUnlockLeaseMs ?? DEFAULT_UNLOCK_LEASE_MS;
 
 /**
  * The answer to an unlock that outlived its lease: its hold was resolved meanwhile (by the sweep,

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { insufficientCredits } from "./errors.ts";
 import type { LedgerEntry } from "./model.ts";

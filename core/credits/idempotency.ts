@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { conflict, validationFailed } from "../kernel/errors.ts";
 import { idempotencyKeyReused } from "./errors.ts";
 import type { CreditStores } from "./ports.ts";

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type { LedgerOp, LedgerRefusal, LedgerTotals } from "./ledger-rules.ts";
 import type { IdempotencyRecord, LedgerEntry, LedgerEntryType } from "./model.ts";

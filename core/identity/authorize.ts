@@ -1,5 +1,5 @@
 import { type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { issueCode } from "./codes.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthClient, Scope } from "./model.ts";

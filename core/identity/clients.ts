@@ -1,5 +1,5 @@
 import { constantTimeEqual } from "../kernel/mac.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { ClientCredentials } from "./client-credentials.ts";
 import { readClientMetadata } from "./client-metadata.ts";
 import { type ClientInfo, type RegisteredClient, registrationAnswer } from "./dto.ts";

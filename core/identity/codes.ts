@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import { codeExpiry } from "./lifetimes.ts";

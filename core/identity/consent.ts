@@ -1,5 +1,5 @@
 import type { Authenticated } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import { approveAuthorization, type AuthorizationParams, authorizationResponseUri, checkAuthorizationRequest } from "./authorize.ts";
 import { fail, ok, type Result } from "./errors.ts";

@@ -1,5 +1,5 @@
 import type { Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { emit } from "../events/mod.ts";
 
 /**

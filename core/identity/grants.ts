@@ -1,5 +1,5 @@
 import { canWrite, type Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { GRANTS_LIMIT, type GrantView } from "./dto.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import type { OAuthGrant } from "./model.ts";

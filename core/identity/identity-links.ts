@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import type { IdentityLink } from "./model.ts";

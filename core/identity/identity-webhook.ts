@@ -1,9 +1,11 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { conflict, validationFailed } from "../kernel/errors.ts";
 import { schemaErrorDetails } from "../kernel/schema-errors.ts";
-import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler } from "../webhooks/mod.ts";
+import type { AccessStores } from "../access/mod.ts";
+import { deliverOnce, readSignedEvent, type SignedBy, type WebhookHandler, type WebhookStores } from "../webhooks/mod.ts";
+import type { IdentityDeps } from "./ports.ts";
 import { deactivateIdentity } from "./identity-links.ts";
 import type { IdentityLink } from "./model.ts";
 import { invalidateSessionsOf } from "./sessions.ts";
@@ -51,7 +53,7 @@ const Envelope = Type.Object({ type: Type.String({ maxLength: 200 }), timestamp:
 const IdentityEvent = { schema: Envelope, what: "identity event: expected {type, timestamp, data}" };
 const SIGNED_BY: SignedBy = { scheme: "standard-webhooks", setting: "IDENTITY_WEBHOOK_SECRET" };
 
-type WebhookDeps = CoreDeps;
+type WebhookDeps = IdentityDeps & CoreDeps<WebhookStores & Pick<AccessStores, "apiKeys">>;
 
 function parse<T extends Parameters<typeof Value.Check>[0]>(schema: T, value: unknown, what: string): Static<T> {
   if (!Value.Check(schema, value)) {

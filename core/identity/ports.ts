@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { Result } from "./errors.ts";
 import type { OidcClaims } from "./identity-links.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";

@@ -1,5 +1,5 @@
 import { type Authenticated, type Principal, type Scope, SCOPES } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { Role, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
 import type { Session } from "./model.ts";
 import { authenticateAccessToken } from "./authenticate-token.ts";

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { TokenSet } from "./dto.ts";
 import { fail, ok, type Result } from "./errors.ts";
 import { isExpired } from "./lifetimes.ts";

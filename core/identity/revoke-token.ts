@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { ClientCredentials } from "./client-credentials.ts";
 import { authenticateClient } from "./clients.ts";
 import { fail, ok, type Result } from "./errors.ts";

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { isExpired, sessionExpiry, sessionExtension } from "./lifetimes.ts";
 import type { Session } from "./model.ts";
 import type { IdentityStores } from "./ports.ts";

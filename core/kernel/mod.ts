@@ -8,3 +8,6 @@ export * from "./schema-errors.ts";
 export * from "./literal-union.ts";
 export * from "./query-params.ts";
 export * from "./mac.ts";
+export * from "./field-schemas.ts";
+export * from "./deps.ts";
+export * from "./store-lifecycle.ts";

@@ -1,16 +1,22 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { MemberAddedHook } from "../workspaces/mod.ts";
 import type { NoteSharedHook } from "../sharing/mod.ts";
 import type { OfferIssuedHook } from "../offers/mod.ts";
+import type { PaymentFailedHook } from "../billing/mod.ts";
 import { queueMail } from "./send-job.ts";
+import type { MailDeps } from "./ports.ts";
 
-async function nameOf(deps: CoreDeps, identityId: string | null): Promise<string | null> {
+/** A hook is given the host's whole deps (ADR 066); this names what mail reads of them. */
+const host = (deps: CoreDeps<unknown>) => deps as MailDeps;
+
+async function nameOf(deps: MailDeps, identityId: string | null): Promise<string | null> {
   if (!identityId) return null;
   const who = await deps.stores.identities.getById(identityId);
   return who ? (who.name ?? who.email) : null;
 }
 
-const onMemberAdded: MemberAddedHook = async (deps, ws, actor, member) => {
+const onMemberAdded: MemberAddedHook = async (hostDeps, ws, actor, member) => {
+  const deps = host(hostDeps);
   if (actor !== null && actor === member.identity_id) return;
   await queueMail(deps, ws.id, {
     ref: `member:${member.id}`,
@@ -27,7 +33,8 @@ const onMemberAdded: MemberAddedHook = async (deps, ws, actor, member) => {
   });
 };
 
-const onNoteShared: NoteSharedHook = async (deps, ws, actor, topic, shares) => {
+const onNoteShared: NoteSharedHook = async (hostDeps, ws, actor, topic, shares) => {
+  const deps = host(hostDeps);
   const sharedBy = await nameOf(deps, actor);
   for (const share of shares) {
     const member = await deps.stores.members.get(ws.id, share.recipient_member_id);
@@ -54,7 +61,8 @@ const onNoteShared: NoteSharedHook = async (deps, ws, actor, topic, shares) => {
 const MEMBER_PAGE = 200;
 
 /** A new (or reissued) offer goes to every owner of the workspace, list `billing`. */
-const onOfferIssued: OfferIssuedHook = async (deps, ws, offer) => {
+const onOfferIssued: OfferIssuedHook = async (hostDeps, ws, offer) => {
+  const deps = host(hostDeps);
   for (let offset = 0;; offset += MEMBER_PAGE) {
     const page = await deps.stores.members.list(ws.id, { limit: MEMBER_PAGE, offset });
     for (const member of page.items) {
@@ -84,11 +92,33 @@ const onOfferIssued: OfferIssuedHook = async (deps, ws, offer) => {
   }
 };
 
+/** The payment-failed notice to every owner (list `billing`; an owner who left it gets none). */
+const onPaymentFailed: PaymentFailedHook = async (hostDeps, ws, eventId) => {
+  const deps = host(hostDeps);
+  for (let offset = 0;; offset += MEMBER_PAGE) {
+    const page = await deps.stores.members.list(ws.id, { limit: MEMBER_PAGE, offset });
+    for (const m of page.items) {
+      if (m.role !== "owner") continue;
+      await queueMail(deps, ws.id, {
+        ref: `billing:${eventId}`,
+        identity_id: m.identity_id,
+        to: m.email,
+        list: "billing",
+        content: { template: "payment_failed", workspace_name: ws.name, workspace_slug: ws.slug, plan: ws.plan },
+      });
+    }
+    if (page.items.length === 0 || offset + page.items.length >= page.total) return;
+  }
+};
+
 /**
  * Mail's part in other modules' use cases, through the ports they declare (workspaces'
- * `MemberAddedHook`, sharing's `NoteSharedHook`, billing's `OfferIssuedHook`): a host that gives core `mail` settings spreads
- * these into its `CoreDeps` too.
+ * `MemberAddedHook`, sharing's `NoteSharedHook`, offers' `OfferIssuedHook`, billing's `PaymentFailedHook`): a host that gives core `mail` settings spreads
+ * these into its deps too.
  */
-export const mailHooks = { onMemberAdded, onNoteShared, onOfferIssued } satisfies Required<
-  Pick<CoreDeps, "onMemberAdded" | "onNoteShared" | "onOfferIssued">
->;
+export const mailHooks = { onMemberAdded, onNoteShared, onOfferIssued, onPaymentFailed } satisfies {
+  onMemberAdded: MemberAddedHook;
+  onNoteShared: NoteSharedHook;
+  onOfferIssued: OfferIssuedHook;
+  onPaymentFailed: PaymentFailedHook;
+};

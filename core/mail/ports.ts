@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
 import type { MailList } from "./model.ts";
 import type { OutgoingMail } from "./model.ts";
@@ -37,4 +37,7 @@ export interface MailSettings {
 }
 
 /** What mail's use cases need: its stores and the workspaces' (to find people and workspaces). */
-export type MailDeps = CoreDeps<MailStores & WorkspaceStores>;
+export type MailDeps = CoreDeps<MailStores & WorkspaceStores> & {
+  /** How mail is sent (mailer, PUBLIC_URL, the secret of unsubscribe tokens); without it, no mail. */
+  mail?: MailSettings;
+};

@@ -1,6 +1,5 @@
 import type { Principal } from "../access/mod.ts";
 import { grantCredits, PLATFORM_OPERATOR, type PlatformOperator } from "../credits/mod.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
@@ -50,7 +49,7 @@ const notOpen = (offer: BillingOffer, now: Date, action: string) => {
 async function announce(deps: OfferDeps, workspace: Workspace, offer: BillingOffer): Promise<void> {
   await emit(deps, workspace.id, "billing.offer_issued", null, { offer_id: offer.id, plan: offer.plan, revision: offer.revision });
   const hook = deps.onOfferIssued;
-  if (hook) await hook(deps as unknown as CoreDeps, workspace, offer).catch(() => {});
+  if (hook) await hook(deps, workspace, offer).catch(() => {});
 }
 
 /** The operator issues an offer: `open` at once (no draft), revision 1. Unknown workspace: 404. */

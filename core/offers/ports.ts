@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { BillingStores } from "../billing/mod.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
@@ -82,10 +82,13 @@ export interface OfferStores {
 }
 
 /** What offers' use cases are given: its stores and those of the modules it reads and writes through (ADR 019). */
-export type OfferDeps = CoreDeps<OfferStores & BillingStores & CreditStores & WorkspaceStores>;
+export type OfferDeps = CoreDeps<OfferStores & BillingStores & CreditStores & WorkspaceStores> & {
+  /** What follows issuing an offer (`mailHooks`: a mail to the workspace's owners, list `billing`); without it, nothing. */
+  onOfferIssued?: OfferIssuedHook;
+};
 
 /**
  * What follows issuing an offer (`mailHooks`: a mail to the workspace's owners, list `billing`).
- * Takes the host's whole deps (ADR 019): mail reads its own stores.
+ * A hook is another module's code and may read any bundle: it is given the host's whole deps (typed `CoreDeps<unknown>` here; the hook names what it reads, ADR 066).
  */
-export type OfferIssuedHook = (deps: CoreDeps, workspace: Workspace, offer: BillingOffer) => Promise<void>;
+export type OfferIssuedHook = (deps: CoreDeps<unknown>, workspace: Workspace, offer: BillingOffer) => Promise<void>;

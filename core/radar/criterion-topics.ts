@@ -1,5 +1,5 @@
+import type { RadarDeps } from "./ports.ts";
 import type { Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
 import { AppError, isAppError, validationFailed } from "../kernel/errors.ts";
 import { MAX_BODY_LENGTH, type Topic, topicBySlug, type TopicDeps, trustOf, updateTopic, type UpdateTopicDto } from "../topics/mod.ts";
 import type { Workspace } from "../workspaces/mod.ts";
@@ -74,7 +74,7 @@ function editOf(topic: Topic, parsed: Extract<ParsedCriterion, { ok: true }>, dt
  * version read here, so a concurrent change is never overwritten: it is retried from the new text.
  */
 export async function reviseCriterion(
-  deps: CoreDeps,
+  deps: RadarDeps,
   p: Principal,
   ws: Workspace,
   slug: string,

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { RadarDeps } from "./ports.ts";
 import { radarMonitorJob } from "./jobs.ts";
 import { INTERVAL_MS, type RadarMonitor, type RadarRun } from "./model.ts";
 import { monthStart } from "./run-rules.ts";
@@ -15,7 +15,7 @@ export function inPeriod(m: RadarMonitor, now: Date): RadarMonitor {
 }
 
 /** Queues the monitor's job for `next_run_at` (a sweep also finds due monitors, should the job be lost). */
-export async function scheduleMonitor(deps: CoreDeps, m: RadarMonitor): Promise<void> {
+export async function scheduleMonitor(deps: RadarDeps, m: RadarMonitor): Promise<void> {
   if (!deps.jobs || m.state !== "active" || m.next_run_at === null) return;
   const delayMs = Math.max(0, Date.parse(m.next_run_at) - deps.clock.now().getTime());
   await deps.jobs.enqueue(radarMonitorJob, m.workspace_id, { monitor_id: m.id }, { delayMs });
@@ -25,7 +25,7 @@ export async function scheduleMonitor(deps: CoreDeps, m: RadarMonitor): Promise<
  * After a run of a monitored search finishes: a monitor's own run adds its charge to what the
  * monitor spent; any completed run sets the next one an interval later.
  */
-export async function afterRunFinished(deps: CoreDeps, run: RadarRun): Promise<void> {
+export async function afterRunFinished(deps: RadarDeps, run: RadarRun): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const cur = await deps.stores.radarMonitors.monitorOfSearch(run.workspace_id, run.search_id);
     if (!cur) return;

@@ -1,7 +1,7 @@
+import type { RadarDeps } from "./ports.ts";
 import { type Static, Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { type CollectionRecord, normalizeDedupKey } from "../collections/mod.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { validationFailed } from "../kernel/errors.ts";
 import { schemaErrorDetails } from "../kernel/schema-errors.ts";
@@ -55,7 +55,7 @@ export interface MonitorDelivery extends StandardWebhookHeaders {
 }
 
 /** Marks the records drifted (one compare-and-set each; a record changed meanwhile is read again). */
-async function markDrifted(deps: CoreDeps, records: CollectionRecord[]): Promise<number> {
+async function markDrifted(deps: RadarDeps, records: CollectionRecord[]): Promise<number> {
   let marked = 0;
   for (const first of records) {
     for (let r: CollectionRecord | null = first, attempt = 0; r && !r.drifted && attempt < 3; attempt++) {
@@ -74,7 +74,7 @@ async function markDrifted(deps: CoreDeps, records: CollectionRecord[]): Promise
 }
 
 export async function receiveMonitorWebhook(
-  deps: CoreDeps,
+  deps: RadarDeps,
   secret: string,
   d: MonitorDelivery,
 ): Promise<{ status: "applied" | "duplicate" | "ignored"; drifted: number }> {
@@ -101,7 +101,7 @@ export async function receiveMonitorWebhook(
 }
 
 /** Applies a recorded `monitor.entities_changed` body (checked when it was received). */
-async function applyEntitiesChanged(deps: CoreDeps, payload: string): Promise<{ status: "applied" | "ignored"; drifted: number }> {
+async function applyEntitiesChanged(deps: RadarDeps, payload: string): Promise<{ status: "applied" | "ignored"; drifted: number }> {
   const event = JSON.parse(payload) as Static<typeof EntitiesChanged>;
   const monitor = await deps.stores.radarMonitors.monitorById(event.data.monitor_id);
   const search = monitor ? await deps.stores.radarRuns.getSearch(monitor.workspace_id, monitor.search_id) : null;
@@ -120,7 +120,7 @@ async function applyEntitiesChanged(deps: CoreDeps, payload: string): Promise<{ 
 }
 
 /** The recovery sweep's way in (ADR 042). */
-export const monitorWebhookHandler: WebhookHandler<CoreDeps> = {
+export const monitorWebhookHandler: WebhookHandler<RadarDeps> = {
   source: MONITOR_WEBHOOK_SOURCE,
   apply: async (deps, payload) => (await applyEntitiesChanged(deps, payload)).status,
 };

@@ -1,5 +1,5 @@
+import type { RadarDeps } from "./ports.ts";
 import type { Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, isAppError, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -23,7 +23,7 @@ import { assertCanActOnRadar } from "./policy.ts";
 const MONITOR_QUOTE_TTL_MS = 15 * 60 * 1000;
 const SWEEP_LIMIT = 100;
 
-async function monitorOfRun(deps: CoreDeps, ws: Workspace, runId: string): Promise<RadarMonitor> {
+async function monitorOfRun(deps: RadarDeps, ws: Workspace, runId: string): Promise<RadarMonitor> {
   const run = await findRun(deps, ws, runId);
   const m = await deps.stores.radarMonitors.monitorOfSearch(ws.id, run.search_id);
   if (!m) throw notFound("Monitor");
@@ -31,13 +31,13 @@ async function monitorOfRun(deps: CoreDeps, ws: Workspace, runId: string): Promi
 }
 
 /** The monitor of the run's search (404 when it has none). */
-export async function getRunMonitor(deps: CoreDeps, ws: Workspace, runId: string): Promise<MonitorView> {
+export async function getRunMonitor(deps: RadarDeps, ws: Workspace, runId: string): Promise<MonitorView> {
   return toMonitorView(inPeriod(await monitorOfRun(deps, ws, runId), deps.clock.now()));
 }
 
 /** Changes a monitor by compare-and-set, re-reading on a concurrent change. */
 async function changeMonitor(
-  deps: CoreDeps,
+  deps: RadarDeps,
   m: RadarMonitor,
   change: (m: RadarMonitor) => Partial<RadarMonitor> | null,
 ): Promise<RadarMonitor> {
@@ -55,7 +55,7 @@ async function changeMonitor(
 }
 
 /** Pauses the monitor (idempotent): no run starts until it is resumed. */
-export async function pauseMonitor(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
+export async function pauseMonitor(deps: RadarDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
   assertCanActOnRadar(p, "pauseMonitor");
   const m = await monitorOfRun(deps, ws, runId);
   const next = await changeMonitor(
@@ -72,7 +72,7 @@ export async function pauseMonitor(deps: CoreDeps, p: Principal, ws: Workspace, 
  * Resumes the monitor (idempotent). Once the search has a run behind it, the next run is due at
  * once; before, it waits for the first run to complete.
  */
-export async function resumeMonitor(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
+export async function resumeMonitor(deps: RadarDeps, p: Principal, ws: Workspace, runId: string): Promise<MonitorView> {
   assertCanActOnRadar(p, "resumeMonitor");
   const m = await monitorOfRun(deps, ws, runId);
   const now = deps.clock.now().toISOString();
@@ -93,7 +93,7 @@ export async function resumeMonitor(deps: CoreDeps, p: Principal, ws: Workspace,
  * is left of the period's budget and starts it. Short of credits, the monitor pauses itself
  * (`insufficient_credits`); with the budget spent, it waits for the next interval.
  */
-export async function executeMonitor(deps: CoreDeps, workspaceId: string, monitorId: string): Promise<void> {
+export async function executeMonitor(deps: RadarDeps, workspaceId: string, monitorId: string): Promise<void> {
   const stored = await deps.stores.radarMonitors.getMonitor(workspaceId, monitorId);
   if (!stored || stored.state !== "active" || stored.next_run_at === null) return;
   const now = deps.clock.now();
@@ -177,7 +177,7 @@ const intervalMs = (m: RadarMonitor) => INTERVAL_MS[m.interval];
  * What a consumer does now and then (and at start): re-queues runs whose worker died and
  * monitors that are due, in case their jobs were lost (an in-process queue across a restart).
  */
-export async function radarSweep(deps: CoreDeps): Promise<{ runs: number; monitors: number }> {
+export async function radarSweep(deps: RadarDeps): Promise<{ runs: number; monitors: number }> {
   if (!deps.jobs) return { runs: 0, monitors: 0 };
   const now = deps.clock.now().toISOString();
   const runs = await deps.stores.radarRuns.staleRuns(now, SWEEP_LIMIT);

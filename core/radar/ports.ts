@@ -1,10 +1,13 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CapacityGate } from "../kernel/capacity.ts";
 import type { CollectionStores } from "../collections/mod.ts";
 import type { CreditStores } from "../credits/mod.ts";
 import type { TopicStores } from "../topics/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
+import type { WebhookStores } from "../webhooks/mod.ts";
 import type { RadarMonitor, RadarRun, RadarSearch, ResultOutcome, RunResult, TraceStep } from "./model.ts";
 import type { ContactDetails, Prospect, ProspectKind, ProspectQuery } from "./prospect.ts";
+import type { RunPrices } from "./prices.ts";
 
 /** One page of a search: `cursor` fetches the next, null on the last page. */
 export interface ProspectPage {
@@ -128,4 +131,13 @@ export interface RadarStores {
 }
 
 /** What radar's use cases are given: its stores and those of the modules it writes through (ADR 019). */
-export type RadarDeps = CoreDeps<RadarStores & CreditStores & CollectionStores & TopicStores & WorkspaceStores>;
+export type RadarDeps = CoreDeps<RadarStores & CreditStores & CollectionStores & TopicStores & WorkspaceStores & WebhookStores> & {
+  /** Where radar finds companies and people (the sample directory or PDL); without it, radar finds none. */
+  prospects?: ProspectDirectory;
+  /** What radar charges per result (RADAR_PRICES, contacts' `PriceTable`); default `DEFAULT_RUN_PRICES`. */
+  radarPrices?: RunPrices;
+  /** How long a worker owns a radar run before another may take it over; default 30 s. */
+  radarRunLeaseMs?: number;
+  /** The plan-limits gate (billing's `planLimitsGate`): a run's rows count as records. */
+  capacity?: CapacityGate;
+};

@@ -1,3 +1,4 @@
+import type { RadarDeps } from "./ports.ts";
 import {
   type Collection,
   type CollectionRecord,
@@ -6,7 +7,6 @@ import {
   recordSearchText,
   validateRecordFields,
 } from "../collections/mod.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { withCapacityInWrite } from "../kernel/capacity.ts";
@@ -35,10 +35,10 @@ const PAGE_SIZE = 100;
 const PROVIDER_ATTEMPTS = 3;
 const RESULT_PAGE = 500;
 
-const leaseMs = (deps: CoreDeps) => deps.radarRunLeaseMs ?? DEFAULT_RUN_LEASE_MS;
+const leaseMs = (deps: RadarDeps) => deps.radarRunLeaseMs ?? DEFAULT_RUN_LEASE_MS;
 
 /** Takes the run for this worker, or null when it is not runnable or another worker holds it. */
-async function claim(deps: CoreDeps, run: RadarRun): Promise<RadarRun | null> {
+async function claim(deps: RadarDeps, run: RadarRun): Promise<RadarRun | null> {
   const now = deps.clock.now();
   if (run.state !== "queued" && run.state !== "running") return null;
   if (run.state === "running" && run.lease_until !== null && Date.parse(run.lease_until) > now.getTime()) return null;
@@ -120,7 +120,7 @@ class RunRejected extends Error {}
  * Makes the record hold what the result says: inserts it under the claimed id, or updates radar's
  * fields. Idempotent: a record that already holds the values is left alone.
  */
-async function applyResult(deps: CoreDeps, run: RadarRun, c: Collection, provider: string, result: RunResult): Promise<void> {
+async function applyResult(deps: RadarDeps, run: RadarRun, c: Collection, provider: string, result: RunResult): Promise<void> {
   const at = deps.clock.now().toISOString();
   const meta = Object.fromEntries(Object.keys(result.fields).map((k) => [k, { source: `radar:${provider}`, updated_at: at }]));
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -195,7 +195,7 @@ async function applyResult(deps: CoreDeps, run: RadarRun, c: Collection, provide
 
 /** Writes one page of prospects: entities upserted, results claimed, records written. */
 async function writePage(
-  deps: CoreDeps,
+  deps: RadarDeps,
   run: RadarRun,
   c: Collection,
   directory: ProspectDirectory,
@@ -245,7 +245,7 @@ async function writePage(
 }
 
 /** Why the run cannot go on where it writes, or null. */
-async function cancelReason(deps: CoreDeps, run: RadarRun): Promise<string | null> {
+async function cancelReason(deps: RadarDeps, run: RadarRun): Promise<string | null> {
   const c = await deps.stores.collections.get(run.workspace_id, run.collection_id);
   if (!c) return "its collection was purged";
   if (c.status !== "active") return "its collection was archived";
@@ -256,7 +256,7 @@ async function cancelReason(deps: CoreDeps, run: RadarRun): Promise<string | nul
 }
 
 /** Runs (or resumes) a queued run: the job handler of `radar.run`. */
-export async function executeRun(deps: CoreDeps, workspaceId: string, runId: string): Promise<void> {
+export async function executeRun(deps: RadarDeps, workspaceId: string, runId: string): Promise<void> {
   const stored = await deps.stores.radarRuns.getRun(workspaceId, runId);
   if (!stored) return;
   let run = await claim(deps, stored);
@@ -324,7 +324,7 @@ export async function executeRun(deps: CoreDeps, workspaceId: string, runId: str
  * released) and, when `state` is given and the run is not finished yet, finishes it with its
  * terminal step. With `state` null (a reconcile), only settles what a finished run left open.
  */
-export async function finishRun(deps: CoreDeps, run: RadarRun, state: RunState | null, error: RadarRun["error"] = null): Promise<void> {
+export async function finishRun(deps: RadarDeps, run: RadarRun, state: RunState | null, error: RadarRun["error"] = null): Promise<void> {
   const counts = await deps.stores.radarRuns.countResults(run.workspace_id, run.id);
   const unit = run.quote?.unit_credits ?? 0;
   let chargedCredits = chargeOf(counts, unit, run.hold_credits);
@@ -364,7 +364,7 @@ export async function finishRun(deps: CoreDeps, run: RadarRun, state: RunState |
 }
 
 /** Re-applies every result a finished run claimed, so its records hold what it charged for. */
-export async function repairRun(deps: CoreDeps, run: RadarRun): Promise<void> {
+export async function repairRun(deps: RadarDeps, run: RadarRun): Promise<void> {
   const c = await deps.stores.collections.get(run.workspace_id, run.collection_id);
   if (!c || c.status !== "active" || !deps.prospects) return;
   for (let after = 0;;) {

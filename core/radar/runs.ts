@@ -1,5 +1,6 @@
+import type { RadarDeps } from "./ports.ts";
 import type { Principal } from "../access/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, isAppError, isUuid, notFound } from "../kernel/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -30,17 +31,17 @@ export async function findRun(deps: CoreDeps<RadarStores>, ws: Workspace, runId:
   return run;
 }
 
-export async function getRun(deps: CoreDeps, ws: Workspace, runId: string): Promise<RunView> {
+export async function getRun(deps: RadarDeps, ws: Workspace, runId: string): Promise<RunView> {
   return toRunView(await findRun(deps, ws, runId));
 }
 
-export async function getTrace(deps: CoreDeps, ws: Workspace, runId: string): Promise<TraceView> {
+export async function getTrace(deps: RadarDeps, ws: Workspace, runId: string): Promise<TraceView> {
   await findRun(deps, ws, runId);
   return { steps: await deps.stores.radarRuns.steps(ws.id, runId, 0, TRACE_LIMIT) };
 }
 
 /** Writes the run's next state; a concurrent change is a 409 naming the state it is in now. */
-async function saveRun(deps: CoreDeps, next: RadarRun): Promise<RadarRun> {
+async function saveRun(deps: RadarDeps, next: RadarRun): Promise<RadarRun> {
   const result = await deps.stores.radarRuns.updateRun(next);
   if (result === "ok") return next;
   const now = await deps.stores.radarRuns.getRun(next.workspace_id, next.id);
@@ -49,7 +50,7 @@ async function saveRun(deps: CoreDeps, next: RadarRun): Promise<RadarRun> {
 }
 
 /** The criterion of a run now, or a 409 when its topic no longer holds one. */
-async function criterionNow(deps: CoreDeps, ws: Workspace, run: RadarRun) {
+async function criterionNow(deps: RadarDeps, ws: Workspace, run: RadarRun) {
   try {
     return await getCriterion(deps, ws, run.criterion_slug);
   } catch (e) {
@@ -66,7 +67,7 @@ async function criterionNow(deps: CoreDeps, ws: Workspace, run: RadarRun) {
  * Prices a run: how many results the directory has now, capped by `max_results`, at the unit
  * price of its kind. Holds nothing; pricing again replaces the quote.
  */
-export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string, dto: PriceRunDto): Promise<RunView> {
+export async function priceRun(deps: RadarDeps, p: Principal, ws: Workspace, runId: string, dto: PriceRunDto): Promise<RunView> {
   assertCanActOnRadar(p, "priceRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "price");
@@ -97,7 +98,7 @@ export async function priceRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
  * Starts a priced run: holds its quote's `max_credits` and queues it. Refused with nothing held:
  * 402 when short, 409 `QUOTE_EXPIRED`, 409 `QUOTE_STALE` when the criterion changed since.
  */
-export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
+export async function startRun(deps: RadarDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
   assertCanActOnRadar(p, "startRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "start");
@@ -147,7 +148,7 @@ export async function startRun(deps: CoreDeps, p: Principal, ws: Workspace, runI
 }
 
 /** Hands a queued run to the job queue; without one (an embedding app, tests), runs it here. */
-export async function dispatch(deps: CoreDeps, run: RadarRun): Promise<void> {
+export async function dispatch(deps: RadarDeps, run: RadarRun): Promise<void> {
   if (deps.jobs) await deps.jobs.enqueue(radarRunJob, run.workspace_id, { run_id: run.id });
   else await executeRun(deps, run.workspace_id, run.id);
 }
@@ -157,7 +158,7 @@ export async function dispatch(deps: CoreDeps, run: RadarRun): Promise<void> {
  * checks and repairs what it left: its hold resolved once, its results' records written. Moves
  * nothing beyond the hold. A run another worker still holds is left to it (409).
  */
-export async function reconcileRun(deps: CoreDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
+export async function reconcileRun(deps: RadarDeps, p: Principal, ws: Workspace, runId: string): Promise<RunView> {
   assertCanActOnRadar(p, "reconcileRun");
   const run = await findRun(deps, ws, runId);
   assertRunAllows(run, "reconcile");

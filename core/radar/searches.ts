@@ -1,6 +1,6 @@
+import type { RadarDeps } from "./ports.ts";
 import type { Principal } from "../access/mod.ts";
 import { type Collection, createCollection, findCollection, type RecordSchemaInput, updateCollection } from "../collections/mod.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { uuidv7 } from "../kernel/ids.ts";
 import { AppError, conflict, isAppError, validationFailed } from "../kernel/errors.ts";
@@ -22,7 +22,7 @@ const COLLECTION_ATTEMPTS = 3;
  * The criterion a search names: an existing one (404 when the topic holds none), or a new one
  * written as a Note. Checked before anything is written.
  */
-async function criterionFor(deps: CoreDeps, ws: Workspace, dto: OpenSearchDto) {
+async function criterionFor(deps: RadarDeps, ws: Workspace, dto: OpenSearchDto) {
   if ((dto.criterion === undefined) === (dto.criterion_slug === undefined)) {
     throw validationFailed("Invalid search: give exactly one of criterion and criterion_slug", [
       { path: "/criterion", message: "exactly one of criterion and criterion_slug" },
@@ -67,7 +67,7 @@ function schemaWithResults(c: Collection, kind: "company" | "person"): RecordSch
 }
 
 /** Declares radar's fields and names the criterion on an existing collection (retried on a concurrent change). */
-async function prepareCollection(deps: CoreDeps, p: Principal, ws: Workspace, id: string, kind: "company" | "person", slug: string) {
+async function prepareCollection(deps: RadarDeps, p: Principal, ws: Workspace, id: string, kind: "company" | "person", slug: string) {
   for (let attempt = 1;; attempt++) {
     const c = await findCollection(deps, ws, id);
     if (c.status !== "active") throw new AppError("NOT_FOUND", "Collection not found: it is not active");
@@ -92,7 +92,7 @@ async function prepareCollection(deps: CoreDeps, p: Principal, ws: Workspace, id
  * first run in `draft`, and the monitor when asked. Everything that can be refused is checked
  * before anything is written.
  */
-export async function openSearch(deps: CoreDeps, p: Principal, ws: Workspace, dto: OpenSearchDto): Promise<OpenedSearch> {
+export async function openSearch(deps: RadarDeps, p: Principal, ws: Workspace, dto: OpenSearchDto): Promise<OpenedSearch> {
   assertCanActOnRadar(p, "openSearch");
   const criterion = await criterionFor(deps, ws, dto);
   const kind = criterion.existing?.kind ?? criterion.create!.kind;

@@ -1,8 +1,8 @@
-import type { CoreDeps } from "../deps.ts";
+import type { RadarDeps } from "./ports.ts";
 import { FINISHED_RUN_STATES, type RadarRun, type TraceStep } from "./model.ts";
 
 /** Appends a step to the run's trace (append-only; the stream and `GET …/trace` read it). */
-export function trace(deps: CoreDeps, run: RadarRun, type: string, data: Record<string, unknown>): Promise<TraceStep> {
+export function trace(deps: RadarDeps, run: RadarRun, type: string, data: Record<string, unknown>): Promise<TraceStep> {
   return deps.stores.radarRuns.appendStep(run.workspace_id, run.id, { type, at: deps.clock.now().toISOString(), data });
 }
 
@@ -18,7 +18,7 @@ const FOLLOW_PAGE = 200;
  * aborts. Reads the store, so it works across instances and after restarts alike.
  */
 export async function* followTrace(
-  deps: CoreDeps,
+  deps: RadarDeps,
   workspaceId: string,
   runId: string,
   afterSeq: number,

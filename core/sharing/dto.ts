@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { literalUnion } from "../kernel/literal-union.ts";
 import { TOPIC_STATUSES, TRUST_VERDICTS } from "../topics/mod.ts";
-import { IdSchema } from "../workspaces/mod.ts";
+import { IdSchema } from "../kernel/field-schemas.ts";
 import { MAX_SHARE_MESSAGE_LENGTH, MAX_SHARE_RECIPIENTS } from "./model.ts";
 
 /** What crosses the sharing API: views of links and inbox entries, and the share-with body. */

@@ -1,6 +1,5 @@
 import type { Principal } from "../access/mod.ts";
 import type { SharingDeps } from "./ports.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { notFound, validationFailed } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -71,7 +70,7 @@ export async function shareNote(deps: SharingDeps, p: Principal, ws: Workspace, 
   }));
   await deps.stores.noteShares.insert(shares);
   await emit(deps, ws.id, "note.shared", p, { topic_id: topic.id, slug: topic.slug, recipients: ids });
-  await deps.onNoteShared?.(deps as unknown as CoreDeps, ws, p.identityId, { slug: topic.slug, title: topic.title }, shares).catch(
+  await deps.onNoteShared?.(deps, ws, p.identityId, { slug: topic.slug, title: topic.title }, shares).catch(
     () => {},
   );
   const brief: TopicBrief = {

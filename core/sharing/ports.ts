@@ -1,6 +1,6 @@
 import type { Topic, TopicStores } from "../topics/mod.ts";
 import type { Listed, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { NoteShare, ShareLink, TopicBrief } from "./model.ts";
 
@@ -75,11 +75,14 @@ export interface SharingStores {
  * you" mail). A port, so sharing need not import mail; it must not fail the use case.
  */
 export type NoteSharedHook = (
-  deps: CoreDeps,
+  deps: CoreDeps<unknown>,
   ws: Workspace,
   actorIdentityId: string | null,
   topic: { slug: string; title: string },
   shares: NoteShare[],
 ) => Promise<void>;
 
-export type SharingDeps = CoreDeps<SharingStores & TopicStores & WorkspaceStores>;
+export type SharingDeps = CoreDeps<SharingStores & TopicStores & WorkspaceStores> & {
+  /** What follows sharing a note with members (`mailHooks`: "note shared with you" mail); without it, nothing. */
+  onNoteShared?: NoteSharedHook;
+};

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
 import type { WebhookStores } from "../webhooks/mod.ts";
 import type { WorkspaceStores } from "../workspaces/mod.ts";

@@ -1,6 +1,7 @@
 import type { Listed, Workspace, WorkspaceStores } from "../workspaces/mod.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
+import type { CapacityGate } from "../kernel/capacity.ts";
 import type { TopicStatus } from "./governance.ts";
 import type {
   GraphFingerprint,
@@ -188,14 +189,13 @@ export interface TagStore {
 /**
  * What code context adds to topic answers (`codeContextHooks` of core/code-context/mod.ts). A port,
  * so that topics need not import code-context, which reads topics: the composition plugs it in.
- * A hook is another module's code and may read any bundle, so it gets the host's whole `CoreDeps`;
- * the use cases that call one take `CoreDeps` too.
+ * A hook is another module's code and may read any bundle: it is given the host's whole deps (typed `CoreDeps<unknown>` here; the hook names what it reads, ADR 066).
  */
 export interface AnchorReports {
   /** `anchor_validation` of create and update answers; undefined when the topic has no repo. */
-  validation(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<AnchorValidation | undefined>;
+  validation(deps: CoreDeps<unknown>, ws: Workspace, topic: Topic): Promise<AnchorValidation | undefined>;
   /** `orphaned_anchors` of `GET /topics/{topic}?include_orphaned=true`: anchors matching no file of the repo's index. */
-  orphaned(deps: CoreDeps, ws: Workspace, topic: Topic): Promise<string[]>;
+  orphaned(deps: CoreDeps<unknown>, ws: Workspace, topic: Topic): Promise<string[]>;
 }
 
 export interface ProposalFilter {
@@ -303,4 +303,12 @@ export interface TopicStores {
 }
 
 /** What Topics' use cases are given: its own stores and those of other modules it reads (ADR 019). */
-export type TopicDeps = CoreDeps<TopicStores & WorkspaceStores>;
+export type TopicDeps = CoreDeps<TopicStores & WorkspaceStores> & {
+  /** The plan-limits gate (billing's `planLimitsGate`); without it nothing is counted or refused. */
+  capacity?: CapacityGate;
+  /**
+   * Code context's part in topic answers (`codeContextHooks`); without it, topics carry no
+   * `anchor_validation` and an empty `orphaned_anchors`.
+   */
+  anchorReports?: AnchorReports;
+};

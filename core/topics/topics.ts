@@ -1,7 +1,6 @@
 import { actorKind, assertCanWrite, type Principal } from "../access/mod.ts";
 import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
 import { assertCanDeleteTopic } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
 import type { TopicDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, versionConflict } from "../kernel/errors.ts";
@@ -37,13 +36,13 @@ async function published(deps: TopicDeps, p: Principal | null, w: TopicWrite): P
 }
 
 /** `view` with `anchor_validation` added when code context reports one (create and update answers). */
-async function withAnchorReport(deps: CoreDeps, ws: Workspace, topic: Topic, view: TopicView): Promise<TopicView> {
+async function withAnchorReport(deps: TopicDeps, ws: Workspace, topic: Topic, view: TopicView): Promise<TopicView> {
   const validation = await deps.anchorReports?.validation(deps, ws, topic);
   if (validation) view.anchor_validation = validation;
   return view;
 }
 
-export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateTopicDto): Promise<TopicView> {
+export async function createTopic(deps: TopicDeps, p: Principal, ws: Workspace, dto: CreateTopicDto): Promise<TopicView> {
   assertCanWrite(p, "create a topic");
   const tags = tagsOf(dto.tags ?? []);
   if (dto.slug) assertUsableSlug(dto.slug);
@@ -79,7 +78,7 @@ export async function createTopic(deps: CoreDeps, p: Principal, ws: Workspace, d
   return await withCapacity(deps.capacity, ws, "topics", () => insertTopic(deps, p, ws, dto, base, now));
 }
 
-async function insertTopic(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateTopicDto, base: Topic, now: Date): Promise<TopicView> {
+async function insertTopic(deps: TopicDeps, p: Principal, ws: Workspace, dto: CreateTopicDto, base: Topic, now: Date): Promise<TopicView> {
   // A slug the caller chose is theirs or a 409; a derived one takes the first free candidate.
   const attempts = dto.slug ? 1 : SLUG_ATTEMPTS;
   for (let n = 1; n <= attempts + 1; n++) {
@@ -99,7 +98,7 @@ async function insertTopic(deps: CoreDeps, p: Principal, ws: Workspace, dto: Cre
 }
 
 export async function getTopic(
-  deps: CoreDeps,
+  deps: TopicDeps,
   ws: Workspace,
   slug: string,
   query: { history?: QueryBool; view?: string; include_orphaned?: QueryBool },
@@ -214,7 +213,7 @@ export function checkVersion(topic: Topic, expected: number | undefined): void {
 }
 
 export async function updateTopic(
-  deps: CoreDeps,
+  deps: TopicDeps,
   p: Principal,
   ws: Workspace,
   slug: string,

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
-import { UUID_PATTERN } from "../kernel/ids.ts";
 import { literalUnion } from "../kernel/literal-union.ts";
+import { IdSchema, NameSchema } from "../kernel/field-schemas.ts";
 import { Member, PLANS, REPO_PROVIDERS, ROLES } from "./model.ts";
 
 /**
@@ -10,6 +10,9 @@ import { Member, PLANS, REPO_PROVIDERS, ROLES } from "./model.ts";
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const strict = { additionalProperties: false } as const;
+
+// Re-exported: the server's routes read them from here.
+export { IdSchema, NameSchema };
 
 /** A member as lists and details show it: the membership plus the person's email and name. */
 export const MemberView = Type.Object({ ...Member.properties, email: Type.String(), name: Nullable(Type.String()) });
@@ -32,10 +35,8 @@ export const SlugSchema = Type.String({
   maxLength: 48,
   description: "Lowercase letters, digits and dashes; 3 to 48 characters; starts and ends with a letter or digit.",
 });
-export const IdSchema = Type.String({ pattern: UUID_PATTERN, description: "A UUIDv7." });
 const EMAIL_PATTERN = "^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$";
 export const EmailSchema = Type.String({ pattern: EMAIL_PATTERN, maxLength: 254, description: "An e-mail address." });
-export const NameSchema = Type.String({ minLength: 1, maxLength: 120 });
 const DescriptionSchema = Type.String({ maxLength: 2000 });
 export const RoleSchema = literalUnion(ROLES, { description: "owner, admin or member." });
 export const PlanSchema = literalUnion(PLANS);

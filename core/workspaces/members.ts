@@ -2,7 +2,6 @@ import { assertCanWrite, isOwnerOrAdmin, type Principal } from "../access/mod.ts
 import { releaseCapacity, withCapacity } from "../kernel/capacity.ts";
 import { assertCanAddMember, assertCanChangeRole, assertCanRemoveMember } from "./policy.ts";
 import type { WorkspaceDeps } from "./ports.ts";
-import type { CoreDeps } from "../deps.ts";
 import { emit } from "../events/mod.ts";
 import { AppError, conflict, forbidden, notFound } from "../kernel/errors.ts";
 import { uuidv7 } from "../kernel/ids.ts";
@@ -42,7 +41,7 @@ export async function addMember(deps: WorkspaceDeps, p: Principal, ws: Workspace
   if (result === "already_member") throw conflict("Cannot add member: this person is already a member");
   await emit(deps, ws.id, "member.added", p, { member_id: result.id, role: result.role });
   // A hook is given the host's whole deps (the ones this use case was called with).
-  await deps.onMemberAdded?.(deps as unknown as CoreDeps, ws, p.identityId, result).catch(() => {});
+  await deps.onMemberAdded?.(deps, ws, p.identityId, result).catch(() => {});
   return result;
 }
 

@@ -1,5 +1,6 @@
-import type { CoreDeps } from "../deps.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { OffsetPage } from "../kernel/paging.ts";
+import type { CapacityGate } from "../kernel/capacity.ts";
 import type { ApiKeyRecord } from "../access/mod.ts";
 import type { Area, Identity, Member, Plan, Repo, Role, Workspace } from "./model.ts";
 import type { MemberView, WorkspaceCounts } from "./dto.ts";
@@ -107,17 +108,16 @@ export interface RepoStore {
 
 /**
  * What follows linking a repo (`codeContextHooks` of core/code-context/mod.ts: its first file
- * index). A port, so that workspaces need not import code-context, which reads repos. A hook is
- * another module's code and may read any bundle, so it gets the host's whole `CoreDeps`.
+ * index). A port, so that workspaces need not import code-context, which reads repos. A hook is another module's code and may read any bundle: it is given the host's whole deps (typed `CoreDeps<unknown>` here; the hook names what it reads, ADR 066).
  */
-export type RepoLinkedHook = (deps: CoreDeps, repo: Repo) => Promise<void>;
+export type RepoLinkedHook = (deps: CoreDeps<unknown>, repo: Repo) => Promise<void>;
 
 /**
  * What follows adding a member (`mailHooks` of core/mail/mod.ts: the "member added" mail). The
  * actor is the identity who added them, or null for a faceless key. A port, so workspaces need
  * not import mail; it must not fail the use case (the hook swallows its own failures).
  */
-export type MemberAddedHook = (deps: CoreDeps, ws: Workspace, actorIdentityId: string | null, member: MemberView) => Promise<void>;
+export type MemberAddedHook = (deps: CoreDeps<unknown>, ws: Workspace, actorIdentityId: string | null, member: MemberView) => Promise<void>;
 
 /** Workspaces' stores, one bundle per adapter (adapters/<adapter>/workspaces/). */
 export interface WorkspaceStores {
@@ -128,5 +128,28 @@ export interface WorkspaceStores {
   repos: RepoStore;
 }
 
-/** What Workspaces' use cases are given: its own stores and those of other modules it reads (ADR 019). */
-export type WorkspaceDeps = CoreDeps<WorkspaceStores>;
+/**
+ * What a repo link asks of the code host (code-context's `CodeHost`): whether it will ever read
+ * the repo. Declared here so workspaces need not import code-context.
+ */
+export interface RepoSourceCheck {
+  /** Why the code host will never read this repo (outside its roots, a private address); null: it may. */
+  refusal?(repo: Pick<Repo, "provider" | "full_name" | "clone_url">): Promise<string | null>;
+}
+
+/** Workspaces' own part of the host's deps: the gate, providers it asks, and the hooks that follow its use cases. */
+export interface WorkspaceProviders {
+  /** The gate every create of a limited kind passes (billing's `planLimitsGate`); without it nothing is counted or refused. */
+  capacity?: CapacityGate;
+  /** The payment provider (billing's `BillingProvider`); only whether there is one is read: with one, owners do not switch plans. */
+  billingProvider?: object;
+  /** The code host (adapters/git/), asked whether it will read a repo before it is linked. */
+  codeHost?: RepoSourceCheck;
+  /** What follows linking a repo (`codeContextHooks`: its first file index); without it, nothing. */
+  onRepoLinked?: RepoLinkedHook;
+  /** What follows adding a member (`mailHooks`: the "member added" mail); without it, nothing. */
+  onMemberAdded?: MemberAddedHook;
+}
+
+/** What Workspaces' use cases are given: its own stores and those of other modules it reads (ADR 019), and its providers. */
+export type WorkspaceDeps = CoreDeps<WorkspaceStores> & WorkspaceProviders;

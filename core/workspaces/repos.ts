@@ -1,6 +1,5 @@
 import { type Principal } from "../access/mod.ts";
 import { assertCanManageWorkspace } from "./policy.ts";
-import type { CoreDeps } from "../deps.ts";
 import type { WorkspaceDeps } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { conflict, notFound, validationFailed } from "../kernel/errors.ts";
@@ -22,7 +21,7 @@ export async function getRepo(deps: WorkspaceDeps, ws: Workspace, repoId: string
 }
 
 /** Linking a repository exposes its code to the workspace's agents: owner/admin only. */
-export async function createRepo(deps: CoreDeps, p: Principal, ws: Workspace, dto: CreateRepoDto): Promise<Repo> {
+export async function createRepo(deps: WorkspaceDeps, p: Principal, ws: Workspace, dto: CreateRepoDto): Promise<Repo> {
   assertCanManageWorkspace(p, "link a repo");
   const repo: Repo = {
     id: uuidv7(),

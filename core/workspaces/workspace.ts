@@ -3,8 +3,8 @@ import { assertCanDeleteWorkspace, assertCanManageWorkspace } from "./policy.ts"
 import type { WorkspaceDeps, WorkspaceStores } from "./ports.ts";
 import { emit } from "../events/mod.ts";
 import { AppError } from "../kernel/errors.ts";
-import type { StoreLifecycle, StoreStatus } from "../stores.ts";
-import type { CoreDeps } from "../deps.ts";
+import type { StoreLifecycle, StoreStatus } from "../kernel/store-lifecycle.ts";
+import type { CoreDeps } from "../kernel/deps.ts";
 import type { Identity, Member, Workspace, WorkspaceSettings } from "./model.ts";
 import type { SetPlanDto, UpdateWorkspaceDto, WorkspaceCounts } from "./dto.ts";
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
 import type { Principal } from "../../core/access/mod.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { fixedClock } from "../../core/kernel/clock.ts";
 import { executeRun, openSearch, priceRun, type ProspectDirectory, startRun } from "../../core/radar/mod.ts";
 import type { Workspace } from "../../core/workspaces/mod.ts";
@@ -38,7 +38,7 @@ function dyingAfter(dieAt: number): ProspectDirectory & { pages: number } {
 
 describe("radar run execution under faults (memory)", () => {
   const clock = fixedClock(new Date("2026-11-24T12:00:00Z"));
-  let deps: CoreDeps;
+  let deps: ComposedDeps;
   let ws: Workspace;
   let owner: Principal;
 

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, test } from "bun:test";
 import { API_KEY_SCOPES } from "../../core/access/scopes.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
 import type { Principal } from "../../core/access/mod.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { fixedClock } from "../../core/kernel/clock.ts";
 import { executeMonitor, getRunMonitor, openSearch, priceRun, startRun } from "../../core/radar/mod.ts";
 import type { Workspace } from "../../core/workspaces/mod.ts";
@@ -19,7 +19,7 @@ import { TEST_SECRET } from "../support/test-app.ts";
 describe("radar monitors over time (memory)", () => {
   const day = 86_400_000;
   let clock: ReturnType<typeof fixedClock>;
-  let deps: CoreDeps;
+  let deps: ComposedDeps;
   let ws: Workspace;
   let owner: Principal;
 

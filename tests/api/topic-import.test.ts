@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { authenticateApiKey } from "../../core/access/mod.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import { importMarkdownTopics } from "../../core/topics/mod.ts";
 import { bootstrapWorkspace } from "../../core/workspaces/mod.ts";
@@ -36,7 +36,7 @@ describe("Markdown import on mongo, interrupted", () => {
           return typeof value === "function" ? value.bind(target) : value;
         },
       });
-      const deps: CoreDeps = { stores: { ...stores, relations }, clock: systemClock, secretBox: await createSecretBox(TEST_SECRET) };
+      const deps: ComposedDeps = { stores: { ...stores, relations }, clock: systemClock, secretBox: await createSecretBox(TEST_SECRET) };
       const boot = await bootstrapWorkspace(deps, null, { slug: "md-resume", owner_email: "resume@example.com" });
       const { principal, workspace } = await authenticateApiKey(deps, boot.api_key.key);
       const run = async () => importMarkdownTopics(deps, principal, workspace, new Blob([await tarGz(VAULT)]).stream(), {}, 1 << 20);

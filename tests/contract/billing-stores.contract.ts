@@ -10,7 +10,7 @@ import { applyAccountChange, attachCustomer, updateAccount } from "../../core/bi
 import { createCollection, purgeCollection } from "../../core/collections/collections.ts";
 import { createRecord, deleteRecord } from "../../core/collections/records.ts";
 import { DEFAULT_SORT } from "../../core/collections/record-sort.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
 import type { Stores } from "../../core/stores.ts";
@@ -30,7 +30,7 @@ export function runBillingStoresContract(name: string, open: () => Promise<Store
   const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: plan usage store and plan limits`, () => {
     let s: Stores;
-    let deps: (mode: "enforce" | "off") => CoreDeps;
+    let deps: (mode: "enforce" | "off") => ComposedDeps;
     beforeAll(async () => {
       s = await open();
       const secretBox = await createSecretBox("contract-secret-contract-secret-0");

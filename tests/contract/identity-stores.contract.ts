@@ -1,6 +1,7 @@
 import type { TestApi } from "./kit/test-api.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
+import type { CoreDeps } from "../../core/kernel/deps.ts";
 import {
   authenticateAccessToken,
   authenticateClient,
@@ -44,7 +45,7 @@ export function runIdentityStoresContract(name: string, open: () => Promise<Stor
   const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: identity stores (OAuth clients, codes, grants, tokens; sessions; OIDC links)`, () => {
     let s: Stores;
-    let secretBox: CoreDeps["secretBox"];
+    let secretBox: ComposedDeps["secretBox"];
     beforeAll(async () => {
       s = await open();
       secretBox = await createSecretBox("contract-secret-contract-secret-0");

@@ -11,7 +11,7 @@ import { openPgliteStores } from "../../adapters/postgres/mod.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
 import { matchFiles } from "../../core/code-context/match-files.ts";
 import { retrieve } from "../../core/code-context/retrieve.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { Topic, TopicStatus } from "../../core/topics/mod.ts";
 import { changeTopic, topicEvent } from "../../core/topics/topic-change.ts";
@@ -50,8 +50,8 @@ function random(seed: number) {
 
 describe("pglite: code context on kept heads answers as the reference", () => {
   let s: Stores;
-  let kept: CoreDeps;
-  let reference: CoreDeps;
+  let kept: ComposedDeps;
+  let reference: ComposedDeps;
   let ws: Workspace;
   const topics: Topic[] = [];
   let reads = 0;
@@ -72,7 +72,7 @@ describe("pglite: code context on kept heads answers as the reference", () => {
           termWeights: (w, ids, terms) => (reads++, counted.termWeights(w, ids, terms)),
         },
       },
-    } as CoreDeps;
+    } as ComposedDeps;
     // The same store, saying it keeps no topic version: the paths that read everything per request.
     const heads = s.topicHeads;
     reference = {
@@ -85,7 +85,7 @@ describe("pglite: code context on kept heads answers as the reference", () => {
           termWeights: (w, ids, terms) => heads.termWeights(w, ids, terms),
         },
       },
-    } as CoreDeps;
+    } as ComposedDeps;
     const b = await bootstrapped(s);
     ws = b.workspace;
     const next = random(7);

@@ -7,7 +7,7 @@ import { planLimitsGate } from "../../core/billing/gate.ts";
 import type { BillingOffer, Contract } from "../../core/offers/model.ts";
 import { acceptOffer, createOffer, reissueOffer } from "../../core/offers/offers.ts";
 import { PLATFORM_OPERATOR } from "../../core/credits/policy.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { fixedClock, systemClock } from "../../core/kernel/clock.ts";
 import { billingSweep } from "../../core/offers/sweep.ts";
 import { grantDueCredits } from "../../core/offers/included-schedule.ts";
@@ -78,7 +78,7 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
   const { afterAll, beforeAll, describe, expect, test } = api;
   describe(`${name}: offer and contract stores`, () => {
     let s: Stores;
-    let deps: (mode?: "enforce" | "off") => CoreDeps;
+    let deps: (mode?: "enforce" | "off") => ComposedDeps;
     beforeAll(async () => {
       s = await open();
       const secretBox = await createSecretBox("contract-secret-contract-secret-0");
@@ -384,7 +384,7 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
     test("included credits at each later period start: granted once per contract period by the sweep's job, restart-safe, missed periods caught up", async () => {
       const b = await bootstrapped(s);
       const clock = fixedClock(new Date());
-      const d: CoreDeps = { ...deps(), clock };
+      const d: ComposedDeps = { ...deps(), clock };
       await setEnterprisePlan(d, PLATFORM_OPERATOR, b.workspace, {
         limits: { radar_credits_monthly: 500 },
         price: { amount: 1_000_000, currency: "eur", interval: "year" },
@@ -434,7 +434,7 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
     test("acceptOffer() crash between the acceptance and its effects: the sweep applies them once, after the grace; again, nothing", async () => {
       const b = await bootstrapped(s);
       const clock = fixedClock(new Date());
-      const d: CoreDeps = { ...deps(), clock };
+      const d: ComposedDeps = { ...deps(), clock };
       const offer = await createOffer(d, PLATFORM_OPERATOR, enterpriseOffer(b.workspace.id));
       // The acceptance's write, then the crash: nothing applied.
       await s.offers.close(offer.id, "accepted", clock.now().toISOString());
@@ -458,7 +458,7 @@ export function runOfferStoresContract(name: string, open: () => Promise<Stores>
     test("acceptOffer() crash midway through its effects: the recovery completes them without doubling any; a later contract stands", async () => {
       const b = await bootstrapped(s);
       const clock = fixedClock(new Date());
-      const d: CoreDeps = { ...deps(), clock };
+      const d: ComposedDeps = { ...deps(), clock };
       const offer = await createOffer(d, PLATFORM_OPERATOR, enterpriseOffer(b.workspace.id));
       const accepted = (await s.offers.close(offer.id, "accepted", clock.now().toISOString()))!;
       // The first attempt kept the contract and granted the offer's credits, then crashed.

@@ -11,7 +11,7 @@ import { createSecretBox } from "../../core/access/secret-box.ts";
 import { planLimitsGate } from "../../core/billing/gate.ts";
 import { createCollection, purgeCollection, setCollectionStatus, updateCollection } from "../../core/collections/collections.ts";
 import { createRecord } from "../../core/collections/records.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import { isAppError } from "../../core/kernel/errors.ts";
 import { freshDatabase, sharedPostgres } from "../support/postgres-server.ts";
@@ -212,7 +212,7 @@ for (const backend of ["pglite", "postgres"] as const) {
       };
       const secretBox = await createSecretBox("contract-secret-contract-secret-0");
       const deps = (stores: Stores) =>
-        ({ stores, clock: systemClock, secretBox, capacity: planLimitsGate(stores.planUsage, "off", stores.contracts) }) as CoreDeps;
+        ({ stores, clock: systemClock, secretBox, capacity: planLimitsGate(stores.planUsage, "off", stores.contracts) }) as ComposedDeps;
       const ws = b.workspace;
       const c = await createCollection(deps(here), p, ws, { name: "Deals", archetype: "pipeline" } as never);
       const create = (body: object) => createRecord(deps(here), p, ws, c.id, { fields: {}, ...body } as never);

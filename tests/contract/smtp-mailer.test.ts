@@ -3,7 +3,7 @@ import { SMTPServer } from "smtp-server";
 import { createSmtpMailer } from "../../adapters/mail/nodemailer.ts";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import type { Job, JobKind } from "../../core/jobs/kind.ts";
 import { jobOf } from "../../core/jobs/kind.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
@@ -89,7 +89,7 @@ describe("runMailSend()", () => {
 
   async function depsWith(mailer: Mailer) {
     const queued: Array<{ job: Job; delayMs?: number }> = [];
-    const deps: CoreDeps = {
+    const deps: ComposedDeps = {
       stores: createMemoryStores(),
       clock: systemClock,
       secretBox: await createSecretBox("x".repeat(32)),

@@ -3,7 +3,7 @@ import { createSqlStores, migrate, MIGRATIONS, pgliteDriver } from "../../adapte
 import { systemClock } from "../../core/kernel/clock.ts";
 import { uuidv7 } from "../../core/kernel/ids.ts";
 import { sweepUnlockHolds } from "../../core/contacts/mod.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { bootstrapped } from "./fixtures.ts";
 
 /**
@@ -46,11 +46,11 @@ test("migration 031: unresolved unlock holds left before it get an ended lease, 
       { workspace_id: ws, token: dead, lease_until: "2026-11-01T10:01:00.000Z", entity_ids: [entity, entity], kinds: ["email", "phone"] },
     ]);
 
-    const swept = await sweepUnlockHolds({ stores: s, clock: systemClock } as unknown as CoreDeps);
+    const swept = await sweepUnlockHolds({ stores: s, clock: systemClock } as unknown as ComposedDeps);
     expect(swept).toEqual({ resolved: 1, released: 12, captured: 0 });
     expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 96, held: 30 });
     expect(await s.contactUnlocks.unlocksOf(ws, [entity])).toEqual([]);
-    expect(await sweepUnlockHolds({ stores: s, clock: systemClock } as unknown as CoreDeps)).toEqual({
+    expect(await sweepUnlockHolds({ stores: s, clock: systemClock } as unknown as ComposedDeps)).toEqual({
       resolved: 0,
       released: 0,
       captured: 0,

@@ -6,7 +6,7 @@ import {
   applyGovernance,
   authenticateApiKey,
   bootstrapWorkspace,
-  type CoreDeps,
+  type ComposedDeps,
   createCollection,
   createRecord,
   createSecretBox,
@@ -26,7 +26,7 @@ function assert(cond: unknown, message: string): asserts cond {
 }
 
 Deno.test("core on Deno: bootstrap, authenticate, add a member, keep the last owner", async () => {
-  const deps: CoreDeps = {
+  const deps: ComposedDeps = {
     stores: createMemoryStores(),
     clock: systemClock,
     secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
@@ -54,7 +54,7 @@ Deno.test("core on Deno: bootstrap, authenticate, add a member, keep the last ow
 });
 
 Deno.test("core on Deno: a topic is written, approved and found by search", async () => {
-  const deps: CoreDeps = {
+  const deps: ComposedDeps = {
     stores: createMemoryStores(),
     clock: systemClock,
     secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
@@ -74,7 +74,7 @@ Deno.test("core on Deno: code context with a host's code host and matcher (index
   // A minimal matcher and code host of the embedding app's own (core imports no glob library).
   const paths = { compile: (p: string) => (p.endsWith("/**") ? (f: string) => f.startsWith(p.slice(0, -2)) : (f: string) => f === p) };
   const codeHost = { listFiles: async () => ({ commit: "c0ffee", files: ["src/b.ts", "src/a.ts", "README.md"] }) };
-  const deps: CoreDeps = {
+  const deps: ComposedDeps = {
     stores: createMemoryStores(),
     clock: systemClock,
     secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
@@ -97,7 +97,7 @@ Deno.test("core on Deno: code context with a host's code host and matcher (index
 });
 
 Deno.test("core on Deno: a collection takes a record, a typed query finds it, an entity upsert is idempotent", async () => {
-  const deps: CoreDeps = {
+  const deps: ComposedDeps = {
     stores: createMemoryStores(),
     clock: systemClock,
     secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),
@@ -130,7 +130,7 @@ Deno.test("core on Deno: a Markdown vault imports from a .tar.gz and a .zip (the
   const { importMarkdownTopics } = await import("../../core/mod.ts");
   const { packTar } = await import("modern-tar");
   const { zipSync, strToU8 } = await import("fflate");
-  const deps: CoreDeps = {
+  const deps: ComposedDeps = {
     stores: createMemoryStores(),
     clock: systemClock,
     secretBox: await createSecretBox("deno-secret-deno-secret-deno-secret-0"),

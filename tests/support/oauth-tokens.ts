@@ -1,5 +1,5 @@
 import type { Scope } from "../../core/access/scopes.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { type TokenSet } from "../../core/identity/dto.ts";
 import { issueCode, redeemCode, registerClient } from "../../core/identity/mod.ts";
 import { s256Challenge } from "../../core/identity/pkce.ts";
@@ -13,7 +13,7 @@ import type { TestApp } from "./test-app.ts";
 export const TEST_ISSUER = "http://localhost";
 
 export async function issueTokens(
-  core: CoreDeps,
+  core: ComposedDeps,
   who: { identityId: string; workspaceId: string },
   scopes: Scope[],
   issuer = TEST_ISSUER,

@@ -1,7 +1,7 @@
 import { createSecretBox } from "../../core/access/secret-box.ts";
 import { planLimitsGate, type PlanLimitsMode } from "../../core/billing/gate.ts";
 import { codeContextHooks } from "../../core/code-context/hooks.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import type { Stores } from "../../core/stores.ts";
 import { withAuthCache } from "../../adapters/cache/cached-stores.ts";
@@ -25,7 +25,7 @@ export interface TestResponse<T = any> {
 }
 
 export interface TestApp {
-  core: CoreDeps;
+  core: ComposedDeps;
   app: { handle(request: Request): Promise<Response> };
   logs: string[];
   call<T = any>(
@@ -48,7 +48,7 @@ export async function makeTestApp(
   opts: {
     events?: EventBus;
     rateLimits?: Partial<RateLimits>;
-    core?: Partial<CoreDeps>;
+    core?: Partial<ComposedDeps>;
     /** PLAN_LIMITS of the app (default `off`). */
     planLimits?: PlanLimitsMode;
     codeHostWebhookSecret?: string;
@@ -70,7 +70,7 @@ export async function makeTestApp(
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
-  const core: CoreDeps = {
+  const core: ComposedDeps = {
     stores,
     clock: systemClock,
     secretBox: await createSecretBox(TEST_SECRET),

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { createMemoryStores } from "../../adapters/memory/mod.ts";
 import { createSecretBox } from "../../core/access/secret-box.ts";
-import type { CoreDeps } from "../../core/deps.ts";
+import type { ComposedDeps } from "../../core/deps.ts";
 import { jobKind, jobOf } from "../../core/jobs/kind.ts";
 import { systemClock } from "../../core/kernel/clock.ts";
 import { repoIndexJob } from "../../core/code-context/repo-index-job.ts";
@@ -39,7 +39,7 @@ describe("jobOf()", () => {
 });
 
 describe("jobRunner()", () => {
-  const deps = async (): Promise<CoreDeps> => ({
+  const deps = async (): Promise<ComposedDeps> => ({
     stores: createMemoryStores(),
     clock: systemClock,
     secretBox: await createSecretBox("jobs-secret-jobs-secret-jobs-secret-0"),
@@ -67,7 +67,7 @@ describe("jobRunner()", () => {
   });
 
   test("jobRunner() refuses two handlers for one kind", () => {
-    expect(() => jobRunner(() => ({}) as CoreDeps, [handles(echo, async () => {}), handles(echo, async () => {})])).toThrow(
+    expect(() => jobRunner(() => ({}) as ComposedDeps, [handles(echo, async () => {}), handles(echo, async () => {})])).toThrow(
       /Two handlers for job kind test.echo/,
     );
   });
