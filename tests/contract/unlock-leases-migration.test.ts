@@ -38,7 +38,8 @@ test("migration 031: unresolved unlock holds left before it get an ended lease, 
     await append({ type: "hold", amount: 30 }, { reason: "radar run", run_id: uuidv7() });
     expect(await s.creditLedger.totals(ws)).toMatchObject({ balance: 96, held: 42 });
 
-    expect(await migrate(driver)).toEqual([31]);
+    expect(await migrate(driver, MIGRATIONS.filter((m) => m.version <= 31))).toEqual([31]);
+    await migrate(driver);
     const leases = await driver.query<Record<string, unknown>>(
       `select workspace_id, token, lease_until, entity_ids, kinds from radar_unlock_leases`,
     );
