@@ -5,6 +5,7 @@ import { AppError, type ErrorCode } from "../../core/kernel/errors.ts";
 /** The one table that maps domain error codes to HTTP statuses. */
 export const STATUS_OF: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
+  IMPORT_INVALID: 400,
   UNAUTHENTICATED: 401,
   INVALID_SIGNATURE: 401,
   INSUFFICIENT_CREDITS: 402,

@@ -1,13 +1,22 @@
 import type { CapacityClaim, CapacityRefusal } from "../../../core/kernel/capacity.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
-import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
+import type {
+  RecordImportJob,
+  RecordImportOutcome,
+  RecordQuery,
+  RecordRemoval,
+  RecordStore,
+  RecordWrite,
+  Slice,
+} from "../../../core/collections/ports.ts";
 import type { AggregateGroup, CompiledAggregate, GroupKeyValue } from "../../../core/collections/record-aggregate.ts";
 import { type DeclaredRollup, groupOfRollup } from "../../../core/collections/record-rollup.ts";
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlState } from "../driver.ts";
 import { AccountBatches, type AccountWrite } from "../credits/account-batches.ts";
 import { type ClaimingCreate, claimingCreates, type Settled } from "./record-creates.ts";
+import { importInTransaction } from "./record-import.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
@@ -245,6 +254,12 @@ export class PostgresRecordStore implements RecordStore {
     if (updated.length) return "ok";
     const found = await this.db.query(`select 1 from collection_records where ${KEYS}`, [r.workspace_id, r.collection_id, r.id]);
     return found.length ? "version_conflict" : "not_found";
+  }
+
+  /** In one transaction (record-import.ts). */
+  async importRecords(workspaceId: string, collectionId: string, job: RecordImportJob): Promise<RecordImportOutcome> {
+    if (!isUuid(workspaceId) || !isUuid(collectionId)) return "collection_not_found";
+    return await importInTransaction(this.db, workspaceId, collectionId, job);
   }
 
   async deletePlan(workspaceId: string, collectionId: string, id: string): Promise<RecordRemoval | null> {
