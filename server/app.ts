@@ -6,6 +6,7 @@ import { radarContactRoutes } from "./routes/radar-contacts.ts";
 import { radarRunRoutes } from "./routes/radar-runs.ts";
 import { entityRoutes } from "./routes/entities.ts";
 import { recordRoutes } from "./routes/records.ts";
+import { DEFAULT_IMPORT_LIMIT_BYTES, IMPORT_PATH, recordTransferRoutes } from "./routes/record-transfer.ts";
 import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import "./http/string-formats.ts";
@@ -62,6 +63,7 @@ export const MAX_URL_LENGTH = 8192;
  */
 export function buildApp(deps: ServerDeps) {
   const { logger, config } = deps;
+  const importLimitBytes = config.importLimitBytes ?? DEFAULT_IMPORT_LIMIT_BYTES;
   const oauth = oauthRoutes(deps);
   const unavailable = unavailableLog(logger);
   const corsOrigin = config.corsOrigins.includes("*") ? true : config.corsOrigins;
@@ -154,6 +156,7 @@ export function buildApp(deps: ServerDeps) {
   // instantiation depth (TS2589); the routes register on `api` all the same.
   api.use(platformBillingRoutes(deps));
   api.use(billingOfferRoutes(deps));
+  api.use(recordTransferRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));
@@ -175,7 +178,7 @@ export function buildApp(deps: ServerDeps) {
     // Synchronous, and written so that Elysia sees it so (it reads a hook's source: `return f(` or
     // the words async/await make it await the hook and every route's handler an async function).
     .onRequest(({ request, set }) => {
-      const refusal = refusedBeforeRouting(request, beginRequest(request, set).id, config.bodyLimitBytes);
+      const refusal = refusedBeforeRouting(request, beginRequest(request, set).id, config.bodyLimitBytes, importLimitBytes);
       if (refusal) return refusal;
     })
     // One strict JSON parser for every route but those declaring `rawBody` (signed webhooks).
@@ -273,7 +276,7 @@ function unavailableLog(logger: ServerDeps["logger"]) {
 }
 
 /** The answer to a request refused before any route sees it, else undefined. */
-function refusedBeforeRouting(request: Request, requestId: string, bodyLimitBytes: number): Response | undefined {
+function refusedBeforeRouting(request: Request, requestId: string, bodyLimit: number, importLimit: number): Response | undefined {
   const url = request.url;
   // No store takes a NUL character in text (PostgreSQL refuses it), and no URL needs 8 KB.
   if (url.length > MAX_URL_LENGTH) {
@@ -291,6 +294,8 @@ function refusedBeforeRouting(request: Request, requestId: string, bodyLimitByte
   const method = request.method;
   if (method === "GET" || method === "HEAD") return undefined;
   const length = Number(request.headers.get("content-length") ?? 0);
+  // A records import streams its body to a file (record-transfer.ts): its own, larger bound.
+  const bodyLimitBytes = method === "POST" && IMPORT_PATH.test(url) ? importLimit : bodyLimit;
   if (length > bodyLimitBytes) {
     return errorResponse(new AppError("PAYLOAD_TOO_LARGE", `Request body too large: the limit is ${bodyLimitBytes} bytes`), requestId);
   }

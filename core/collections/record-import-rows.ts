@@ -88,8 +88,10 @@ export function csvColumns(schema: RecordSchema, header: readonly string[], line
     const at = (code: RowErrorCode, message: string) => problems.push({ line, column: name || `#${i + 1}`, code, message });
     if (name === "") return { kind: "unnamed" };
     const key = isRecordColumn(name) ? name : name.startsWith("fields.") ? name.slice(7) : name;
-    if (seen.has(key === "expected_version" ? "version" : key)) at("DUPLICATE_COLUMN", "appears twice in the header");
-    seen.add(key === "expected_version" ? "version" : key);
+    // `version` and `expected_version` are one column; a field and a record column of one name are two.
+    const slot = isRecordColumn(name) ? `column:${name === "expected_version" ? "version" : name}` : `field:${key}`;
+    if (seen.has(slot)) at("DUPLICATE_COLUMN", "appears twice in the header");
+    seen.add(slot);
     if (isRecordColumn(name)) return { kind: name === "expected_version" ? "version" : name };
     if (!FIELD_NAME.test(key)) {
       at("UNKNOWN_COLUMN", `is neither a record column (${IMPORT_RECORD_COLUMNS.join(", ")}) nor a field name (${FIELD_NAME_PATTERN})`);
@@ -147,6 +149,11 @@ export function csvIntent(schema: RecordSchema, cols: CsvColumns, line: number, 
     return i >= 0 ? cols.header[i]! : fieldHeader(field);
   };
   const intent = newIntent(line, columnOf);
+  // A blank line reads as one empty cell.
+  if (cells.every((c) => c === "") && (cells.length === cols.columns.length || cells.length === 1)) {
+    intent.empty = true;
+    return intent;
+  }
   if (cells.length !== cols.columns.length) {
     intent.problems.push({
       line,
@@ -156,8 +163,6 @@ export function csvIntent(schema: RecordSchema, cols: CsvColumns, line: number, 
     });
     return intent;
   }
-  intent.empty = cells.every((c) => c === "");
-  if (intent.empty) return intent;
   cells.forEach((raw, i) => {
     const col = cols.columns[i]!;
     const header = cols.header[i]!;

@@ -205,16 +205,22 @@ async function checkChunk(
   out: Checked,
   lineOfId: Map<string, number>,
 ): Promise<void> {
-  const ids = [...new Set(chunk.filter((i) => i.id && !i.problems.length).map((i) => i.id!))];
+  const ids = [...new Set(chunk.filter((i) => i.id).map((i) => i.id!))];
   const existing = new Map<string, CollectionRecord>();
   for (let i = 0; i < ids.length; i += 200) {
     for (const r of await deps.stores.records.getMany(ws.id, c.id, ids.slice(i, i + 200))) existing.set(r.id, r);
   }
-  // Rows whose own checks passed, waiting for the entity check: `update` names the record's version, `same` an update that changes nothing.
+  // Rows waiting for the entity check: `update` names the record's version, `same` an update that
+  // changes nothing; `prior`, what reading the row found (a cell that is no value of its type):
+  // the rest of the row is still checked, so that one answer lists all its problems.
   const pending: { intent: RowIntent; v: ValidatedFields; entityId: string | null; update: boolean; same: boolean }[] = [];
+  // The chunk's problems, listed in line order at the end.
+  const found: RowError[] = [];
+  const errors = { push: (...e: RowError[]) => void found.push(...e) };
   for (const intent of chunk) {
-    if (intent.problems.length) {
-      out.errors.push(...intent.problems);
+    // Nothing more to check in a row that could not be read, or a header.
+    if (isHeader(intent) || intent.problems.some((e) => e.column === null)) {
+      errors.push(...intent.problems);
       continue;
     }
     if (intent.empty) {
@@ -232,14 +238,14 @@ async function checkChunk(
     }
     const earlier = lineOfId.get(r.id);
     if (earlier !== undefined) {
-      out.errors.push({ line: intent.line, column: "id", code: "DUPLICATE_ID", message: `names the record of line ${earlier} again` });
+      errors.push(...intent.problems, { line: intent.line, column: "id", code: "DUPLICATE_ID", message: `names the record of line ${earlier} again` });
       continue;
     }
     lineOfId.set(r.id, intent.line);
     const stale = (intent.version !== null && intent.version !== r.version) ||
       (intent.updatedAt !== null && Date.parse(intent.updatedAt) !== Date.parse(r.updated_at));
     if (stale) {
-      out.errors.push({
+      errors.push(...intent.problems, {
         line: intent.line,
         column: intent.version !== null ? "version" : "updated_at",
         code: "VERSION_CONFLICT",
@@ -257,26 +263,30 @@ async function checkChunk(
     if (p.entityId) wanted.add(p.entityId);
     for (const ref of p.v.entityRefs) wanted.add(ref.id);
   }
-  const found = new Map<string, string>();
+  const kinds = new Map<string, string>();
   const list = [...wanted];
   for (let i = 0; i < list.length; i += 1000) {
-    for (const e of await deps.stores.entities.getMany(ws.id, list.slice(i, i + 1000))) found.set(e.id, e.kind);
+    for (const e of await deps.stores.entities.getMany(ws.id, list.slice(i, i + 1000))) kinds.set(e.id, e.kind);
   }
   for (const p of pending) {
-    const errors = [...p.v.errors];
-    if (p.entityId && !found.has(p.entityId)) errors.push({ path: "/entity_id", message: "is not an entity of this workspace" });
+    const details = [...p.v.errors];
+    if (p.entityId && !kinds.has(p.entityId)) details.push({ path: "/entity_id", message: "is not an entity of this workspace" });
     for (const ref of p.v.entityRefs) {
-      const kind = found.get(ref.id);
-      if (kind === undefined) errors.push({ path: ref.path, message: "is not an entity of this workspace" });
-      else if (ref.kind !== null && kind !== ref.kind) errors.push({ path: ref.path, message: `must be an entity of kind ${ref.kind}` });
+      const kind = kinds.get(ref.id);
+      if (kind === undefined) details.push({ path: ref.path, message: "is not an entity of this workspace" });
+      else if (ref.kind !== null && kind !== ref.kind) details.push({ path: ref.path, message: `must be an entity of kind ${ref.kind}` });
     }
-    if (errors.length) {
-      out.errors.push(...errors.map((d) => rowError(p.intent, d)));
+    // A cell that was no value of its type is missing from the fields checked: not "required" too.
+    const read = new Set(p.intent.problems.map((e) => e.column));
+    const all = [...p.intent.problems, ...details.map((d) => rowError(p.intent, d)).filter((e) => !read.has(e.column))];
+    if (all.length) {
+      errors.push(...all);
       if (p.update) out.versions.delete(p.intent.id!);
     } else if (!p.update) out.created++;
     else if (p.same) out.unchanged++;
     else out.updated++;
   }
+  out.errors.push(...found.sort((a, b) => a.line - b.line));
 }
 
 /** The second pass: the rows again, as the store's batches of writes. */
@@ -368,7 +378,9 @@ function report(opts: ImportOptions, checked: Checked, counts: { created: number
     dry_run: opts.dryRun,
     format: opts.format,
     rows: checked.rows,
-    ...counts,
+    created: counts.created,
+    updated: counts.updated,
+    unchanged: counts.unchanged,
     skipped: skipped.reduce((n, s) => n + s.count, 0),
     skipped_reasons: skipped,
   };

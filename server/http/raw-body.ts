@@ -17,6 +17,16 @@ async function readRawBody({ request }: { request: Request }): Promise<Uint8Arra
 /** `.use(rawBody)` lets a route declare `rawBody: true`. */
 export const rawBody = new Elysia({ name: "raw-body" }).macro({ rawBody: { parse: readRawBody } });
 
+/** What `body` is on a route that reads its request body as a stream itself (a records import). */
+export const STREAMED_BODY = Symbol("streamed body");
+/** Leaves the request body unread: the route's handler streams `request.body`. */
+function leaveStreamed(): typeof STREAMED_BODY {
+  return STREAMED_BODY;
+}
+
+/** `.use(streamedBody)` lets a route declare `streamedBody: true`. */
+export const streamedBody = new Elysia({ name: "streamed-body" }).macro({ streamedBody: { parse: leaveStreamed } });
+
 interface RouteTable {
   routes: ReadonlyArray<{ method: string; path: string; hooks?: { parse?: unknown } }>;
 }
@@ -26,7 +36,8 @@ function rawBodyRoutes(app: RouteTable): Set<string> {
   const out = new Set<string>();
   for (const r of app.routes) {
     const hooks = ([] as unknown[]).concat(r.hooks?.parse ?? []);
-    if (hooks.some((h) => h === readRawBody || (h as { fn?: unknown } | null)?.fn === readRawBody)) out.add(`${r.method} ${r.path}`);
+    const own = (h: unknown) => h === readRawBody || h === leaveStreamed;
+    if (hooks.some((h) => own(h) || own((h as { fn?: unknown } | null)?.fn))) out.add(`${r.method} ${r.path}`);
   }
   return out;
 }

@@ -65,6 +65,8 @@ export async function makeTestApp(
     billingWebhookSecret?: string;
     /** WORKSPACE_BOOTSTRAP of the app (default `open`). */
     workspaceBootstrap?: "open" | "operator";
+    /** More of the server's settings (e.g. IMPORT_MAX_ROWS as `importMaxRows`). */
+    config?: Partial<ServerDeps["config"]>;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -92,6 +94,7 @@ export async function makeTestApp(
       publicUrl: opts.publicUrl ?? null,
       secretKey: TEST_SECRET,
       workspaceBootstrap: opts.workspaceBootstrap ?? "open",
+      ...opts.config,
     },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {
