@@ -11,7 +11,12 @@ import { makeTestApp, type TestApp } from "../support/test-app.ts";
  * injection), import all or nothing (row errors, the row limit, the plan's limit, dry run,
  * Idempotency-Key), and the round trip export → import into another collection.
  */
-export function runRecordTransferSuite(name: string, open: () => Promise<Stores>) {
+export function runRecordTransferSuite(
+  name: string,
+  open: () => Promise<Stores>,
+  /** `rows`: the round trip's (more than a store page of 200); `maxRows`: IMPORT_MAX_ROWS. Smaller on FerretDB, which scans. */
+  size: { rows: number; maxRows: number } = { rows: 450, maxRows: 600 },
+) {
   describe(name, () => {
     let t: TestApp;
     let key: string;
@@ -20,7 +25,7 @@ export function runRecordTransferSuite(name: string, open: () => Promise<Stores>
     const events: WorkspaceEvent[] = [];
     beforeAll(async () => {
       // A small row limit, so that "over the limit" is a short file.
-      t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), { config: { importMaxRows: 600 } });
+      t = await makeTestApp(withAuthCache(await open(), createLocalInvalidationBus()), { config: { importMaxRows: size.maxRows } });
       const boot = await t.bootstrap("xfer");
       key = boot.key;
       wsId = boot.body.workspace.id;
@@ -170,19 +175,20 @@ export function runRecordTransferSuite(name: string, open: () => Promise<Stores>
 
     test("round trip: CSV and NDJSON exports of more than a page import into another collection as equal records, in the same order", async () => {
       const src = await collection();
-      const rows = Array.from({ length: 450 }, (_, i) => ({ fields: deal(i), status: ["lead", "won"][i % 2] }));
+      const n = size.rows;
+      const rows = Array.from({ length: n }, (_, i) => ({ fields: deal(i), status: ["lead", "won"][i % 2] }));
       const made = await importFile(src, ndjsonOf(rows), "?format=ndjson");
-      expect(made.body).toMatchObject({ rows: 450, created: 450, updated: 0, unchanged: 0, skipped: 0 });
+      expect(made.body).toMatchObject({ rows: n, created: n, updated: 0, unchanged: 0, skipped: 0 });
       const strip = (rs: any[]) => rs.map((r) => ({ status: r.status, entity_id: r.entity_id, fields: r.fields }));
       const want = strip(await records(src));
-      expect(want).toHaveLength(450);
+      expect(want).toHaveLength(n);
       for (const format of ["csv", "ndjson"]) {
         const { text } = await exportFile(src, `?format=${format}`);
-        expect(text.split(format === "csv" ? "\r\n" : "\n").filter(Boolean)).toHaveLength(format === "csv" ? 451 : 450);
+        expect(text.split(format === "csv" ? "\r\n" : "\n").filter(Boolean)).toHaveLength(format === "csv" ? n + 1 : n);
         const dst = await collection();
         const res = await importFile(dst, text, `?format=${format}`);
         expect(res.status).toBe(201);
-        expect(res.body).toMatchObject({ rows: 450, created: 450, updated: 0, unchanged: 0 });
+        expect(res.body).toMatchObject({ rows: n, created: n, updated: 0, unchanged: 0 });
         expect(strip(await records(dst))).toEqual(want);
         // And the copy exports as the original did, but for ids and times.
         const again = await exportFile(dst, `?format=${format}`);
@@ -272,13 +278,13 @@ export function runRecordTransferSuite(name: string, open: () => Promise<Stores>
     test("over IMPORT_MAX_ROWS rows is a 413 pointing to NDJSON batches, and nothing is written; at the limit it imports", async () => {
       const cid = await collection();
       const header = "company\r\n";
-      const over = await importFile(cid, header + Array.from({ length: 601 }, (_, i) => `C${i}\r\n`).join(""));
+      const over = await importFile(cid, header + Array.from({ length: size.maxRows + 1 }, (_, i) => `C${i}\r\n`).join(""));
       expect(over.status).toBe(413);
       expect(over.body.error.code).toBe("PAYLOAD_TOO_LARGE");
       expect(over.body.error.message).toContain("NDJSON");
       expect(await records(cid)).toEqual([]);
-      const at = await importFile(cid, header + Array.from({ length: 600 }, (_, i) => `C${i}\r\n`).join(""));
-      expect(at.body).toMatchObject({ rows: 600, created: 600 });
+      const at = await importFile(cid, header + Array.from({ length: size.maxRows }, (_, i) => `C${i}\r\n`).join(""));
+      expect(at.body).toMatchObject({ rows: size.maxRows, created: size.maxRows });
       // A body over its byte limit is refused before it is read.
       const big = await t.call("POST", `${ws}/collections/${cid}/records/import`, {
         key,
@@ -337,11 +343,16 @@ export function runRecordTransferSuite(name: string, open: () => Promise<Stores>
       expect(res.body.created).toBe(3);
       const created = events.slice(before).filter((e) => e.type === "record.created");
       expect(created.map((e) => e.data.record_id).sort()).toEqual((await records(cid)).map((r) => r.id).sort());
-      // Under PLAN_LIMITS=enforce, the free plan holds 10,000 records: all but two held, three do not fit.
-      const limited = await makeTestApp(t.core.stores, { planLimits: "enforce" });
+      // Under PLAN_LIMITS=enforce, an enterprise contract allowing 3 records: 4 do not fit, 3 do.
+      const operator = "op-".padEnd(40, "x");
+      const limited = await makeTestApp(t.core.stores, { planLimits: "enforce", platformAdminKey: operator });
       const boot = await limited.bootstrap("xfer-limited");
+      const contract = await limited.call("POST", `/platform/billing/workspaces/${boot.body.workspace.id}/enterprise`, {
+        key: operator,
+        body: { limits: { records: 3 }, price: { amount: 1_000, currency: "eur", interval: "year" }, term_months: 12 },
+      });
+      expect(contract.status).toBe(201);
       const lc = await limited.call("POST", "/workspaces/xfer-limited/collections", { key: boot.key, body: { name: "L", archetype: "pipeline" } });
-      await limited.core.stores.planUsage.claim(boot.body.workspace.id, "records", 10_000 - 2, null);
       const into = (text: string) =>
         limited.call("POST", `/workspaces/xfer-limited/collections/${lc.body.id}/records/import`, {
           key: boot.key,
@@ -349,12 +360,12 @@ export function runRecordTransferSuite(name: string, open: () => Promise<Stores>
           headers: { "content-type": "text/csv" },
         });
       const count = async () => (await limited.call("GET", `/workspaces/xfer-limited/collections/${lc.body.id}/records`, { key: boot.key })).body.records.length;
-      const refused = await into("company\r\nX\r\nY\r\nZ\r\n");
+      const refused = await into("company\r\nW\r\nX\r\nY\r\nZ\r\n");
       expect(refused.status).toBe(402);
-      expect(refused.body.error.code).toBe("PLAN_LIMIT_REACHED");
+      expect(refused.body.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", limit: "records", allowed: 3 });
       expect(await count()).toBe(0);
-      expect((await into("company\r\nX\r\nY\r\n")).body.created).toBe(2);
-      expect(await count()).toBe(2);
+      expect((await into("company\r\nX\r\nY\r\nZ\r\n")).body.created).toBe(3);
+      expect(await count()).toBe(3);
     });
 
     test("open collections: CSV columns in first-seen order; cells stay text unless infer=true", async () => {

@@ -16,4 +16,5 @@ const postgres = await sharedPostgres();
 runRecordTransferSuite("records CSV/NDJSON on postgres", async () => openPostgresStores(await freshDatabase(postgres)));
 
 const mongo = await sharedMongo();
-runRecordTransferSuite("records CSV/NDJSON on mongo", async () => openMongoStores(freshMongoDatabase(mongo)));
+// FerretDB scans rather than using indexes: a round trip of just over a store page, a small row limit.
+runRecordTransferSuite("records CSV/NDJSON on mongo", async () => openMongoStores(freshMongoDatabase(mongo)), { rows: 205, maxRows: 210 });
