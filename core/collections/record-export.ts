@@ -101,7 +101,11 @@ export async function exportRecords(deps: CollectionDeps, ws: Workspace, cid: st
     if (new Set(asked).size !== asked.length) throw badQuery("fields", "a field is named twice");
   }
   const filter = listFilter(q);
-  const base = { filter: filter ? compileFilter(c.record_schema, filter) : null, sort: { operand: null, dir: "asc" as const }, limit: PAGE };
+  const base = {
+    filter: filter ? compileFilter(c.record_schema, filter) : null,
+    sort: { operand: null, dir: "asc" as const },
+    limit: PAGE,
+  };
   const filename = `${fileStem(c.name)}-${stamp(deps.clock.now())}.${format}`;
   if (format === "ndjson") {
     return { format, contentType: "application/x-ndjson; charset=utf-8", filename, chunks: ndjson(deps, ws, c, base, asked) };
@@ -130,7 +134,9 @@ async function* csv(deps: CollectionDeps, ws: Workspace, c: Collection, base: Om
 /** One NDJSON line: what the import reads back (`version` and `updated_at` hold an update to this state). */
 export function ndjsonLine(r: CollectionRecord, fields: string[] | null): string {
   const values = fields ? Object.fromEntries(fields.filter((f) => f in r.fields).map((f) => [f, r.fields[f]])) : r.fields;
-  return `${JSON.stringify({ id: r.id, status: r.status, entity_id: r.entity_id, version: r.version, updated_at: r.updated_at, fields: values })}\n`;
+  return `${
+    JSON.stringify({ id: r.id, status: r.status, entity_id: r.entity_id, version: r.version, updated_at: r.updated_at, fields: values })
+  }\n`;
 }
 
 async function* ndjson(deps: CollectionDeps, ws: Workspace, c: Collection, base: Omit<RecordQuery, "after">, asked: string[] | null) {

@@ -104,7 +104,18 @@ export function csvColumns(schema: RecordSchema, header: readonly string[], line
 }
 
 function newIntent(line: number, columnOf: (f: string) => string): RowIntent {
-  return { line, id: null, status: null, entityId: undefined, version: null, updatedAt: null, fields: {}, columnOf, problems: [], empty: false };
+  return {
+    line,
+    id: null,
+    status: null,
+    entityId: undefined,
+    version: null,
+    updatedAt: null,
+    fields: {},
+    columnOf,
+    problems: [],
+    empty: false,
+  };
 }
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -168,7 +179,9 @@ export function csvIntent(schema: RecordSchema, cols: CsvColumns, line: number, 
     const header = cols.header[i]!;
     const text = uncellText(raw);
     if (col.kind === "unnamed") {
-      if (text !== "") intent.problems.push({ line, column: `#${i + 1}`, code: "UNKNOWN_COLUMN", message: "holds a value but its column has no name" });
+      if (text !== "") {
+        intent.problems.push({ line, column: `#${i + 1}`, code: "UNKNOWN_COLUMN", message: "holds a value but its column has no name" });
+      }
       return;
     }
     if (col.kind !== "field") {

@@ -7,7 +7,16 @@ import type { Workspace } from "../workspaces/mod.ts";
 import { findCollection } from "./collections.ts";
 import type { Collection, CollectionRecord } from "./model.ts";
 import type { CollectionDeps, RecordImportBatch, RecordImportUpdate, RecordWrite } from "./ports.ts";
-import { csvColumns, csvIntent, type CsvColumns, type ImportRow, ndjsonIntent, type RowError, type RowErrorCode, type RowIntent } from "./record-import-rows.ts";
+import {
+  type CsvColumns,
+  csvColumns,
+  csvIntent,
+  type ImportRow,
+  ndjsonIntent,
+  type RowError,
+  type RowErrorCode,
+  type RowIntent,
+} from "./record-import-rows.ts";
 import { recordSearchText } from "./record-text.ts";
 import { patchRecordFields, stageProblem, type ValidatedFields, validateRecordFields } from "./record-validation.ts";
 import { recordChangeOf } from "./records.ts";
@@ -101,7 +110,18 @@ async function* intentsOf(c: Collection, source: ImportSource, opts: ImportOptio
 }
 
 function blank(line: number): RowIntent {
-  return { line, id: null, status: null, entityId: undefined, version: null, updatedAt: null, fields: {}, columnOf: (f) => f, problems: [], empty: false };
+  return {
+    line,
+    id: null,
+    status: null,
+    entityId: undefined,
+    version: null,
+    updatedAt: null,
+    fields: {},
+    columnOf: (f) => f,
+    problems: [],
+    empty: false,
+  };
 }
 const isHeader = (i: RowIntent) => (i as { header?: boolean }).header === true;
 
@@ -238,7 +258,12 @@ async function checkChunk(
     }
     const earlier = lineOfId.get(r.id);
     if (earlier !== undefined) {
-      errors.push(...intent.problems, { line: intent.line, column: "id", code: "DUPLICATE_ID", message: `names the record of line ${earlier} again` });
+      errors.push(...intent.problems, {
+        line: intent.line,
+        column: "id",
+        code: "DUPLICATE_ID",
+        message: `names the record of line ${earlier} again`,
+      });
       continue;
     }
     lineOfId.set(r.id, intent.line);
@@ -303,7 +328,9 @@ async function* writesOf(
   let batch: RecordImportBatch = { creates: [], updates: [] };
   let now = deps.clock.now();
   for await (const intent of intentsOf(c, source, opts)) {
-    if (isHeader(intent) || intent.problems.length) throw new Error(`The import file changed between its two readings (line ${intent.line})`);
+    if (isHeader(intent) || intent.problems.length) {
+      throw new Error(`The import file changed between its two readings (line ${intent.line})`);
+    }
     if (intent.empty) continue;
     const version = intent.id ? versions.get(intent.id) : undefined;
     if (version === undefined) batch.creates.push(createWrite(p, ws, c, intent, now));
@@ -433,13 +460,17 @@ export async function importRecords(
     if (claimed) await gate!.release(ws, "records", claimed);
     if (outcome === "collection_not_found") throw notFound("Collection");
     if (outcome === "collection_changed") {
-      throw conflict("Cannot import: the collection changed while the file was read (its schema or status); nothing was written, send it again");
+      throw conflict(
+        "Cannot import: the collection changed while the file was read (its schema or status); nothing was written, send it again",
+      );
     }
     if (isCapacityRefusal(outcome)) {
       const limit = await gate!.limit(ws, "records");
       throw gate!.refusal(ws, "records", limit ?? outcome.used, outcome.used);
     }
-    if (outcome.current_version === null) throw conflict(`Cannot import: record ${outcome.conflict} was deleted meanwhile; nothing was written`);
+    if (outcome.current_version === null) {
+      throw conflict(`Cannot import: record ${outcome.conflict} was deleted meanwhile; nothing was written`);
+    }
     const e = versionConflict(`record ${outcome.conflict}`, outcome.current_version);
     throw new AppError(e.code, `${e.message}; nothing was written`, [], { ...e.meta, record_id: outcome.conflict });
   }

@@ -51,7 +51,12 @@ export async function spoolBody(request: Request, limitBytes: number): Promise<S
     await dispose();
     throw e;
   }
-  return { bytes, sha256: hash.digest("hex"), rows: (format) => ({ rows: () => (format === "csv" ? csvRows(path) : ndjsonRows(path)) }), dispose };
+  return {
+    bytes,
+    sha256: hash.digest("hex"),
+    rows: (format) => ({ rows: () => (format === "csv" ? csvRows(path) : ndjsonRows(path)) }),
+    dispose,
+  };
 }
 
 /** A CSV record (a row) may not be longer than this: a record's fields are at most 256 KiB of JSON. */

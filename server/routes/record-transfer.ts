@@ -5,8 +5,8 @@ import {
   DEFAULT_IMPORT_MAX_ROWS,
   IMPORT_FORMATS,
   type ImportFormat,
-  type ImportReport,
   importRecords,
+  type ImportReport,
   MAX_ROW_ERRORS,
 } from "../../core/collections/record-import.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -195,8 +195,7 @@ export function recordTransferRoutes(deps: ServerDeps) {
           ...authenticated,
           tags,
           summary: "Import records from CSV or NDJSON",
-          description:
-            "The body is the file (`text/csv` or `application/x-ndjson`), streamed. " +
+          description: "The body is the file (`text/csv` or `application/x-ndjson`), streamed. " +
             "**CSV**: a header row maps columns to fields by name (`fields.<name>` too); `id`, `status`, `entity_id`, `updated_at`, `version` (or `expected_version`) are the record's own. " +
             "Declared fields convert from the cell's text by type: integer and number from decimal text, boolean from `true`/`false`, a list from JSON text, others (text, date, datetime, enum, url, email, entity) as the text; an empty cell is no value. " +
             "An open collection's cells stay text unless `infer=true`. " +

@@ -45,7 +45,10 @@ export function runRecordTransferSuite(
       },
     };
     async function collection(body: Record<string, unknown> = {}) {
-      const res = await t.call("POST", `${ws}/collections`, { key, body: { name: "Deals", archetype: "pipeline", record_schema: schema, ...body } });
+      const res = await t.call("POST", `${ws}/collections`, {
+        key,
+        body: { name: "Deals", archetype: "pipeline", record_schema: schema, ...body },
+      });
       if (res.status !== 201) throw new Error(`collection: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.id as string;
     }
@@ -106,7 +109,11 @@ export function runRecordTransferSuite(
 
     test("export CSV: a header of the record's columns then the fields in schema order; typed cells; RFC 4180 quoting; a field named like a column is fields.<name>", async () => {
       const cid = await collection();
-      const imported = await importFile(cid, ndjsonOf([{ fields: deal(1), status: "qualified" }, { fields: { company: "Bare" } }]), "?format=ndjson");
+      const imported = await importFile(
+        cid,
+        ndjsonOf([{ fields: deal(1), status: "qualified" }, { fields: { company: "Bare" } }]),
+        "?format=ndjson",
+      );
       expect(imported.status).toBe(201);
       const { text, headers } = await exportFile(cid);
       expect(headers.get("content-type")).toStartWith("text/csv");
@@ -135,7 +142,14 @@ export function runRecordTransferSuite(
       expect(rows[2]!.slice(4)).toEqual(declared.map((f) => (f === "company" ? "Bare" : "")));
       // `fields` picks columns in its order; filters are the list's.
       const picked = parseCsv((await exportFile(cid, "?fields=tier,company&status=qualified")).text);
-      expect(picked).toEqual([["id", "status", "entity_id", "updated_at", "tier", "company"], [first.id, "qualified", "", first.updated_at, "mid", 'Company 1, "Ltd"']]);
+      expect(picked).toEqual([["id", "status", "entity_id", "updated_at", "tier", "company"], [
+        first.id,
+        "qualified",
+        "",
+        first.updated_at,
+        "mid",
+        'Company 1, "Ltd"',
+      ]]);
       const bad = await t.call("GET", `${ws}/collections/${cid}/records/export?fields=company,nope`, { key });
       expect(bad.status).toBe(400);
       expect((await t.call("GET", `${ws}/collections/${cid}/records/export?format=xlsx`, { key })).status).toBe(400);
@@ -143,13 +157,13 @@ export function runRecordTransferSuite(
 
     test("CSV injection: text cells starting with = + - @ tab or CR are prefixed with ', numbers are not, and the import reads them back as they were", async () => {
       const cid = await collection({ record_schema: { fields: { note: { type: "string" }, n: { type: "number" } } } });
-      const notes = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR", "'=already quoted", "plain", "a=b", "'plain"];
+      const notes = ['=HYPERLINK("http://x")', "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR", "'=already quoted", "plain", "a=b", "'plain"];
       const lines = notes.map((note, i) => ({ fields: { note, n: -i - 0.5 } }));
       expect((await importFile(cid, ndjsonOf(lines), "?format=ndjson")).status).toBe(201);
       const { text } = await exportFile(cid, "?fields=note,n");
       const cells = parseCsv(text).slice(1).map((r) => [r[4], r[5]]);
       expect(cells).toEqual([
-        ["'=HYPERLINK(\"http://x\")", "-0.5"],
+        ['\'=HYPERLINK("http://x")', "-0.5"],
         ["'+1+1", "-1.5"],
         ["'-2+3", "-2.5"],
         ["'@SUM(A1)", "-3.5"],
@@ -209,7 +223,8 @@ export function runRecordTransferSuite(
       const col = (name: string) => rows[0]!.indexOf(name);
       rows[2]![col("tier")] = "smb"; // of the second record (was ent)
       rows[3]![col("amount")] = ""; // of the third: removed
-      const edited = rows.map((r) => r.map((c) => (/[",\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(",")).join("\r\n") + "\r\n";
+      const edited = rows.map((r) => r.map((c) => (/[",\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c)).join(",")).join("\r\n") +
+        "\r\n";
       const before = events.length;
       const res = await importFile(cid, edited);
       expect(res.body).toMatchObject({ created: 0, updated: 2, unchanged: 1 });
@@ -261,7 +276,12 @@ export function runRecordTransferSuite(
       // NDJSON: unknown keys, a bad stage, an unknown entity, a line that is not JSON.
       const nd = await importFile(
         cid,
-        ['{"fields":{"company":"A"},"colour":"red"}', '{"fields":{"company":"B"},"status":"nope"}', `{"fields":{"company":"C"},"entity_id":"${crypto.randomUUID()}"}`, "{not json"].join("\n"),
+        [
+          '{"fields":{"company":"A"},"colour":"red"}',
+          '{"fields":{"company":"B"},"status":"nope"}',
+          `{"fields":{"company":"C"},"entity_id":"${crypto.randomUUID()}"}`,
+          "{not json",
+        ].join("\n"),
         "?format=ndjson",
       );
       expect(nd.status).toBe(400);
@@ -307,7 +327,16 @@ export function runRecordTransferSuite(
       const text = ndjsonOf(lines) + "\n\n";
       const dry = await importFile(cid, text, "?format=ndjson&dry_run=true");
       expect(dry.status).toBe(201);
-      expect(dry.body).toEqual({ dry_run: true, format: "ndjson", rows: 3, created: 1, updated: 1, unchanged: 1, skipped: 0, skipped_reasons: [] });
+      expect(dry.body).toEqual({
+        dry_run: true,
+        format: "ndjson",
+        rows: 3,
+        created: 1,
+        updated: 1,
+        unchanged: 1,
+        skipped: 0,
+        skipped_reasons: [],
+      });
       expect(await records(cid)).toEqual(existing);
       expect(events.length).toBe(eventsBefore);
       const real = await importFile(cid, text, "?format=ndjson");
@@ -315,7 +344,12 @@ export function runRecordTransferSuite(
       expect((await records(cid)).length).toBe(3);
       // A CSV's blank rows are skipped and said so.
       const blank = await importFile(cid, "company,seats\r\nD,1\r\n,\r\n\r\nE,2\r\n", "?dry_run=true");
-      expect(blank.body).toMatchObject({ rows: 4, created: 2, skipped: 2, skipped_reasons: [{ reason: "empty row", count: 2, lines: [3, 4] }] });
+      expect(blank.body).toMatchObject({
+        rows: 4,
+        created: 2,
+        skipped: 2,
+        skipped_reasons: [{ reason: "empty row", count: 2, lines: [3, 4] }],
+      });
     });
 
     test("Idempotency-Key: a retry is answered from the first import (Idempotent-Replayed) and writes nothing more; another file under the key is 409", async () => {
@@ -352,14 +386,18 @@ export function runRecordTransferSuite(
         body: { limits: { records: 3 }, price: { amount: 1_000, currency: "eur", interval: "year" }, term_months: 12 },
       });
       expect(contract.status).toBe(201);
-      const lc = await limited.call("POST", "/workspaces/xfer-limited/collections", { key: boot.key, body: { name: "L", archetype: "pipeline" } });
+      const lc = await limited.call("POST", "/workspaces/xfer-limited/collections", {
+        key: boot.key,
+        body: { name: "L", archetype: "pipeline" },
+      });
       const into = (text: string) =>
         limited.call("POST", `/workspaces/xfer-limited/collections/${lc.body.id}/records/import`, {
           key: boot.key,
           rawBody: text,
           headers: { "content-type": "text/csv" },
         });
-      const count = async () => (await limited.call("GET", `/workspaces/xfer-limited/collections/${lc.body.id}/records`, { key: boot.key })).body.records.length;
+      const count = async () =>
+        (await limited.call("GET", `/workspaces/xfer-limited/collections/${lc.body.id}/records`, { key: boot.key })).body.records.length;
       const refused = await into("company\r\nW\r\nX\r\nY\r\nZ\r\n");
       expect(refused.status).toBe(402);
       expect(refused.body.error).toMatchObject({ code: "PLAN_LIMIT_REACHED", limit: "records", allowed: 3 });
@@ -370,7 +408,11 @@ export function runRecordTransferSuite(
 
     test("open collections: CSV columns in first-seen order; cells stay text unless infer=true", async () => {
       const cid = await collection({ record_schema: undefined });
-      await importFile(cid, ndjsonOf([{ fields: { b: 1 } }, { fields: { a: "x", b: 2 } }, { fields: { c: { k: [1] }, a: "y" } }]), "?format=ndjson");
+      await importFile(
+        cid,
+        ndjsonOf([{ fields: { b: 1 } }, { fields: { a: "x", b: 2 } }, { fields: { c: { k: [1] }, a: "y" } }]),
+        "?format=ndjson",
+      );
       const { text } = await exportFile(cid);
       const rows = parseCsv(text);
       expect(rows.map((r) => r.slice(4))).toEqual([["b", "a", "c"], ["1", "", ""], ["2", "x", ""], ["", "y", '{"k":[1]}']]);

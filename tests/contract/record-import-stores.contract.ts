@@ -81,10 +81,13 @@ export function runRecordImportStoresContract(name: string, open: () => Promise<
       const outcome = await s.records.importRecords(
         c.workspace_id,
         c.id,
-        job(c, batches([
-          { creates: created.slice(0, 2), updates: [update(records[0]!, "Changed 0"), update(records[1]!, null)] },
-          { creates: created.slice(2), updates: [update(records[2]!, "Changed 2")] },
-        ])),
+        job(
+          c,
+          batches([
+            { creates: created.slice(0, 2), updates: [update(records[0]!, "Changed 0"), update(records[1]!, null)] },
+            { creates: created.slice(2), updates: [update(records[2]!, "Changed 2")] },
+          ]),
+        ),
       );
       expect(outcome).toEqual({ written: { created: 3, updated: 2, unchanged: 1 } });
       const after = await state(c);
@@ -106,7 +109,13 @@ export function runRecordImportStoresContract(name: string, open: () => Promise<
         await s.records.importRecords(
           c.workspace_id,
           c.id,
-          job(c, batches([{ creates: [create(c, "A"), create(c, "B")], updates: [update(records[0]!, "X")] }, { creates: [create(c, "C")], updates: [] }], 1)),
+          job(
+            c,
+            batches([{ creates: [create(c, "A"), create(c, "B")], updates: [update(records[0]!, "X")] }, {
+              creates: [create(c, "C")],
+              updates: [],
+            }], 1),
+          ),
         );
       } catch (e) {
         error = e;
@@ -122,15 +131,20 @@ export function runRecordImportStoresContract(name: string, open: () => Promise<
       const outcome = await s.records.importRecords(
         c.workspace_id,
         c.id,
-        job(c, batches([
-          { creates: [create(c, "A")], updates: [update(records[0]!, "X")] },
-          { creates: [create(c, "B")], updates: [update(stale, "Y")] },
-        ])),
+        job(
+          c,
+          batches([
+            { creates: [create(c, "A")], updates: [update(records[0]!, "X")] },
+            { creates: [create(c, "B")], updates: [update(stale, "Y")] },
+          ]),
+        ),
       );
       expect(outcome).toEqual({ conflict: records[1]!.id, current_version: 1 });
       expect(await state(c)).toEqual(before);
       const gone = { ...records[0]!, id: recordFixture(c).id };
-      expect(await s.records.importRecords(c.workspace_id, c.id, job(c, batches([{ creates: [create(c, "C")], updates: [update(gone, "Z")] }]))))
+      expect(
+        await s.records.importRecords(c.workspace_id, c.id, job(c, batches([{ creates: [create(c, "C")], updates: [update(gone, "Z")] }]))),
+      )
         .toEqual({ conflict: gone.id, current_version: null });
       expect(await state(c)).toEqual(before);
     });
@@ -167,13 +181,21 @@ export function runRecordImportStoresContract(name: string, open: () => Promise<
     test("importRecords() against a collection that moved on (or is gone) writes nothing", async () => {
       const { c } = await setUp();
       const before = await state(c);
-      const moved = await s.records.importRecords(c.workspace_id, c.id, job(c, batches([{ creates: [create(c, "A")], updates: [] }]), {
-        collectionVersion: c.version + 1,
-      }));
+      const moved = await s.records.importRecords(
+        c.workspace_id,
+        c.id,
+        job(c, batches([{ creates: [create(c, "A")], updates: [] }]), {
+          collectionVersion: c.version + 1,
+        }),
+      );
       expect(moved).toBe("collection_changed");
       expect(await state(c)).toEqual(before);
       const other = collectionFixture(c.workspace_id) as Collection;
-      const missing = await s.records.importRecords(c.workspace_id, other.id, job(other, batches([{ creates: [create(other, "A")], updates: [] }])));
+      const missing = await s.records.importRecords(
+        c.workspace_id,
+        other.id,
+        job(other, batches([{ creates: [create(other, "A")], updates: [] }])),
+      );
       expect(missing).toBe("collection_not_found");
     });
   });

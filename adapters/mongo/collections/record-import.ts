@@ -136,7 +136,9 @@ export class MongoRecordImports {
 
   /** The collection there (not being purged) at `version`. */
   private async collectionAt(workspaceId: string, collectionId: string, version: number) {
-    const c = await this.c.collections.findOne({ _id: collectionId, workspace_id: workspaceId }, { projection: { version: 1, purging: 1 } });
+    const c = await this.c.collections.findOne({ _id: collectionId, workspace_id: workspaceId }, {
+      projection: { version: 1, purging: 1 },
+    });
     if (!c || c.purging !== undefined) return "collection_not_found" as const;
     return c.version === version ? "ok" as const : "collection_changed" as const;
   }
@@ -253,7 +255,11 @@ export class MongoRecordImports {
     for await (const page of this.staged(workspaceId, importId, "update")) {
       for (const w of page) {
         if (w.seq >= seq) return;
-        await this.c.records.replaceOne({ _id: w.record._id, workspace_id: workspaceId, version: w.record.version }, w.before!, WRITE_OPTIONS);
+        await this.c.records.replaceOne(
+          { _id: w.record._id, workspace_id: workspaceId, version: w.record.version },
+          w.before!,
+          WRITE_OPTIONS,
+        );
         await this.c.recordChanges.deleteOne({ _id: w.change._id, workspace_id: workspaceId });
       }
     }

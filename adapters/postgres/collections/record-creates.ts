@@ -104,7 +104,11 @@ export const INSERT_UNCLAIMED = `with ${ROWS}, ${insertRecords(`where ${FRESH}`)
  * or when a collection is stale (`stale`: the positions, from 1, of the items whose collection moved).
  * `sql`: another statement over the same parameters (`INSERT_UNCLAIMED`).
  */
-export async function insertAll(db: SqlDriver, items: readonly ClaimingCreate[], sql?: string): Promise<{ inserted: number; stale: number[] }> {
+export async function insertAll(
+  db: SqlDriver,
+  items: readonly ClaimingCreate[],
+  sql?: string,
+): Promise<{ inserted: number; stale: number[] }> {
   const col = <T>(f: (w: RecordWrite) => T) => items.map((i) => f(i.w));
   const limit = items[0]!.claim.limit;
   const [row] = await db.query<{ inserted: number; stale: number[] }>(sql ?? (limit === null ? CLAIMING_LAST : CLAIMING_FIRST), [
