@@ -266,6 +266,8 @@ export async function compose(config: Config, logger: Logger, opts: { shutdown?:
       billingWebhookSecret: config.billingWebhookSecret,
       secretKey: secret,
       workspaceBootstrap: config.workspaceBootstrap,
+      importMaxRows: config.importMaxRows,
+      importLimitBytes: config.importLimitBytes,
     },
     oidc: config.oidc ? createOidcProvider(config.oidc) : null,
     build: readBuildInfo(),

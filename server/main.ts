@@ -38,7 +38,9 @@ exitOnSignals(logger, config.shutdownTimeoutMs, async (deadline) => {
   await composed.close();
 });
 
-app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.bodyLimitBytes + BODY_SLACK_BYTES });
+// A records import streams its larger body to a file (RECORDS_IMPORT_LIMIT_BYTES, checked as it is read).
+const maxBody = Math.max(config.bodyLimitBytes, config.importLimitBytes) + BODY_SLACK_BYTES;
+app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: maxBody });
 // Every interface: localhost is one of them. One address (127.0.0.1, the embedded default): that one.
 const shown = config.host === "0.0.0.0" || config.host === "::"
   ? "localhost"

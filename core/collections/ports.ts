@@ -81,7 +81,7 @@ export interface RecordQuery {
   sort: CompiledSort;
   /** Strictly after this position in `sort` order (see record-sort.ts `isAfter`). */
   after: KeysetPosition | null;
-  /** 1 to 200 */
+  /** 1 to 200 (an export reads pages of 1,000: record-export.ts) */
   limit: number;
   /** Lower-case words that must each occur in `search_text`. */
   words?: string[];

@@ -91,27 +91,13 @@ const CLAIMING_FIRST = `with ${ROWS}, ${claimSql(` and ${FRESH}`)},
   select (select count(*) from c)::int as inserted, (select coalesce(json_agg(i), '[]') from stale) as stale`;
 
 /**
- * The same insert without a claim: an import's batch, inside the import's transaction, which
- * claims the units of all its batches at once at the end (docs/decisions/063-records-csv-and-ndjson.md).
- * The limit and count parameters are read only to keep the statement's parameters those of the others.
- */
-export const INSERT_UNCLAIMED = `with ${ROWS}, ${insertRecords(`where ${FRESH}`)}, ${INSERT_CHANGES}
-  select (select count(*) from c)::int as inserted, (select coalesce(json_agg(i), '[]') from stale) as stale,
-    $24::bigint as claim_limit, $25::bigint as claim_count`;
-
-/**
  * Inserts `items` (one workspace's, one limit) in one statement: all of them, or none when refused
  * or when a collection is stale (`stale`: the positions, from 1, of the items whose collection moved).
- * `sql`: another statement over the same parameters (`INSERT_UNCLAIMED`).
  */
-export async function insertAll(
-  db: SqlDriver,
-  items: readonly ClaimingCreate[],
-  sql?: string,
-): Promise<{ inserted: number; stale: number[] }> {
+async function insertAll(db: SqlDriver, items: readonly ClaimingCreate[]): Promise<{ inserted: number; stale: number[] }> {
   const col = <T>(f: (w: RecordWrite) => T) => items.map((i) => f(i.w));
   const limit = items[0]!.claim.limit;
-  const [row] = await db.query<{ inserted: number; stale: number[] }>(sql ?? (limit === null ? CLAIMING_LAST : CLAIMING_FIRST), [
+  const [row] = await db.query<{ inserted: number; stale: number[] }>(limit === null ? CLAIMING_LAST : CLAIMING_FIRST, [
     items[0]!.w.record.workspace_id,
     col((w) => w.record.collection_id),
     col((w) => w.record.id),

@@ -3,17 +3,72 @@
  * it is visible before it commits, and any refusal, or a `batches` that throws, rolls all of it
  * back. The collection's row is share-locked first (its schema and status cannot change under the
  * import, and a purge waits for it, as it waits for a record update: collection, then records);
- * each batch's creates go out as the batch record create's one statement (record-creates.ts,
- * ADR 058) and its updates lock their records first. The plan's units of the creates are claimed
- * last, all at once, on the workspace's counter: the counter row is locked only from there to the
- * commit, as for a create without a limit.
+ * each batch's creates go out as one statement (its records and their history entries from
+ * `unnest` arrays, as the batch record create of ADR 058 does, without what a lone create needs
+ * there: the per-record version check, which the lock makes moot, and the claim) and its updates
+ * lock their records first. The plan's units of the creates are claimed last, all at once, on the
+ * workspace's counter: the counter row is locked only from there to the commit, as for a create
+ * without a limit. While the database writes a batch, the next one is read and built.
  */
 import type { CollectionRecord } from "../../../core/collections/model.ts";
-import type { RecordImportJob, RecordImportOutcome, RecordWrite } from "../../../core/collections/ports.ts";
+import type { RecordImportBatch, RecordImportJob, RecordImportOutcome, RecordWrite } from "../../../core/collections/ports.ts";
 import { inTransaction, PLAN_ONCE, type SqlDriver } from "../driver.ts";
-import type { Row } from "../row-values.ts";
-import { INSERT_UNCLAIMED, insertAll } from "./record-creates.ts";
+import { json, type Row } from "../row-values.ts";
 import { PostgresRecordStore, RECORD_COLUMNS, toRecord } from "./record-store.ts";
+
+// As record-store.ts's (not imported for these: it imports this module, and reads them at load).
+const COLUMNS = "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, " +
+  "version, created_at, updated_at";
+const CHANGE_COLUMNS = "workspace_id, record_id, version, collection_id, id, type, actor_id, actor_kind, at, diff, stage, outcome";
+
+/** Records and their history entries, one array per column; no join, no sort: every row is inserted. */
+const INSERT = `with r as (insert into collection_records (${COLUMNS})
+      select $1, $2, id, fields::jsonb, status, field_meta::jsonb, entity_id, drifted, search_text, created_by, updated_by, version,
+        created_at, updated_at
+      from unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::text[], $10::text[], $11::text[],
+        $12::int[], $13::text[], $14::text[])
+        as v (id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, version, created_at, updated_at)
+      returning 1),
+    c as (insert into record_changes (${CHANGE_COLUMNS})
+      select $1, record_id, version, $2, id, type, actor_id, actor_kind, at, diff::jsonb, stage::jsonb, outcome::jsonb
+      from unnest($15::uuid[], $16::int[], $17::uuid[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[],
+        $24::text[])
+        as v (record_id, version, id, type, actor_id, actor_kind, at, diff, stage, outcome)
+      returning 1)
+  select (select count(*) from r)::int as records, (select count(*) from c)::int as changes`;
+
+async function insertCreates(db: SqlDriver, workspaceId: string, collectionId: string, writes: readonly RecordWrite[]): Promise<number> {
+  const r = <T>(f: (x: CollectionRecord) => T) => writes.map((w) => f(w.record));
+  const c = <T>(f: (x: RecordWrite["change"]) => T) => writes.map((w) => f(w.change));
+  const [row] = await db.query<{ records: number; changes: number }>(INSERT, [
+    workspaceId,
+    collectionId,
+    r((x) => x.id),
+    r((x) => json(x.fields)),
+    r((x) => x.status),
+    r((x) => json(x.field_meta)),
+    r((x) => x.entity_id),
+    // As text: postgres.js types an array by its first element (record-creates.ts).
+    r((x) => String(x.drifted)),
+    r((x) => x.search_text),
+    r((x) => x.created_by),
+    r((x) => x.updated_by),
+    r((x) => x.version),
+    r((x) => x.created_at),
+    r((x) => x.updated_at),
+    c((x) => x.record_id),
+    c((x) => x.version),
+    c((x) => x.id),
+    c((x) => x.type),
+    c((x) => x.actor_id),
+    c((x) => x.actor_kind),
+    c((x) => x.at),
+    c((x) => json(x.diff)),
+    c((x) => json(x.stage)),
+    c((x) => json(x.outcome)),
+  ], PLAN_ONCE);
+  return Number(row?.records ?? 0);
+}
 
 /** Creates per insert statement (each a row of every `unnest` array). */
 const INSERT_ROWS = 1_000;
@@ -51,39 +106,48 @@ export async function importInTransaction(
     let created = 0;
     let updated = 0;
     let unchanged = 0;
-    for await (const batch of job.batches) {
-      for (let i = 0; i < batch.creates.length; i += INSERT_ROWS) {
-        const items = batch.creates.slice(i, i + INSERT_ROWS).map((w) => ({
-          w,
-          claim: { kind: "records" as const, limit: null },
-          collectionVersion: job.collectionVersion,
-        }));
-        const { inserted } = await insertAll(tx, items, INSERT_UNCLAIMED);
-        if (inserted !== items.length) return abort("collection_changed");
-        created += inserted;
+    const it = job.batches[Symbol.asyncIterator]();
+    let next = it.next();
+    try {
+      for (;;) {
+        const step = await next;
+        if (step.done) break;
+        const batch: RecordImportBatch = step.value;
+        // The next batch is read and built while this one is written (its rows are pure values).
+        next = it.next();
+        next.catch(() => {}); // awaited on the next turn; a rejection must not go unhandled meanwhile
+        for (let i = 0; i < batch.creates.length; i += INSERT_ROWS) {
+          const writes = batch.creates.slice(i, i + INSERT_ROWS);
+          const inserted = await insertCreates(tx, workspaceId, collectionId, writes);
+          if (inserted !== writes.length) throw new Error(`An import batch inserted ${inserted} of ${writes.length} records`);
+          created += inserted;
+        }
+        if (!batch.updates.length) continue;
+        const current = new Map<string, CollectionRecord>();
+        const rows = await tx.query<Row>(
+          `select ${RECORD_COLUMNS} from collection_records where workspace_id = $1 and collection_id = $2 and id = any($3::uuid[])
+           order by id for update`,
+          [workspaceId, collectionId, batch.updates.map((u) => u.id)],
+          PLAN_ONCE,
+        );
+        for (const r of rows) current.set(String(r.id), toRecord(r));
+        const writes: RecordWrite[] = [];
+        for (const u of batch.updates) {
+          const cur = current.get(u.id);
+          if (!cur || cur.version !== u.version) return abort({ conflict: u.id, current_version: cur?.version ?? null });
+          const w = u.next(cur);
+          if (w) writes.push(w);
+          else unchanged++;
+        }
+        for (const w of writes) {
+          // Locked above, at the version read: the write cannot conflict.
+          if ((await records.update(w)) !== "ok") return abort({ conflict: w.record.id, current_version: null });
+          updated++;
+        }
       }
-      if (!batch.updates.length) continue;
-      const current = new Map<string, CollectionRecord>();
-      const rows = await tx.query<Row>(
-        `select ${RECORD_COLUMNS} from collection_records where workspace_id = $1 and collection_id = $2 and id = any($3::uuid[])
-         order by id for update`,
-        [workspaceId, collectionId, batch.updates.map((u) => u.id)],
-        PLAN_ONCE,
-      );
-      for (const r of rows) current.set(String(r.id), toRecord(r));
-      const writes: RecordWrite[] = [];
-      for (const u of batch.updates) {
-        const cur = current.get(u.id);
-        if (!cur || cur.version !== u.version) return abort({ conflict: u.id, current_version: cur?.version ?? null });
-        const w = u.next(cur);
-        if (w) writes.push(w);
-        else unchanged++;
-      }
-      for (const w of writes) {
-        // Locked above, at the version read: the write cannot conflict.
-        if ((await records.update(w)) !== "ok") return abort({ conflict: w.record.id, current_version: null });
-        updated++;
-      }
+    } finally {
+      // Stopped early (a refusal, an error): the reader of the file is told to stop too.
+      await next.then(() => it.return?.(undefined), () => {}).catch(() => {});
     }
     if (job.claim && created > 0) {
       const [claimed] = await tx.query<{ took: boolean }>(CLAIM, [workspaceId, created, job.claim.limit]);
