@@ -155,6 +155,14 @@ export interface RecordStore {
    * `batches` that throws leaves nothing. See `RecordImportJob` and each adapter for how.
    */
   importRecords(workspaceId: string, collectionId: string, job: RecordImportJob): Promise<RecordImportOutcome>;
+  /**
+   * True when `importRecords` may run while its caller reads these stores (the import's writes on a
+   * connection of their own): the caller then checks and writes a file in one reading, handing
+   * batches over as they are checked (and throwing from `batches` on the first problem). False or
+   * absent: every batch is read only after the whole file was checked (PGlite, one connection,
+   * would wait on itself).
+   */
+  readonly importAlongside?: boolean;
 }
 
 /** One batch of an import's writes. */

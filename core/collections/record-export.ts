@@ -51,7 +51,8 @@ export interface RecordExport {
  * a page arrives, so the store reads it while this one is written out (one page ahead at most).
  */
 async function* pages(deps: CollectionDeps, ws: Workspace, c: Collection, base: Omit<RecordQuery, "after">) {
-  const read = (after: RecordQuery["after"]): Promise<Slice<CollectionRecord>> => deps.stores.records.query(ws.id, c.id, { ...base, after });
+  const read = (after: RecordQuery["after"]): Promise<Slice<CollectionRecord>> =>
+    deps.stores.records.query(ws.id, c.id, { ...base, after });
   let pending: Promise<Slice<CollectionRecord>> | null = read(null);
   try {
     while (pending) {

@@ -198,22 +198,53 @@ interface Checked {
   versions: Map<string, number>;
 }
 
-/** The first pass: every row checked, in chunks (one read of their records, one of their entities each). */
-async function check(deps: CollectionDeps, ws: Workspace, c: Collection, source: ImportSource, opts: ImportOptions): Promise<Checked> {
-  const out: Checked = { rows: 0, created: 0, updated: 0, unchanged: 0, skipped: new Map(), errors: [], versions: new Map() };
+/** A row that passed its checks: what writing it takes. */
+interface Accepted {
+  intent: RowIntent;
+  /** The fields, stage and entity a create gets (an update's are computed on the record as written). */
+  v: ValidatedFields;
+  status: string;
+  entityId: string | null;
+  /** The row names a record of the collection (at `out.versions`); `same`: it would change nothing. */
+  update: boolean;
+  same: boolean;
+}
+
+const newChecked = (): Checked => ({ rows: 0, created: 0, updated: 0, unchanged: 0, skipped: new Map(), errors: [], versions: new Map() });
+
+/**
+ * Every row checked, in chunks (one read of their records, one of their entities each), into
+ * `out`; each chunk's accepted rows yielded. Reading stops at the 100th problem; past `maxRows`
+ * rows it throws the 413.
+ */
+async function* checking(
+  deps: CollectionDeps,
+  ws: Workspace,
+  c: Collection,
+  source: ImportSource,
+  opts: ImportOptions,
+  out: Checked,
+): AsyncGenerator<Accepted[]> {
   const lineOfId = new Map<string, number>();
   let chunk: RowIntent[] = [];
-  const full = () => out.errors.length >= MAX_ROW_ERRORS;
   for await (const intent of intentsOf(c, source, opts)) {
     if (!isHeader(intent) && ++out.rows > opts.maxRows) throw tooManyRows(opts.maxRows);
     chunk.push(intent);
     if (chunk.length >= CHECK_CHUNK) {
-      await checkChunk(deps, ws, c, chunk, out, lineOfId);
+      yield await checkChunk(deps, ws, c, chunk, out, lineOfId);
       chunk = [];
-      if (full()) return out;
+      if (out.errors.length >= MAX_ROW_ERRORS) return;
     }
   }
-  if (chunk.length) await checkChunk(deps, ws, c, chunk, out, lineOfId);
+  if (chunk.length) yield await checkChunk(deps, ws, c, chunk, out, lineOfId);
+}
+
+/** The first reading of the two: every row checked and counted, nothing kept but the versions of the records to update. */
+async function check(deps: CollectionDeps, ws: Workspace, c: Collection, source: ImportSource, opts: ImportOptions): Promise<Checked> {
+  const out = newChecked();
+  for await (const _ of checking(deps, ws, c, source, opts, out)) {
+    // Counted into `out`.
+  }
   return out;
 }
 
@@ -224,7 +255,7 @@ async function checkChunk(
   chunk: RowIntent[],
   out: Checked,
   lineOfId: Map<string, number>,
-): Promise<void> {
+): Promise<Accepted[]> {
   const ids = [...new Set(chunk.filter((i) => i.id).map((i) => i.id!))];
   const existing = new Map<string, CollectionRecord>();
   for (let i = 0; i < ids.length; i += 200) {
@@ -233,7 +264,7 @@ async function checkChunk(
   // Rows waiting for the entity check: `update` names the record's version, `same` an update that
   // changes nothing; `prior`, what reading the row found (a cell that is no value of its type):
   // the rest of the row is still checked, so that one answer lists all its problems.
-  const pending: { intent: RowIntent; v: ValidatedFields; entityId: string | null; update: boolean; same: boolean }[] = [];
+  const pending: Accepted[] = [];
   // The chunk's problems, listed in line order at the end.
   const found: RowError[] = [];
   const errors = { push: (...e: RowError[]) => void found.push(...e) };
@@ -253,7 +284,7 @@ async function checkChunk(
     const r = intent.id ? existing.get(intent.id) : undefined;
     if (!r) {
       const made = created(c, intent);
-      pending.push({ intent, v: made.v, entityId: made.entityId, update: false, same: false });
+      pending.push({ intent, v: made.v, status: made.status, entityId: made.entityId, update: false, same: false });
       continue;
     }
     const earlier = lineOfId.get(r.id);
@@ -280,7 +311,7 @@ async function checkChunk(
     }
     const next = updated(c, r, intent);
     out.versions.set(r.id, r.version);
-    pending.push({ intent, v: next.v, entityId: intent.entityId ?? null, update: true, same: next.same });
+    pending.push({ intent, v: next.v, status: next.status, entityId: intent.entityId ?? null, update: true, same: next.same });
   }
   // The entities the rows link, in one read.
   const wanted = new Set<string>();
@@ -293,6 +324,7 @@ async function checkChunk(
   for (let i = 0; i < list.length; i += 1000) {
     for (const e of await deps.stores.entities.getMany(ws.id, list.slice(i, i + 1000))) kinds.set(e.id, e.kind);
   }
+  const accepted: Accepted[] = [];
   for (const p of pending) {
     const details = [...p.v.errors];
     if (p.entityId && !kinds.has(p.entityId)) details.push({ path: "/entity_id", message: "is not an entity of this workspace" });
@@ -307,11 +339,15 @@ async function checkChunk(
     if (all.length) {
       errors.push(...all);
       if (p.update) out.versions.delete(p.intent.id!);
-    } else if (!p.update) out.created++;
+      continue;
+    }
+    if (!p.update) out.created++;
     else if (p.same) out.unchanged++;
     else out.updated++;
+    accepted.push(p);
   }
   out.errors.push(...found.sort((a, b) => a.line - b.line));
+  return accepted;
 }
 
 /** The second pass: the rows again, as the store's batches of writes. */
@@ -346,8 +382,48 @@ async function* writesOf(
   if (batch.creates.length + batch.updates.length) yield batch;
 }
 
+/**
+ * The one reading of a store whose import runs beside the check's reads (`RecordStore.importAlongside`):
+ * each chunk is checked, then its writes handed over while the next is read. Once a problem is
+ * found nothing more is handed over, and the end throws it (400, or the 413), so the store keeps
+ * none of what it was given.
+ */
+async function* checkedWrites(
+  deps: CollectionDeps,
+  p: Principal,
+  ws: Workspace,
+  c: Collection,
+  source: ImportSource,
+  opts: ImportOptions,
+  out: Checked,
+  done: { created: string[]; updated: { id: string; version: number }[] },
+): AsyncGenerator<RecordImportBatch> {
+  for await (const accepted of checking(deps, ws, c, source, opts, out)) {
+    if (out.errors.length) continue;
+    const now = deps.clock.now();
+    const batch: RecordImportBatch = { creates: [], updates: [] };
+    for (const a of accepted) {
+      if (a.update) batch.updates.push(updateOf(deps, p, c, a.intent, out.versions.get(a.intent.id!)!, done));
+      else batch.creates.push(createWriteOf(p, ws, c, a, now));
+    }
+    for (const w of batch.creates) done.created.push(w.record.id);
+    yield batch;
+  }
+  if (out.errors.length) throw importInvalid(out.errors, out.errors.length >= MAX_ROW_ERRORS);
+}
+
 function createWrite(p: Principal, ws: Workspace, c: Collection, intent: RowIntent, now: Date): RecordWrite {
-  const made = created(c, intent);
+  return createWriteOf(p, ws, c, created(c, intent), now);
+}
+
+/** The write of a create row checked already (its fields validated, its stage and entity known). */
+function createWriteOf(
+  p: Principal,
+  ws: Workspace,
+  c: Collection,
+  made: { v: ValidatedFields; status: string; entityId: string | null },
+  now: Date,
+): RecordWrite {
   const at = now.toISOString();
   const record: CollectionRecord = {
     id: uuidv7(now.getTime()),
@@ -435,13 +511,17 @@ export async function importRecords(
   if (c.status === "archived") {
     throw conflict("Cannot change records: the collection is archived (restore it first)", { current_status: "archived" });
   }
-  const checked = await check(deps, ws, c, source, opts);
-  if (checked.errors.length) throw importInvalid(checked.errors, checked.errors.length >= MAX_ROW_ERRORS);
-  if (opts.dryRun) return report(opts, checked, checked);
-
   const { records } = deps.stores;
   const gate = deps.capacity;
   const inWrite = gate !== undefined && records.insertClaiming !== undefined;
+  // One reading where the store's import runs beside the check's reads and claims in its own write.
+  const alongside = !opts.dryRun && records.importAlongside === true && (inWrite || gate === undefined);
+  const checked = alongside ? newChecked() : await check(deps, ws, c, source, opts);
+  if (!alongside) {
+    if (checked.errors.length) throw importInvalid(checked.errors, checked.errors.length >= MAX_ROW_ERRORS);
+    if (opts.dryRun) return report(opts, checked, checked);
+  }
+
   const claimed = !inWrite && gate && checked.created > 0 ? checked.created : 0;
   if (claimed) await gate!.claim(ws, "records", claimed);
   const done = { created: [] as string[], updated: [] as { id: string; version: number }[] };
@@ -449,7 +529,9 @@ export async function importRecords(
   try {
     outcome = await records.importRecords(ws.id, c.id, {
       collectionVersion: c.version,
-      batches: writesOf(deps, p, ws, c, source, opts, checked.versions, done),
+      batches: alongside
+        ? checkedWrites(deps, p, ws, c, source, opts, checked, done)
+        : writesOf(deps, p, ws, c, source, opts, checked.versions, done),
       claim: inWrite ? { kind: "records", limit: await gate!.limit(ws, "records") } : null,
     });
   } catch (e) {
@@ -474,12 +556,18 @@ export async function importRecords(
     const e = versionConflict(`record ${outcome.conflict}`, outcome.current_version);
     throw new AppError(e.code, `${e.message}; nothing was written`, [], { ...e.meta, record_id: outcome.conflict });
   }
-  const events = [
-    ...done.created.map((id) => ["record.created", { collection_id: c.id, record_id: id, version: 1 }] as const),
-    ...done.updated.map((u) => ["record.updated", { collection_id: c.id, record_id: u.id, version: u.version }] as const),
-  ];
-  for (let i = 0; i < events.length; i += EMIT_CONCURRENCY) {
-    await Promise.all(events.slice(i, i + EMIT_CONCURRENCY).map(([type, data]) => emit(deps, ws.id, type, p, data)));
-  }
+  // The events, as each write would publish them (a few at a time: no list of them all is built).
+  const publish = async <T>(list: T[], event: (x: T) => [string, Record<string, unknown>]) => {
+    for (let i = 0; i < list.length; i += EMIT_CONCURRENCY) {
+      await Promise.all(
+        list.slice(i, i + EMIT_CONCURRENCY).map((x) => {
+          const [type, data] = event(x);
+          return emit(deps, ws.id, type, p, data);
+        }),
+      );
+    }
+  };
+  await publish(done.created, (id) => ["record.created", { collection_id: c.id, record_id: id, version: 1 }]);
+  await publish(done.updated, (u) => ["record.updated", { collection_id: c.id, record_id: u.id, version: u.version }]);
   return report(opts, checked, outcome.written);
 }

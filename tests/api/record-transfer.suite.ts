@@ -295,6 +295,20 @@ export function runRecordTransferSuite(
       expect(events.length).toBe(eventsBefore);
     });
 
+    test("a bad row after more than a chunk of good ones (500) still leaves nothing written", async () => {
+      const cid = await collection();
+      const good = Array.from({ length: size.maxRows - 1 }, (_, i) => `C${i},${i}\r\n`).join("");
+      const res = await importFile(cid, `company,seats\r\n${good}Bad,1.5\r\n`);
+      expect(res.status).toBe(400);
+      expect(res.body.error.row_errors).toEqual([{
+        line: size.maxRows + 1,
+        column: "seats",
+        code: "INVALID_VALUE",
+        message: "must be an integer",
+      }]);
+      expect(await records(cid)).toEqual([]);
+    });
+
     test("over IMPORT_MAX_ROWS rows is a 413 pointing to NDJSON batches, and nothing is written; at the limit it imports", async () => {
       const cid = await collection();
       const header = "company\r\n";

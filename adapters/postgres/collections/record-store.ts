@@ -98,8 +98,12 @@ export class PostgresRecordStore implements RecordStore {
   readonly #turns = new AccountBatches();
   readonly #creates: AccountWrite<ClaimingCreate, Settled>;
 
+  /** On a pool (postgres.js), an import's transaction holds one connection and reads go on others; PGlite has one. */
+  readonly importAlongside: boolean;
+
   constructor(private readonly db: SqlDriver) {
     this.#creates = claimingCreates(db);
+    this.importAlongside = db.kind === "postgres";
   }
 
   /** Asked of the database once, on the first filter. */
