@@ -37,9 +37,9 @@ export const DEFAULT_IMPORT_MAX_ROWS = 100_000;
 /** Row problems an IMPORT_INVALID answer lists: reading stops there. */
 export const MAX_ROW_ERRORS = 100;
 /** Rows checked together (one read of their records, one of their entities). */
-const CHECK_CHUNK = 500;
+const CHECK_CHUNK = 250;
 /** Rows handed to the store at once. */
-const WRITE_BATCH = 1_000;
+const WRITE_BATCH = 500;
 /** Lines listed per reason a row was skipped. */
 const SKIPPED_LINES = 20;
 

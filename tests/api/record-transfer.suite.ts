@@ -295,7 +295,7 @@ export function runRecordTransferSuite(
       expect(events.length).toBe(eventsBefore);
     });
 
-    test("a bad row after more than a chunk of good ones (500) still leaves nothing written", async () => {
+    test("a bad row after more than a chunk of good ones (250) still leaves nothing written", async () => {
       const cid = await collection();
       const good = Array.from({ length: size.maxRows - 1 }, (_, i) => `C${i},${i}\r\n`).join("");
       const res = await importFile(cid, `company,seats\r\n${good}Bad,1.5\r\n`);

@@ -70,7 +70,7 @@ async function insertCreates(db: SqlDriver, workspaceId: string, collectionId: s
 }
 
 /** Creates per insert statement (each a row of every `unnest` array). */
-const INSERT_ROWS = 1_000;
+const INSERT_ROWS = 250;
 
 /**
  * Adds `$2` units under the limit `$3` (null: none) to the workspace's counter, or seeds it from
