@@ -23,11 +23,12 @@ import { recordChangeOf } from "./records.ts";
 
 /**
  * Records in from a CSV or NDJSON file (docs/decisions/063-records-csv-and-ndjson.md), all or
- * nothing. The file is read twice: first every row is checked as a create (or, with the id of one
- * of the collection's records, as an update) would check it, without writing, and the outcome of
- * each counted; then, only when no row has a problem, the rows are read again and handed to the
- * store in batches that it applies as one (`RecordStore.importRecords`). Neither pass holds the
- * rows: memory stays flat however long the file.
+ * nothing. Every row is checked as a create (or, with the id of one of the collection's records,
+ * as an update) would check it, and the rows are handed to the store in batches that it applies as
+ * one (`RecordStore.importRecords`): either in one reading, each chunk checked then handed over,
+ * the first problem undoing what was handed (a store whose import runs beside the check's reads),
+ * or in two, the whole file checked before it is read again as writes. Neither way holds the rows:
+ * memory stays flat however long the file.
  */
 
 export const IMPORT_FORMATS = ["csv", "ndjson"] as const;
@@ -43,7 +44,7 @@ const WRITE_BATCH = 500;
 /** Lines listed per reason a row was skipped. */
 const SKIPPED_LINES = 20;
 
-/** The file, from its first row, each time `rows()` is called (it is read twice). */
+/** The file, from its first row, each time `rows()` is called (it may be read twice). */
 export interface ImportSource {
   rows(): AsyncIterable<ImportRow>;
 }
