@@ -36,6 +36,7 @@
  */
 import os from "node:os";
 import { comparisons, scenarios } from "./scenarios.ts";
+import { oneShots } from "./record-transfer.ts";
 import { ResourcePool, type Target } from "./scenario.ts";
 import { ensureWrk, runWrk, type WrkResult } from "./wrk.ts";
 import { comparisonsReport, goalsReport, markdownTable, type Row } from "./report.ts";
@@ -122,6 +123,9 @@ async function main(): Promise<number> {
       `bun ${Bun.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "unknown"})\n`,
   );
 
+  // Measurements of one timed operation (a whole import, say), selected by the same names: after the load.
+  const shots = oneShots.filter((shot) => wanted.length === 0 || wanted.some((text) => matches(shot.name.toLowerCase(), text)));
+  const shotReports: string[] = [];
   const pool = new ResourcePool();
   const rows: Row[] = [];
   const shutdown = async (signal: string) => {
@@ -186,6 +190,16 @@ async function main(): Promise<number> {
         console.error(`  FAILED: ${row.failure}`);
       }
     }
+    for (const shot of shots) {
+      if (isShuttingDown()) break;
+      console.log(`▶ ${shot.name}`);
+      try {
+        shotReports.push(`${shot.name}\n\n${await shot.run(pool)}`);
+      } catch (error) {
+        rows.push({ name: shot.name, baseline: false, failure: (error as Error).message });
+        console.error(`  FAILED: ${(error as Error).message}`);
+      }
+    }
   } finally {
     const stopFailures = await pool.close();
     await stopAllChildren();
@@ -193,6 +207,7 @@ async function main(): Promise<number> {
   }
 
   console.log(`\n${markdownTable(rows)}\n`);
+  for (const report of shotReports) console.log(`${report}\n`);
   const goals = goalsReport(rows);
   if (goals) console.log(`${goals}\n`);
   const compared = comparisonsReport(rows, comparisons);

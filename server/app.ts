@@ -6,6 +6,7 @@ import { radarContactRoutes } from "./routes/contacts/contacts.ts";
 import { radarRunRoutes } from "./routes/radar/runs.ts";
 import { entityRoutes } from "./routes/collections/entities.ts";
 import { recordRoutes } from "./routes/collections/records.ts";
+import { recordTransferRoutes } from "./routes/collections/transfer.ts";
 import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import "./http/string-formats.ts";
@@ -157,6 +158,7 @@ export function buildApp(deps: ServerDeps) {
   // instantiation depth (TS2589); the routes register on `api` all the same.
   api.use(platformBillingRoutes(deps));
   api.use(billingOfferRoutes(deps));
+  api.use(recordTransferRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));

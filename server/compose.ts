@@ -279,6 +279,7 @@ export async function compose(
       billingWebhookSecret: config.billingWebhookSecret,
       secretKey: secret,
       workspaceBootstrap: config.workspaceBootstrap,
+      importMaxRows: config.importMaxRows,
     },
     oidc: config.oidc ? createOidcProvider(config.oidc) : null,
     build: readBuildInfo(),

@@ -78,6 +78,8 @@ export interface Config {
   mailFrom: string | null;
   /** PLAN_LIMITS: `enforce` refuses creates past the plan's limits (402); `off` (default) only counts. */
   planLimits: PlanLimitsMode;
+  /** IMPORT_MAX_ROWS: most rows of one records import, all or nothing (413 past it). */
+  importMaxRows: number;
   /** STRIPE_SECRET_KEY and STRIPE_API_BASE: the billing provider; null: none (checkout and portal 503). */
   stripe: { secretKey: string; apiBase: string | null } | null;
   /** BILLING_WEBHOOK_SECRET (Stripe's `whsec_…` signing secret); null leaves `POST /webhooks/billing` off (404). */
@@ -332,6 +334,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     smtp: smtp(env),
     mailFrom: env.MAIL_FROM?.trim() || null,
     planLimits: planLimitsMode(env.PLAN_LIMITS),
+    importMaxRows: int(env, "IMPORT_MAX_ROWS", 100_000, 1, 10_000_000),
     stripe: stripeConfig(env),
     billingWebhookSecret: env.BILLING_WEBHOOK_SECRET || null,
   };

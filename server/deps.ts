@@ -45,6 +45,8 @@ export interface ServerConfig {
   secretKey?: string | null;
   /** WORKSPACE_BOOTSTRAP: `operator` lets only the platform operator key create workspaces; unset, `open`. */
   workspaceBootstrap?: "open" | "operator";
+  /** IMPORT_MAX_ROWS: most rows of one records import (all or nothing); unset, 100,000. */
+  importMaxRows?: number;
 }
 
 export interface ServerDeps {

@@ -23,6 +23,8 @@ export * from "./record-query.ts";
 export * from "./entity-key.ts";
 export * from "./views.ts";
 export * from "./collection-rules.ts";
+export * from "./csv-cells.ts";
+export * from "./record-import-rows.ts";
 
 // Use cases
 export * from "./collections.ts";
@@ -31,3 +33,5 @@ export * from "./record-reads.ts";
 export * from "./entities.ts";
 export * from "./collection-criterion.ts";
 export * from "./doctor.ts";
+export * from "./record-import.ts";
+export * from "./record-export.ts";

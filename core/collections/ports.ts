@@ -81,7 +81,7 @@ export interface RecordQuery {
   sort: CompiledSort;
   /** Strictly after this position in `sort` order (see record-sort.ts `isAfter`). */
   after: KeysetPosition | null;
-  /** 1 to 200 */
+  /** 1 to 200 (an export reads pages of 1,000: record-export.ts) */
   limit: number;
   /** Lower-case words that must each occur in `search_text`. */
   words?: string[];
@@ -149,7 +149,57 @@ export interface RecordStore {
   ): Promise<RecordRemoval | "version_conflict" | "not_found">;
   /** History entries, newest first, at most `limit`, with version below `beforeVersion` when given. */
   history(workspaceId: string, collectionId: string, id: string, limit: number, beforeVersion?: number): Promise<RecordChange[]>;
+  /**
+   * The writes of an import, all of them or none (docs/decisions/063-records-csv-and-ndjson.md): the
+   * batches as they come, then, when every one applied, the whole is kept; any refusal or a
+   * `batches` that throws leaves nothing. See `RecordImportJob` and each adapter for how.
+   */
+  importRecords(workspaceId: string, collectionId: string, job: RecordImportJob): Promise<RecordImportOutcome>;
+  /**
+   * True when `importRecords` may run while its caller reads these stores (the writes of the import on a
+   * connection of their own): the caller then checks and writes a file in one reading, handing
+   * batches over as they are checked (and throwing from `batches` on the first problem). False or
+   * absent: every batch is read only after the whole file was checked (PGlite, one connection,
+   * would wait on itself).
+   */
+  readonly importAlongside?: boolean;
 }
+
+/** One batch of the writes of an import. */
+export interface RecordImportBatch {
+  /** New records (version 1) with their `record.created` entries. */
+  creates: RecordWrite[];
+  /** Records to change, each at the version the import read. */
+  updates: RecordImportUpdate[];
+}
+
+export interface RecordImportUpdate {
+  id: string;
+  /** The record must still be at this version when the import writes it (else the import writes nothing). */
+  version: number;
+  /** The write of the record as the store holds it (at `version`); null: it changes nothing (`unchanged`). */
+  next(current: CollectionRecord): RecordWrite | null;
+}
+
+export interface RecordImportJob {
+  /** The collection's version the rows were checked against: when it moved, nothing is written. */
+  collectionVersion: number;
+  batches: AsyncIterable<RecordImportBatch>;
+  /**
+   * The plan's units of the creates, claimed in the own write of the import by a store that can
+   * (`RecordStore.insertClaiming`'s stores, ADR 058): all of them or nothing. Null: not claimed here
+   * (the caller claimed them first through the gate, or counts nothing).
+   */
+  claim: CapacityClaim | null;
+}
+
+export type RecordImportOutcome =
+  | { written: { created: number; updated: number; unchanged: number } }
+  | "collection_changed"
+  | "collection_not_found"
+  /** A record to change was not at its version any more (or gone: `current_version` null). */
+  | { conflict: string; current_version: number | null }
+  | CapacityRefusal;
 
 export interface EntityStore {
   get(workspaceId: string, id: string): Promise<Entity | null>;

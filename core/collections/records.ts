@@ -68,7 +68,8 @@ async function assertRecordValid(
   if (errors.length) throw validationFailed("Invalid record", errors);
 }
 
-function changeOf(
+/** The history entry of a record write (also of each record an import writes: record-import.ts). */
+export function recordChangeOf(
   p: Principal,
   before: CollectionRecord | null,
   after: CollectionRecord,
@@ -123,7 +124,7 @@ async function createIn(
     created_at: at,
     updated_at: at,
   };
-  const write = { record: r, change: changeOf(p, null, r, "record.created") };
+  const write = { record: r, change: recordChangeOf(p, null, r, "record.created") };
   const records = deps.stores.records;
   const inserted = await withCapacityInWrite(
     deps.capacity,
@@ -192,7 +193,7 @@ async function writeRecord(
   type: RecordChangeType,
   outcome: RecordOutcome | null = null,
 ) {
-  const result = await deps.stores.records.update({ record: next, change: changeOf(p, before, next, type, outcome) });
+  const result = await deps.stores.records.update({ record: next, change: recordChangeOf(p, before, next, type, outcome) });
   if (result === "not_found") throw recordNotFound();
   if (result === "version_conflict") {
     const now = await deps.stores.records.get(ws.id, next.collection_id, next.id);

@@ -153,6 +153,8 @@ export const ROUTE_AUTHORITIES: Readonly<Record<string, Authority>> = {
   "GET /api/v1/workspaces/{slug}/collections/{id}/records": "member_read",
   "POST /api/v1/workspaces/{slug}/collections/{id}/records/query": "member_read",
   "POST /api/v1/workspaces/{slug}/collections/{id}/records/aggregate": "member_read",
+  "GET /api/v1/workspaces/{slug}/collections/{id}/records/export": "member_read",
+  "POST /api/v1/workspaces/{slug}/collections/{id}/records/import": "write",
   "GET /api/v1/workspaces/{slug}/collections/{id}/retrieve": "member_read",
   "GET /api/v1/workspaces/{slug}/collections/{id}/records/{recordId}": "member_read",
   "PATCH /api/v1/workspaces/{slug}/collections/{id}/records/{recordId}": "write",

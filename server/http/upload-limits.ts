@@ -8,6 +8,7 @@ import type { ServerConfig } from "../deps.ts";
  */
 const STREAMED_UPLOADS: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: "POST", path: /^\/api\/v1\/workspaces\/[^/]+\/(?:topics|watchers)\/import$/ },
+  { method: "POST", path: /^\/api\/v1\/workspaces\/[^/]+\/collections\/[^/]+\/records\/import$/ },
 ];
 
 /** IMPORT_LIMIT_BYTES' default: 1 GiB. */

@@ -67,6 +67,8 @@ export async function makeTestApp(
     workspaceBootstrap?: "open" | "operator";
     /** IMPORT_LIMIT_BYTES of the app (default 1 GiB). */
     importLimitBytes?: number;
+    /** More of the server's settings (e.g. IMPORT_MAX_ROWS as `importMaxRows`). */
+    config?: Partial<ServerDeps["config"]>;
   } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
@@ -95,6 +97,7 @@ export async function makeTestApp(
       secretKey: TEST_SECRET,
       workspaceBootstrap: opts.workspaceBootstrap ?? "open",
       ...(opts.importLimitBytes ? { importLimitBytes: opts.importLimitBytes } : {}),
+      ...opts.config,
     },
     build: { api_version: "v1", version: "0.0.0-test", build: "test", commit: "test" },
     rateLimits: {

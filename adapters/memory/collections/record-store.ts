@@ -1,6 +1,14 @@
 import type { CollectionTables } from "./tables.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
-import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
+import type {
+  RecordImportJob,
+  RecordImportOutcome,
+  RecordQuery,
+  RecordRemoval,
+  RecordStore,
+  RecordWrite,
+  Slice,
+} from "../../../core/collections/ports.ts";
 import { type AggregateGroup, aggregateInMemory, type CompiledAggregate } from "../../../core/collections/record-aggregate.ts";
 import { matches } from "../../../core/collections/record-filter.ts";
 import { compareRecords, isAfter } from "../../../core/collections/record-sort.ts";
@@ -71,6 +79,41 @@ export class MemoryRecordStore implements RecordStore {
     this.t.records.set(w.record.id, copy(w.record));
     this.t.recordChanges.set(w.change.id, copy(w.change));
     return "ok";
+  }
+
+  /**
+   * The batches are read first, each update computed against the record as it is then; the
+   * writes are applied together with no await in between, after checking (also synchronously)
+   * that the collection and every updated record are still as read: all or nothing.
+   */
+  async importRecords(ws: string, cid: string, job: RecordImportJob): Promise<RecordImportOutcome> {
+    const writes: RecordWrite[] = [];
+    let created = 0;
+    let unchanged = 0;
+    for await (const batch of job.batches) {
+      for (const w of batch.creates) writes.push(w);
+      created += batch.creates.length;
+      for (const u of batch.updates) {
+        const cur = this.#find(ws, cid, u.id);
+        if (!cur || cur.version !== u.version) return { conflict: u.id, current_version: cur?.version ?? null };
+        const w = u.next(copy(cur));
+        if (w) writes.push(w);
+        else unchanged++;
+      }
+    }
+    const c = this.t.collections.get(cid);
+    if (!c || c.workspace_id !== ws) return "collection_not_found";
+    if (c.version !== job.collectionVersion) return "collection_changed";
+    for (const w of writes) {
+      if (w.record.version === 1) continue;
+      const cur = this.#find(ws, cid, w.record.id);
+      if (!cur || cur.version !== w.record.version - 1) return { conflict: w.record.id, current_version: cur?.version ?? null };
+    }
+    for (const w of writes) {
+      this.t.records.set(w.record.id, copy(w.record));
+      this.t.recordChanges.set(w.change.id, copy(w.change));
+    }
+    return { written: { created, updated: writes.length - created, unchanged } };
   }
 
   async deletePlan(ws: string, cid: string, id: string): Promise<RecordRemoval | null> {

@@ -13,6 +13,16 @@ export function mongoCollectionBundle(c: CollectionCollections): MongoBundle<Col
       entities: new MongoEntityStore(c),
     },
     purgeWorkspace: (id) =>
-      deleteWorkspaceDocs(id, c.collections, c.collectionVersions, c.records, c.recordChanges, c.entities, c.entityVersions),
+      deleteWorkspaceDocs(
+        id,
+        c.collections,
+        c.collectionVersions,
+        c.records,
+        c.recordChanges,
+        c.entities,
+        c.entityVersions,
+        c.recordImports,
+        c.recordImportWrites,
+      ),
   };
 }

@@ -33,6 +33,9 @@ export const COLLECTION_INDEXES: Record<keyof typeof COLLECTION_COLLECTION_NAMES
     { key: { workspace_id: 1, kind: 1, _id: -1 }, name: "workspace_kind_id" },
     { key: { workspace_id: 1, _id: -1 }, name: "workspace_id" },
   ],
+  // Records imports (record-import.ts): a collection's unfinished ones; an import's staged writes in order.
+  recordImports: [{ key: { workspace_id: 1, collection_id: 1 }, name: "workspace_collection" }],
+  recordImportWrites: [{ key: { workspace_id: 1, import_id: 1, kind: 1, seq: 1 }, name: "workspace_import_kind_seq" }],
   entityVersions: [
     // The lock of every entity merge; the newest version (roll-forward).
     { key: { workspace_id: 1, entity_id: 1, version: -1 }, name: "workspace_entity_version_unique", unique: true },

@@ -27,7 +27,15 @@
 import type { CollectionCollections } from "./collections.ts";
 import { uuidv7 } from "../../../core/kernel/ids.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
-import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
+import type {
+  RecordImportJob,
+  RecordImportOutcome,
+  RecordQuery,
+  RecordRemoval,
+  RecordStore,
+  RecordWrite,
+  Slice,
+} from "../../../core/collections/ports.ts";
 import type { AggregateGroup, CompiledAggregate } from "../../../core/collections/record-aggregate.ts";
 import { backoff } from "../retry.ts";
 import { isDuplicateKey } from "../duplicate-key.ts";
@@ -43,6 +51,7 @@ import {
   WRITE_OPTIONS,
 } from "./documents.ts";
 import { and, countGroupStage, filterQuery, GroupFold, pageReads, wordsQuery } from "./record-query.ts";
+import { MongoRecordImports } from "./record-import.ts";
 
 /** Rounds of "heal and try again" inside one call. */
 const MAX_ROUNDS = 5;
@@ -55,7 +64,11 @@ type Healed = "rolled" | "current" | "deleted" | "gone";
 const isLock = (d: RecordChangesDoc): boolean => "deleting" in d && d.deleting === true;
 
 export class MongoRecordStore implements RecordStore {
-  constructor(private readonly c: CollectionCollections) {}
+  readonly #imports: MongoRecordImports;
+
+  constructor(private readonly c: CollectionCollections) {
+    this.#imports = new MongoRecordImports(c);
+  }
 
   // ---- reads ----
 
@@ -221,6 +234,11 @@ export class MongoRecordStore implements RecordStore {
       return "ok";
     }
     return "version_conflict";
+  }
+
+  /** Staged, then applied (record-import.ts). */
+  importRecords(workspaceId: string, collectionId: string, job: RecordImportJob): Promise<RecordImportOutcome> {
+    return this.#imports.run(workspaceId, collectionId, job);
   }
 
   async delete(

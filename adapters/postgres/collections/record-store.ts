@@ -1,7 +1,15 @@
 import type { CapacityClaim, CapacityRefusal } from "../../../core/kernel/capacity.ts";
 import { isUuid } from "../../../core/kernel/ids.ts";
 import type { CollectionRecord, RecordChange } from "../../../core/collections/model.ts";
-import type { RecordQuery, RecordRemoval, RecordStore, RecordWrite, Slice } from "../../../core/collections/ports.ts";
+import type {
+  RecordImportJob,
+  RecordImportOutcome,
+  RecordQuery,
+  RecordRemoval,
+  RecordStore,
+  RecordWrite,
+  Slice,
+} from "../../../core/collections/ports.ts";
 import type { AggregateGroup, CompiledAggregate, GroupKeyValue } from "../../../core/collections/record-aggregate.ts";
 import { type DeclaredRollup, groupOfRollup } from "../../../core/collections/record-rollup.ts";
 import type { CompiledFilter } from "../../../core/collections/record-filter.ts";
@@ -9,6 +17,7 @@ import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlSta
 import { AccountBatches, type AccountWrite } from "../credits/mod.ts";
 import { type ClaimingCreate, claimingCreates, type Settled } from "./record-creates.ts";
 import { RECORD_COLUMNS, toRecord } from "./rows.ts";
+import { importInTransaction } from "./record-import.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
@@ -68,8 +77,12 @@ export class PostgresRecordStore implements RecordStore {
   readonly #turns = new AccountBatches();
   readonly #creates: AccountWrite<ClaimingCreate, Settled>;
 
+  /** On a pool (postgres.js), an import's transaction holds one connection and reads go on others; PGlite has one. */
+  readonly importAlongside: boolean;
+
   constructor(private readonly db: SqlDriver) {
     this.#creates = claimingCreates(db);
+    this.importAlongside = db.kind === "postgres";
   }
 
   /** Asked of the database once, on the first filter. */
@@ -224,6 +237,12 @@ export class PostgresRecordStore implements RecordStore {
     if (updated.length) return "ok";
     const found = await this.db.query(`select 1 from collection_records where ${KEYS}`, [r.workspace_id, r.collection_id, r.id]);
     return found.length ? "version_conflict" : "not_found";
+  }
+
+  /** In one transaction (record-import.ts). */
+  async importRecords(workspaceId: string, collectionId: string, job: RecordImportJob): Promise<RecordImportOutcome> {
+    if (!isUuid(workspaceId) || !isUuid(collectionId)) return "collection_not_found";
+    return await importInTransaction(this.db, workspaceId, collectionId, job);
   }
 
   async deletePlan(workspaceId: string, collectionId: string, id: string): Promise<RecordRemoval | null> {

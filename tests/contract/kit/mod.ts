@@ -17,6 +17,7 @@ export { expect } from "./expect.ts";
 export { runCodeIndexStoresContract } from "../code-index-stores.contract.ts";
 export { runCollectionStoresContract } from "../collection-stores.contract.ts";
 export { runRecordRollupStoresContract } from "../record-rollup-stores.contract.ts";
+export { runRecordImportStoresContract } from "../record-import-stores.contract.ts";
 export { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 export { runShareStoresContract } from "../share-stores.contract.ts";
 export { runTopicStoresContract } from "../topic-stores.contract.ts";

@@ -9,6 +9,7 @@ import { runIdentityStoresContract } from "../identity-stores.contract.ts";
 import { runMailStoresContract } from "../mail-stores.contract.ts";
 import { runOfferStoresContract } from "../offer-stores.contract.ts";
 import { runRadarStoresContract } from "../radar-stores.contract.ts";
+import { runRecordImportStoresContract } from "../record-import-stores.contract.ts";
 import { runRecordRollupStoresContract } from "../record-rollup-stores.contract.ts";
 import { runProposalRelationStoresContract } from "../proposal-relation-stores.contract.ts";
 import { runShareStoresContract } from "../share-stores.contract.ts";
@@ -36,6 +37,7 @@ export const storeSuites = {
   sharing: runShareStoresContract,
   collections: runCollectionStoresContract,
   rollups: runRecordRollupStoresContract,
+  recordImports: runRecordImportStoresContract,
   credits: runCreditStoresContract,
   radar: runRadarStoresContract,
   contacts: runContactStoresContract,
