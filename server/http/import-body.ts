@@ -58,6 +58,23 @@ export async function spoolBody(request: Request, limitBytes: number): Promise<S
   };
 }
 
+/**
+ * A tick that runs a full garbage collection every `n` calls. Reading and writing records by the
+ * thousand allocates much that dies young, and Bun's heap, left alone, grew by two to five times
+ * what an import or export holds (measured in process on 100,000 rows: the import's first reading
+ * +57 to +78 MB resident, with a collection every 5,000 rows +9 MB; the whole import +93 to +133 MB,
+ * then +56 MB). A collection of a heap that small takes milliseconds.
+ */
+export function collectEvery(n: number): () => void {
+  let calls = 0;
+  return () => {
+    if (++calls % n === 0) Bun.gc(true);
+  };
+}
+
+/** Rows read between two collections (`collectEvery`). */
+export const COLLECT_EVERY_ROWS = 5_000;
+
 /** A CSV record (a row) may not be longer than this: a record's fields are at most 256 KiB of JSON. */
 const MAX_CSV_RECORD_BYTES = 1024 * 1024;
 const NUL = "\0";
@@ -79,11 +96,13 @@ async function* csvRows(path: string): AsyncGenerator<ImportRow> {
     }),
   );
   let line = 1;
+  const collect = collectEvery(COLLECT_EVERY_ROWS);
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       if (record.some((cell) => cell.includes(NUL))) yield { line, problem: "holds a NUL character (U+0000), which no store keeps" };
       else yield { line, cells: record };
       line = info.lines + 1;
+      collect();
     }
   } catch (e) {
     if (!(e instanceof CsvError)) throw e;
@@ -99,9 +118,11 @@ async function* ndjsonRows(path: string): AsyncGenerator<ImportRow> {
   const input = createReadStream(path, { encoding: "utf8" });
   const lines = createInterface({ input, crlfDelay: Infinity });
   let line = 0;
+  const collect = collectEvery(COLLECT_EVERY_ROWS);
   try {
     for await (const raw of lines) {
       line++;
+      collect();
       const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
       if (text.trim() === "") continue;
       let value: unknown;

@@ -3,10 +3,10 @@
  * it is visible before it commits, and any refusal, or a `batches` that throws, rolls all of it
  * back. The collection's row is share-locked first (its schema and status cannot change under the
  * import, and a purge waits for it, as it waits for a record update: collection, then records);
- * each batch's creates go out as one statement (its records and their history entries from
- * `unnest` arrays, as the batch record create of ADR 058 does, without what a lone create needs
- * there: the per-record version check, which the lock makes moot, and the claim) and its updates
- * lock their records first. The plan's units of the creates are claimed last, all at once, on the
+ * each batch's creates go out as one statement (its records and their history entries, as the
+ * batch record create of ADR 058 inserts them, without what a lone create needs there: the
+ * per-record version check, which the lock makes moot, and the claim) and its updates lock their
+ * records first. The plan's units of the creates are claimed last, all at once, on the
  * workspace's counter: the counter row is locked only from there to the commit, as for a create
  * without a limit. While the database writes a batch, the next one is read and built.
  */
@@ -23,11 +23,11 @@ const COLUMNS = "workspace_id, collection_id, id, fields, status, field_meta, en
 const CHANGE_COLUMNS = "workspace_id, record_id, version, collection_id, id, type, actor_id, actor_kind, at, diff, stage, outcome";
 
 /**
- * Records and their history entries from one JSON array of rows (`json_to_recordset`): one
+ * Records and their history entries from one JSON array of rows (`jsonb_to_recordset`): one
  * `JSON.stringify` of the batch, where an array per column cost postgres.js an escaped literal per
  * value (measured: most of the client's time). No join, no sort: every row is inserted.
  */
-const INSERT = `with v as (select * from json_to_recordset($3::text::json) as v (id uuid, fields jsonb, status text, field_meta jsonb,
+const INSERT = `with v as (select * from jsonb_to_recordset($3::text::jsonb) as v (id uuid, fields jsonb, status text, field_meta jsonb,
       entity_id text, drifted boolean, search_text text, created_by text, updated_by text, version int, created_at text,
       updated_at text, change_id uuid, change_version int, type text, actor_id text, actor_kind text, at text, diff jsonb,
       stage jsonb, outcome jsonb)),

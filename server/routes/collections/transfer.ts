@@ -11,7 +11,7 @@ import {
 } from "../../../core/collections/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { IdempotencyHeaders } from "../../http/idempotent-route.ts";
-import { spoolBody } from "../../http/import-body.ts";
+import { collectEvery, spoolBody } from "../../http/import-body.ts";
 import { streamedBody } from "../../http/raw-body.ts";
 import { booleanParam, enumParam, fieldNamesParam, timestampParam, uuidParam } from "../../http/query-schemas.ts";
 import { authenticated, errors, strict } from "../../http/schemas.ts";
@@ -95,6 +95,8 @@ export function recordTransferRoutes(deps: ServerDeps) {
         const out = await exportRecords(core, workspace, params.id, query);
         const enc = new TextEncoder();
         const it = out.chunks[Symbol.asyncIterator]();
+        // A page is 1,000 records: a collection every 5 (import-body.ts, `collectEvery`).
+        const collect = collectEvery(5);
         // Pulled as the client reads: one page of text ahead at most.
         const body = new ReadableStream<Uint8Array>({
           async pull(controller) {
@@ -102,6 +104,7 @@ export function recordTransferRoutes(deps: ServerDeps) {
               const next = await it.next();
               if (next.done) controller.close();
               else controller.enqueue(enc.encode(next.value));
+              collect();
             } catch (e) {
               controller.error(e);
             }
