@@ -257,11 +257,7 @@ async function checkChunk(
   out: Checked,
   lineOfId: Map<string, number>,
 ): Promise<Accepted[]> {
-  const ids = [...new Set(chunk.filter((i) => i.id).map((i) => i.id!))];
-  const existing = new Map<string, CollectionRecord>();
-  for (let i = 0; i < ids.length; i += 200) {
-    for (const r of await deps.stores.records.getMany(ws.id, c.id, ids.slice(i, i + 200))) existing.set(r.id, r);
-  }
+  const existing = await existingRecords(deps, ws, c, chunk);
   // Rows waiting for the entity check: `update` names the record's version, `same` an update that
   // changes nothing; `prior`, what reading the row found (a cell that is no value of its type):
   // the rest of the row is still checked, so that one answer lists all its problems.
@@ -314,17 +310,7 @@ async function checkChunk(
     out.versions.set(r.id, r.version);
     pending.push({ intent, v: next.v, status: next.status, entityId: intent.entityId ?? null, update: true, same: next.same });
   }
-  // The entities the rows link, in one read.
-  const wanted = new Set<string>();
-  for (const p of pending) {
-    if (p.entityId) wanted.add(p.entityId);
-    for (const ref of p.v.entityRefs) wanted.add(ref.id);
-  }
-  const kinds = new Map<string, string>();
-  const list = [...wanted];
-  for (let i = 0; i < list.length; i += 1000) {
-    for (const e of await deps.stores.entities.getMany(ws.id, list.slice(i, i + 1000))) kinds.set(e.id, e.kind);
-  }
+  const kinds = await linkedEntityKinds(deps, ws, pending);
   const accepted: Accepted[] = [];
   for (const p of pending) {
     const details = [...p.v.errors];
@@ -349,6 +335,36 @@ async function checkChunk(
   }
   out.errors.push(...found.sort((a, b) => a.line - b.line));
   return accepted;
+}
+
+/** The records the chunk's rows name by id, by id. */
+async function existingRecords(
+  deps: CollectionDeps,
+  ws: Workspace,
+  c: Collection,
+  chunk: RowIntent[],
+): Promise<Map<string, CollectionRecord>> {
+  const ids = [...new Set(chunk.filter((i) => i.id).map((i) => i.id!))];
+  const existing = new Map<string, CollectionRecord>();
+  for (let i = 0; i < ids.length; i += 200) {
+    for (const r of await deps.stores.records.getMany(ws.id, c.id, ids.slice(i, i + 200))) existing.set(r.id, r);
+  }
+  return existing;
+}
+
+/** The kinds of the entities the pending rows link, by id, in one read. */
+async function linkedEntityKinds(deps: CollectionDeps, ws: Workspace, pending: Accepted[]): Promise<Map<string, string>> {
+  const wanted = new Set<string>();
+  for (const p of pending) {
+    if (p.entityId) wanted.add(p.entityId);
+    for (const ref of p.v.entityRefs) wanted.add(ref.id);
+  }
+  const kinds = new Map<string, string>();
+  const list = [...wanted];
+  for (let i = 0; i < list.length; i += 1000) {
+    for (const e of await deps.stores.entities.getMany(ws.id, list.slice(i, i + 1000))) kinds.set(e.id, e.kind);
+  }
+  return kinds;
 }
 
 /** The second pass: the rows again, as the store's batches of writes. */

@@ -102,36 +102,49 @@ export async function importMarkdownTopics(
   if (sorted.problems.length > 0) throw invalid(sorted.problems, new Set(sorted.problems.map((x) => x.path)).size);
 
   const now = deps.clock.now();
-  const at = now.toISOString();
-  const existing = new Map<string, Topic>();
-  const slugs = [...sorted.notes.values()].map((n) => n.slug);
-  for (let i = 0; i < slugs.length; i += 1000) {
-    for (const [slug, topic] of await topicsBySlug(deps, ws, slugs.slice(i, i + 1000))) existing.set(slug, topic);
-  }
+  const existing = await existingTopics(deps, ws, [...sorted.notes.values()].map((n) => n.slug));
 
   const batch: TopicImportBatch = { workspaceId: ws.id, inserts: [], updates: [], proposals: [], relations: [] };
   const planned = new Map<string, Planned>();
   for (const note of sorted.notes.values()) {
     planned.set(note.path, await planNote(deps, p, ws, note, existing.get(note.slug) ?? null, status, now, batch));
   }
+  const relations = await planRelations(deps, p, ws, sorted.notes.values(), planned, batch, now);
 
-  // Relations: one per link from a topic to another (`references` has a direction), none twice.
-  const relate = canRelateTopics(p);
-  const known = new Set<string>();
-  const existingIds = [
-    ...new Set(
-      [...planned.values()].flatMap((x) => (x.topicId && !batch.inserts.some((w) => w.topic.id === x.topicId) ? [x.topicId] : [])),
-    ),
-  ];
-  for (let i = 0; i < existingIds.length; i += 1000) {
-    const ids = existingIds.slice(i, i + 1000);
-    for (const r of await deps.stores.relations.ofTopics(ws.id, ids, ids.length * 1000)) {
-      known.add(relationKey(r.from_topic_id, r.to_topic_id, r.type));
-    }
+  const report = reportOf(sorted.order, planned, batch, relations, dryRun, status);
+  if (dryRun) return report;
+  const slugOf = new Map([...planned.values()].flatMap((x) => (x.topicId && x.topicSlug ? [[x.topicId, x.topicSlug] as const] : [])));
+  await write(deps, p, ws, batch, slugOf);
+  return report;
+}
+
+/** The workspace's topics with these slugs, by slug (asked a thousand at a time). */
+async function existingTopics(deps: TopicDeps, ws: Workspace, slugs: string[]): Promise<Map<string, Topic>> {
+  const existing = new Map<string, Topic>();
+  for (let i = 0; i < slugs.length; i += 1000) {
+    for (const [slug, topic] of await topicsBySlug(deps, ws, slugs.slice(i, i + 1000))) existing.set(slug, topic);
   }
+  return existing;
+}
+
+type RelationCounts = TopicImportReport["relations"];
+
+/** Relations: one per link from a topic to another (`references` has a direction), none twice. */
+async function planRelations(
+  deps: TopicDeps,
+  p: Principal,
+  ws: Workspace,
+  notes: Iterable<LinkedNote>,
+  planned: Map<string, Planned>,
+  batch: TopicImportBatch,
+  now: Date,
+): Promise<RelationCounts> {
+  const at = now.toISOString();
+  const relate = canRelateTopics(p);
+  const known = await knownRelations(deps, ws, planned, batch);
   const relations = { type: "references" as const, created: 0, unchanged: 0, skipped: 0, skipped_reason: null as string | null };
   const keys = new Set<string>();
-  for (const note of sorted.notes.values()) {
+  for (const note of notes) {
     const from = planned.get(note.path)!;
     for (const target of note.targets) {
       const to = planned.get(target)!;
@@ -162,8 +175,41 @@ export async function importMarkdownTopics(
       }
     }
   }
+  return relations;
+}
 
-  const lines = sorted.order.map(({ path, skipped }): ImportFileLine => {
+/** The keys of the relations already among the planned topics that exist (not being inserted). */
+async function knownRelations(
+  deps: TopicDeps,
+  ws: Workspace,
+  planned: Map<string, Planned>,
+  batch: TopicImportBatch,
+): Promise<Set<string>> {
+  const known = new Set<string>();
+  const existingIds = [
+    ...new Set(
+      [...planned.values()].flatMap((x) => (x.topicId && !batch.inserts.some((w) => w.topic.id === x.topicId) ? [x.topicId] : [])),
+    ),
+  ];
+  for (let i = 0; i < existingIds.length; i += 1000) {
+    const ids = existingIds.slice(i, i + 1000);
+    for (const r of await deps.stores.relations.ofTopics(ws.id, ids, ids.length * 1000)) {
+      known.add(relationKey(r.from_topic_id, r.to_topic_id, r.type));
+    }
+  }
+  return known;
+}
+
+/** The report: a line per file in archive order, and the counts of each outcome. */
+function reportOf(
+  order: Array<{ path: string; skipped: string | null }>,
+  planned: Map<string, Planned>,
+  batch: TopicImportBatch,
+  relations: RelationCounts,
+  dryRun: boolean,
+  status: ImportStatus,
+): TopicImportReport {
+  const lines = order.map(({ path, skipped }): ImportFileLine => {
     if (skipped !== null) return skippedLine(path, skipped);
     const line = planned.get(path)!.line;
     return dryRun
@@ -171,7 +217,7 @@ export async function importMarkdownTopics(
       : line;
   });
   const count = (o: ImportFileLine["outcome"]) => lines.filter((l) => l.outcome === o).length;
-  const report: TopicImportReport = {
+  return {
     dry_run: dryRun,
     status,
     counts: {
@@ -184,10 +230,6 @@ export async function importMarkdownTopics(
     relations,
     files: lines,
   };
-  if (dryRun) return report;
-  const slugOf = new Map([...planned.values()].flatMap((x) => (x.topicId && x.topicSlug ? [[x.topicId, x.topicSlug] as const] : [])));
-  await write(deps, p, ws, batch, slugOf);
-  return report;
 }
 
 function skippedLine(path: string, reason: string): ImportFileLine {

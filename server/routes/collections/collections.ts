@@ -63,9 +63,12 @@ const Context = Type.Object({
 const VERSIONED =
   "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
 
+type CollectionScope = ReturnType<typeof workspaceScope>;
+
 export function collectionRoutes(deps: ServerDeps) {
   const core = deps.core;
-  return workspaceScope(deps, "collections")
+  const scope = workspaceScope(deps, "collections");
+  const r = scope
     .post(
       "/collections",
       async ({ principal, workspace, body, set }) => {
@@ -130,7 +133,15 @@ export function collectionRoutes(deps: ServerDeps) {
         response: { 200: CollectionView, ...errors(400, 401, 404) },
         detail: doc("Get a collection", "`ETag` carries the version for `If-Match`."),
       },
-    )
+    );
+  collectionChangeRoutes(scope, core);
+  collectionSettingRoutes(scope, core);
+  return r;
+}
+
+/** A collection edited, deleted, read as context, archived and restored. */
+function collectionChangeRoutes(r: CollectionScope, core: ServerDeps["core"]): void {
+  r
     .patch(
       "/collections/:id",
       async ({ principal, workspace, params, body, headers, query, set }) =>
@@ -225,7 +236,12 @@ export function collectionRoutes(deps: ServerDeps) {
         response: { 201: CollectionView, ...errors(400, 401, 403, 404, 409) },
         detail: doc("Restore an archived collection", `Back to active. ${VERSIONED}`),
       },
-    )
+    );
+}
+
+/** A collection's connector mapping and presentation, read and set. */
+function collectionSettingRoutes(r: CollectionScope, core: ServerDeps["core"]): void {
+  r
     .get(
       "/collections/:id/connector-mapping",
       async ({ workspace, params, set }) => withEtag(set, await getConnectorMapping(core, workspace, params.id)),

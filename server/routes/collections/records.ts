@@ -52,9 +52,12 @@ const KEYSET =
 const VERSIONED =
   "Optimistic concurrency: `expected_version` or `If-Match`; a stale one is 409 `VERSION_CONFLICT` with `current_version`, and nothing is applied.";
 
+type RecordScope = ReturnType<typeof workspaceScope>;
+
 export function recordRoutes(deps: ServerDeps) {
   const core = deps.core;
-  return workspaceScope(deps, "records")
+  const scope = workspaceScope(deps, "records");
+  const r = scope
     .post(
       "/collections/:id/records",
       async ({ principal, workspace, params, body, set }) => {
@@ -81,7 +84,16 @@ export function recordRoutes(deps: ServerDeps) {
         response: { 200: RecordPage, ...errors(400, 401, 404) },
         detail: doc("List records", `Newest first, filtered by stage, entity, drift and last change. ${KEYSET}`),
       },
-    )
+    );
+  recordQueryRoutes(scope, core);
+  recordItemRoutes(scope, core);
+  recordHistoryRoutes(scope, core);
+  return r;
+}
+
+/** Records queried, aggregated, and retrieved by meaning. */
+function recordQueryRoutes(r: RecordScope, core: ServerDeps["core"]): void {
+  r
     .post(
       "/collections/:id/records/query",
       async ({ workspace, params, body, set }) => {
@@ -156,7 +168,12 @@ export function recordRoutes(deps: ServerDeps) {
           `For agents: the records (filtered like the list; \`query\` matches words in their text values; \`fields\` projects) and the Knowledge topics of the criterion with their trust verdicts. ${KEYSET}`,
         ),
       },
-    )
+    );
+}
+
+/** One record: read, edited, deleted. */
+function recordItemRoutes(r: RecordScope, core: ServerDeps["core"]): void {
+  r
     .get(
       "/collections/:id/records/:recordId",
       async ({ workspace, params, query, set }) => withEtag(set, await getRecord(core, workspace, params.id, params.recordId, query)),
@@ -222,7 +239,12 @@ export function recordRoutes(deps: ServerDeps) {
           "With its history and outcomes. `dry_run=true` only says what would be removed. `expected_version` or `If-Match` makes it conditional.",
         ),
       },
-    )
+    );
+}
+
+/** A record's history and its outcomes. */
+function recordHistoryRoutes(r: RecordScope, core: ServerDeps["core"]): void {
+  r
     .get(
       "/collections/:id/records/:recordId/history",
       ({ workspace, params, query }) => recordHistory(core, workspace, params.id, params.recordId, query),

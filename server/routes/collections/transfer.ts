@@ -83,6 +83,29 @@ const ImportAnswer = Type.Object({
 const contentFormat = (contentType: string | null): ImportFormat | undefined =>
   contentType && /^application\/(x-)?(ndjson|jsonl|jsonlines)\b/i.test(contentType) ? "ndjson" : undefined;
 
+/** The export's text as a byte stream, pulled as the client reads: one page of text ahead at most. */
+function pulledStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const enc = new TextEncoder();
+  const it = chunks[Symbol.asyncIterator]();
+  // A page is 1,000 records: a collection every 5 (import-body.ts, `collectEvery`).
+  const collect = collectEvery(5);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await it.next();
+        if (next.done) controller.close();
+        else controller.enqueue(enc.encode(next.value));
+        collect();
+      } catch (e) {
+        controller.error(e);
+      }
+    },
+    async cancel() {
+      await it.return?.(undefined);
+    },
+  });
+}
+
 export function recordTransferRoutes(deps: ServerDeps) {
   const core = deps.core;
   const maxRows = deps.config.importMaxRows ?? DEFAULT_IMPORT_MAX_ROWS;
@@ -93,26 +116,7 @@ export function recordTransferRoutes(deps: ServerDeps) {
       "/collections/:id/records/export",
       async ({ workspace, params, query }) => {
         const out = await exportRecords(core, workspace, params.id, query);
-        const enc = new TextEncoder();
-        const it = out.chunks[Symbol.asyncIterator]();
-        // A page is 1,000 records: a collection every 5 (import-body.ts, `collectEvery`).
-        const collect = collectEvery(5);
-        // Pulled as the client reads: one page of text ahead at most.
-        const body = new ReadableStream<Uint8Array>({
-          async pull(controller) {
-            try {
-              const next = await it.next();
-              if (next.done) controller.close();
-              else controller.enqueue(enc.encode(next.value));
-              collect();
-            } catch (e) {
-              controller.error(e);
-            }
-          },
-          async cancel() {
-            await it.return?.(undefined);
-          },
-        });
+        const body = pulledStream(out.chunks);
         return new Response(body, {
           headers: {
             "content-type": out.contentType,

@@ -30,6 +30,23 @@ interface SignInCookie extends OidcSignInState {
   return_to: string;
 }
 
+const secure = (origin: string) => (origin.startsWith("https:") ? "; Secure" : "");
+
+/**
+ * A 303 to `location` for a browser; with `Accept: application/json` (a script or an app driving
+ * the flow itself) a 200 naming it instead. The cookies are set either way.
+ */
+function found(request: Request, location: string, field: "authorization_url" | "return_to", cookies: string[]): Response {
+  const headers = new Headers({ "cache-control": "no-store", "referrer-policy": "no-referrer" });
+  for (const c of cookies) headers.append("set-cookie", c);
+  if (wantsJson(request)) {
+    headers.set("content-type", "application/json");
+    return new Response(JSON.stringify({ [field]: location }), { status: 200, headers });
+  }
+  headers.set("location", location);
+  return new Response(null, { status: 303, headers });
+}
+
 export function authRoutes(deps: ServerDeps) {
   const signed = signedValues(deps.config.secretKey, "oidc-sign-in");
   const provider = () => {
@@ -37,21 +54,6 @@ export function authRoutes(deps: ServerDeps) {
     return deps.oidc;
   };
   const callbackOf = (origin: string) => `${origin}${API_PREFIX}/auth/callback`;
-  const secure = (origin: string) => (origin.startsWith("https:") ? "; Secure" : "");
-  /**
-   * A 303 to `location` for a browser; with `Accept: application/json` (a script or an app driving
-   * the flow itself) a 200 naming it instead. The cookies are set either way.
-   */
-  const found = (request: Request, location: string, field: "authorization_url" | "return_to", cookies: string[]) => {
-    const headers = new Headers({ "cache-control": "no-store", "referrer-policy": "no-referrer" });
-    for (const c of cookies) headers.append("set-cookie", c);
-    if (wantsJson(request)) {
-      headers.set("content-type", "application/json");
-      return new Response(JSON.stringify({ [field]: location }), { status: 200, headers });
-    }
-    headers.set("location", location);
-    return new Response(null, { status: 303, headers });
-  };
 
   return new Elysia({ name: "auth" })
     .get(

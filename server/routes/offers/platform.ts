@@ -52,19 +52,21 @@ const operator =
  * The platform operator's billing administration (docs/decisions/034-offers-and-enterprise.md): workspaces with usage, the plan catalogue,
  * offers and enterprise contracts. Credentials are checked before anything else.
  */
-export function platformBillingRoutes(deps: ServerDeps) {
-  const core = deps.core;
-  const workspaceOf = async (id: string) => {
-    const ws = await core.stores.workspaces.getById(id);
-    if (!ws) throw notFound("Workspace");
-    return ws;
-  };
+/** The operator's scope: a derive runs before validation, so an anonymous caller learns nothing of the bodies. */
+function platformScope(deps: ServerDeps) {
   return new Elysia({ name: "platform-billing", prefix: "/platform/billing" })
-    // A derive runs before validation: an anonymous caller learns nothing of the bodies.
     .derive(async ({ request, set }) => {
       await requirePlatformAdmin(deps, request.headers, set.headers);
       return {};
-    })
+    });
+}
+
+type PlatformScope = ReturnType<typeof platformScope>;
+
+export function platformBillingRoutes(deps: ServerDeps) {
+  const core = deps.core;
+  const routes = platformScope(deps);
+  routes
     .get(
       "/workspaces",
       ({ query }) =>
@@ -90,7 +92,15 @@ export function platformBillingRoutes(deps: ServerDeps) {
         description:
           `Every plan with its name, whether owners choose it themselves, its price in euro cents per month and per year (a year costs ten months; null: by contract) and its limits (null: unlimited). ${operator}`,
       },
-    })
+    });
+  offerRoutes(routes, core);
+  enterpriseRoutes(routes, core);
+  return routes;
+}
+
+/** Offers: made, listed, read, cancelled and reissued by the operator. */
+function offerRoutes(r: PlatformScope, core: ServerDeps["core"]): void {
+  r
     .post("/offers", async ({ body, set }) => {
       set.status = 201;
       return await createOffer(core, PLATFORM_OPERATOR, body);
@@ -167,7 +177,17 @@ export function platformBillingRoutes(deps: ServerDeps) {
         description:
           `Answers a new \`open\` offer, \`revision\` + 1, \`supersedes\` the old one; atomically the old one becomes \`superseded\` with \`superseded_by\` (of two concurrent reissues one is 201, the other 409). The body takes the create fields but \`workspace_id\`: left out, a term carries over, except \`expires_at\` (30 days from now unless given); a plan other than enterprise drops carried limits. Accepted, cancelled or superseded offers: 409 \`CONFLICT\`. The owners are mailed. ${operator}`,
       },
-    })
+    });
+}
+
+/** A workspace's Enterprise plan, set and ended by the operator. */
+function enterpriseRoutes(r: PlatformScope, core: ServerDeps["core"]): void {
+  const workspaceOf = async (id: string) => {
+    const ws = await core.stores.workspaces.getById(id);
+    if (!ws) throw notFound("Workspace");
+    return ws;
+  };
+  r
     .post("/workspaces/:workspaceId/enterprise", async ({ params, body, set }) => {
       set.status = 201;
       return await setEnterprisePlan(core, PLATFORM_OPERATOR, await workspaceOf(params.workspaceId), body);

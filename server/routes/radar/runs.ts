@@ -38,22 +38,26 @@ const sseError = (statuses: number[]) =>
     ) => [s, { description: schema.description ?? "Error", content: { "application/json": { schema } } }]),
   );
 
+const runAction = (summary: string, description: string) => ({
+  params: RunParams,
+  headers: IdempotencyHeaders,
+  response: { 201: RunView, ...errors(400, 401, 402, 403, 404, 409) },
+  detail: { ...authenticated, tags, summary, description },
+});
+const enrichAction = (summary: string, description: string) => ({
+  params: RunParams,
+  headers: IdempotencyHeaders,
+  response: { 201: EnrichResult, ...errors(400, 401, 402, 403, 404, 409) },
+  detail: { ...authenticated, tags, summary, description },
+});
+
+type RunScope = ReturnType<typeof workspaceScope>;
+
 /** Radar's searches, runs, traces and monitors (ADR 026). */
 export function radarRunRoutes(deps: ServerDeps) {
   const core = deps.core;
-  const runAction = (summary: string, description: string) => ({
-    params: RunParams,
-    headers: IdempotencyHeaders,
-    response: { 201: RunView, ...errors(400, 401, 402, 403, 404, 409) },
-    detail: { ...authenticated, tags, summary, description },
-  });
-  const enrichAction = (summary: string, description: string) => ({
-    params: RunParams,
-    headers: IdempotencyHeaders,
-    response: { 201: EnrichResult, ...errors(400, 401, 402, 403, 404, 409) },
-    detail: { ...authenticated, tags, summary, description },
-  });
-  return workspaceScope(deps, "radar-runs")
+  const scope = workspaceScope(deps, "radar-runs");
+  const r = scope
     .post("/radar/searches", async ({ principal, workspace, body, set }) => {
       set.status = 201;
       return await openSearch(core, principal, workspace, body);
@@ -80,7 +84,16 @@ export function radarRunRoutes(deps: ServerDeps) {
         description:
           "`state`: draft → priced → queued → running → completed | failed | cancelled. `charged_credits` = (created + updated) × the quote's `unit_credits`, never above its `max_credits`; unchanged results are free. On a finished run `released_credits` = `hold_credits` − `charged_credits`.",
       },
-    })
+    });
+  runActionRoutes(scope, core);
+  runTraceRoutes(scope, deps);
+  runMonitorRoutes(scope, core);
+  return r;
+}
+
+/** A run priced, started, reconciled and enriched (the idempotent actions). */
+function runActionRoutes(r: RunScope, core: ServerDeps["core"]): void {
+  r
     .post(
       "/radar/runs/:runId/price",
       ({ principal, workspace, params, body, request, set }) =>
@@ -169,7 +182,13 @@ export function radarRunRoutes(deps: ServerDeps) {
         "Enrich the companies of a run's results",
         "For a person run, each person's employer is upserted as a company entity (by domain) and linked from the person (`attributes.company_entity_id`); for a company run, its results. Then as `…/enrich`, at `company_enrichment` credits per profile found.",
       ),
-    )
+    );
+}
+
+/** A run's trace, and its progress as a stream. */
+function runTraceRoutes(r: RunScope, deps: ServerDeps): void {
+  const core = deps.core;
+  r
     .get("/radar/runs/:runId/trace", ({ workspace, params }) => getTrace(core, workspace, params.runId), {
       params: RunParams,
       response: { 200: TraceView, ...errors(400, 401, 404) },
@@ -239,7 +258,12 @@ export function radarRunRoutes(deps: ServerDeps) {
           },
         },
       },
-    )
+    );
+}
+
+/** A search's monitor: read, paused and resumed. */
+function runMonitorRoutes(r: RunScope, core: ServerDeps["core"]): void {
+  r
     .get("/radar/runs/:runId/monitor", ({ workspace, params }) => getRunMonitor(core, workspace, params.runId), {
       params: RunParams,
       response: { 200: MonitorView, ...errors(400, 401, 404) },

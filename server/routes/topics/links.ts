@@ -100,7 +100,12 @@ const PROPOSAL_RULES =
   `The patch is a JSON Merge Patch (RFC 7396) over the editable fields (title, body, tags, anchors, kind, source_url, area_id, repo_id); \`null\` removes a field (tags and anchors: empty lists; body: empty; kind: \`note\`; area, repo, source: none; the title cannot be removed); tags are normalised. The proposal records the topic version it was made against (\`base_version\`). Summary: 1 to ${MAX_SUMMARY_LENGTH} characters.`;
 
 export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", core: ServerDeps["core"], doc: Doc): void {
-  // ---- suggested edits ----
+  proposalRoutes(r, base, core, doc);
+  relationRoutes(r, base, core, doc);
+}
+
+/** Suggested edits: listed, made, merged and rejected. */
+function proposalRoutes(r: TopicScope, base: "/topics" | "/watchers", core: ServerDeps["core"], doc: Doc): void {
   r.get(
     `${base}/proposals`,
     async ({ workspace, query }) => {
@@ -186,8 +191,10 @@ export function topicLinkRoutes(r: TopicScope, base: "/topics" | "/watchers", co
       ),
     },
   );
+}
 
-  // ---- relations ----
+/** Relations between topics, and the graph they make. */
+function relationRoutes(r: TopicScope, base: "/topics" | "/watchers", core: ServerDeps["core"], doc: Doc): void {
   r.get(
     `${base}/:topic/relations`,
     async ({ workspace, params }) => listRelations(core, workspace, params.topic),

@@ -32,7 +32,7 @@ import { topicLinkRoutes } from "./links.ts";
 import { topicSharingRoutes } from "./sharing.ts";
 import { TimelineQuery, TopicGetQuery, TopicListQuery, TopicSearchQuery } from "./queries.ts";
 import { workspaceScope } from "../../http/workspace-scope.ts";
-import { SlugParams, TopicParams } from "./table.ts";
+import { SlugParams, type TopicDoc as Doc, TopicParams, type TopicScope } from "./table.ts";
 
 const SearchPage = Type.Composite([
   pageOf("topics", TopicView),
@@ -140,7 +140,21 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
           "Every topic change, newest first: `topic.created`, `topic.updated`, each governance action (`topic.proposed`, `topic.approved`, ...), `topic.moved`, `topic.merged` (on the target), `topic.merged_into` (on the source), `topic.retagged`, `topic.drifted` (anchored code changed), `topic.deleted`. Events of deleted topics stay, without their text.",
         ),
       },
-    )
+    );
+  topicItemRoutes(routes, base, core, doc);
+  governanceRoutes(routes, base, core, doc);
+  // Suggested edits, relations and the graph: the same table, so under both base paths.
+  topicLinkRoutes(routes, base, core, doc);
+  // Code context (match-files, mark-drift): the same table, so under both base paths.
+  codeContextRoutes(routes, base, core, doc);
+  // The public link and sharing with members: the same table, so under both base paths.
+  topicSharingRoutes(routes, base, deps, doc);
+  return r;
+}
+
+/** One topic: read, edited, deleted, merged into another, moved. */
+function topicItemRoutes(r: TopicScope, base: "/topics" | "/watchers", core: ServerDeps["core"], doc: Doc): void {
+  r
     .get(
       `${base}/:topic`,
       async ({ workspace, params, query, set }) => withEtag(set, await getTopic(core, workspace, params.topic, query)),
@@ -214,7 +228,10 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
         detail: doc("Move a topic: new slug and/or area (owner/admin)", MoveTopicDto.description),
       },
     );
+}
 
+/** The governance actions (propose, approve, ...), a route each. */
+function governanceRoutes(r: TopicScope, base: "/topics" | "/watchers", core: ServerDeps["core"], doc: Doc): void {
   // Elysia registers a route on the instance itself, so the loop needs no reassignment.
   for (const action of GOVERNANCE_ACTIONS) {
     r.post(
@@ -234,11 +251,4 @@ export function topicRoutes(deps: ServerDeps, base: "/topics" | "/watchers") {
       },
     );
   }
-  // Suggested edits, relations and the graph: the same table, so under both base paths.
-  topicLinkRoutes(routes, base, core, doc);
-  // Code context (match-files, mark-drift): the same table, so under both base paths.
-  codeContextRoutes(routes, base, core, doc);
-  // The public link and sharing with members: the same table, so under both base paths.
-  topicSharingRoutes(routes, base, deps, doc);
-  return r;
 }
