@@ -117,6 +117,10 @@ const ACCEPTANCE_UNCHECKABLE: Array<{ operations: RegExp; why: string }> = [
     operations: /^POST \S*\/collections\/\{id\}\/records(\/query|\/aggregate)?$/,
     why: "record fields, filter fields and metrics must fit the collection's own record_schema",
   },
+  {
+    operations: /^POST \S*\/collections\/\{id\}\/records\/import$/,
+    why: "a CSV header's columns and an NDJSON line's fields must be fields of the collection's own record_schema",
+  },
   { operations: /^POST \S*\/(topics|watchers)\/(match-files|mark-drift)$/, why: "`repo_id` must name a repo of the workspace" },
   { operations: /^POST \S*\/(topics|watchers)\/retrieve$/, why: "`question` and/or `paths` is required" },
   { operations: /^POST \S*\/(topics|watchers)\/\{topic\}\/move$/, why: "`slug` and/or `area_id` is required" },
@@ -420,7 +424,10 @@ async function runPass(cli: Cli, origin: string, pass: Pass, dir: string, deadli
   for (const label of pass.only ?? []) args.push("--include-name", label);
   // The event streams stay open by design (Server-Sent Events: the workspace's forever, a run's until
   // it ends, and a fuzzed run never starts); tests/api/event-stream.test.ts and radar-runs.suite.ts cover them.
-  args.push("--exclude-path-regex", "/stream$");
+  // The Markdown imports take a gzip'd tar or a zip as their body, which Schemathesis has no
+  // serializer for ("Serialization not possible"); tests/api/topic-import.test.ts sends real
+  // archives, broken ones and unsafe ones on every backend.
+  args.push("--exclude-path-regex", "/stream$|/(topics|watchers)/import$");
   if (settings.phases) args.push("--phases", settings.phases);
   if (!process.stdout.isTTY) args.push("--no-color");
 
