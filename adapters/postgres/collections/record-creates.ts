@@ -14,6 +14,7 @@ import type { CapacityClaim, CapacityRefusal } from "../../../core/kernel/capaci
 import type { AccountWrite } from "../credits/mod.ts";
 import { FOREIGN_KEY_VIOLATION, PLAN_ONCE, type SqlDriver, sqlState, UNIQUE_VIOLATION } from "../driver.ts";
 import { json } from "../row-values.ts";
+import { CHANGE_COLUMNS } from "./rows.ts";
 
 export interface ClaimingCreate {
   w: RecordWrite;
@@ -28,7 +29,6 @@ export type Settled = { value: CreateOutcome } | { error: unknown };
 
 const COLUMNS = "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, " +
   "version, created_at, updated_at";
-const CHANGE_COLUMNS = "workspace_id, record_id, version, collection_id, id, type, actor_id, actor_kind, at, diff, stage, outcome";
 
 /**
  * The counter claimed for the batch's `$25` records under the limit `$24` (null: none). `u` adds

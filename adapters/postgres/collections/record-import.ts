@@ -15,12 +15,7 @@ import type { RecordImportBatch, RecordImportJob, RecordImportOutcome, RecordWri
 import { inTransaction, PLAN_ONCE, type SqlDriver } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 import { PostgresRecordStore } from "./record-store.ts";
-import { RECORD_COLUMNS, toRecord } from "./rows.ts";
-
-// As record-store.ts's (not imported for these: it imports this module, and reads them at load).
-const COLUMNS = "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, " +
-  "version, created_at, updated_at";
-const CHANGE_COLUMNS = "workspace_id, record_id, version, collection_id, id, type, actor_id, actor_kind, at, diff, stage, outcome";
+import { CHANGE_COLUMNS, RECORD_COLUMNS, toRecord } from "./rows.ts";
 
 /**
  * Records and their history entries from one JSON array of rows (`jsonb_to_recordset`): one
@@ -31,7 +26,7 @@ const INSERT = `with v as (select * from jsonb_to_recordset($3::text::jsonb) as 
       entity_id text, drifted boolean, search_text text, created_by text, updated_by text, version int, created_at text,
       updated_at text, change_id uuid, change_version int, type text, actor_id text, actor_kind text, at text, diff jsonb,
       stage jsonb, outcome jsonb)),
-    r as (insert into collection_records (${COLUMNS})
+    r as (insert into collection_records (${RECORD_COLUMNS})
       select $1, $2, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, version, created_at,
         updated_at
       from v

@@ -16,7 +16,7 @@ import type { CompiledFilter } from "../../../core/collections/record-filter.ts"
 import { FOREIGN_KEY_VIOLATION, inTransaction, PLAN_ONCE, type SqlDriver, sqlState } from "../driver.ts";
 import { AccountBatches, type AccountWrite } from "../credits/mod.ts";
 import { type ClaimingCreate, claimingCreates, type Settled } from "./record-creates.ts";
-import { RECORD_COLUMNS, toRecord } from "./rows.ts";
+import { CHANGE_COLUMNS, RECORD_COLUMNS, toRecord } from "./rows.ts";
 import { importInTransaction } from "./record-import.ts";
 import { afterSql, aggregateSql, filterSql, foldingCollation, orderSql, Params, rollupSql, type SqlDialect } from "./record-sql.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
@@ -37,8 +37,6 @@ function recordValues(c: CollectionRecord): unknown[] {
     c.updated_at,
   ];
 }
-
-const CHANGE_COLUMNS = "workspace_id, record_id, version, collection_id, id, type, actor_id, actor_kind, at, diff, stage, outcome";
 
 function toChange(r: Row): RecordChange {
   return {

@@ -33,6 +33,9 @@ export function toCollection(r: Row): Collection {
 export const RECORD_COLUMNS =
   "workspace_id, collection_id, id, fields, status, field_meta, entity_id, drifted, search_text, created_by, updated_by, version, created_at, updated_at";
 
+/** The columns of a record history entry (`record_changes`), in the order the inserts name them. */
+export const CHANGE_COLUMNS = "workspace_id, record_id, version, collection_id, id, type, actor_id, actor_kind, at, diff, stage, outcome";
+
 export function toRecord(r: Row): CollectionRecord {
   return {
     id: str(r.id),
