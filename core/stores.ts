@@ -16,6 +16,7 @@ import type { WebhookStores } from "./webhooks/mod.ts";
 import type { WorkspaceStores } from "./workspaces/mod.ts";
 
 import type { StoreLifecycle } from "./kernel/store-lifecycle.ts";
+import type { StoreTransfer } from "./kernel/store-transfer.ts";
 
 export type { StoreLifecycle, StoreStatus } from "./kernel/store-lifecycle.ts";
 
@@ -42,4 +43,21 @@ export type Stores =
   & BillingStores
   & OfferStores
   & SupportStores
-  & StoreLifecycle;
+  & StoreLifecycle
+  & StoreTransfers;
+
+/**
+ * What moving data needs of a whole store (issue #25, ADR 067): every module's kinds, and, where
+ * the backend offers one, a snapshot to read them in.
+ */
+export interface StoreTransfers {
+  /** Every bundle's kinds, in write order (core/kernel/store-transfer.ts). */
+  readonly transfer: StoreTransfer;
+  /**
+   * Runs `fn` over stores that all read one moment of the database (PostgreSQL and PGlite:
+   * one `REPEATABLE READ READ ONLY` transaction), for as long as `fn` runs; writes through them
+   * fail. Absent where the backend has none (MongoDB here, ADR 005): reads are then each as of
+   * their own moment.
+   */
+  snapshot?<T>(fn: (stores: Stores) => Promise<T>): Promise<T>;
+}

@@ -1,5 +1,5 @@
 import type { Stores } from "../../core/stores.ts";
-import { storesOf } from "../store-bundle.ts";
+import { storesOf, transferOf } from "../store-bundle.ts";
 import { memoryAccessBundle } from "./access/bundle.ts";
 import { AccessTables } from "./access/tables.ts";
 import { memoryBillingBundle } from "./billing/bundle.ts";
@@ -81,6 +81,7 @@ export function createMemoryStores(): Stores {
   ] as const;
   return {
     ...storesOf(bundles),
+    transfer: transferOf(bundles),
     status: async () => ({ kind: "memory", ok: true, latency_ms: 0 }),
     close: async () => {},
   };

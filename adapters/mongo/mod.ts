@@ -9,7 +9,7 @@
  */
 import { type Db, MongoClient, type MongoClientOptions } from "mongodb";
 import type { Stores, StoreStatus } from "../../core/stores.ts";
-import { storesOf } from "../store-bundle.ts";
+import { storesOf, transferOf } from "../store-bundle.ts";
 import { createIndexes, type MongoSchema } from "./indexes.ts";
 import { DEFAULT_OPTIONS, type MongoStoreOptions } from "./options.ts";
 import { mongoAccessBundle } from "./access/bundle.ts";
@@ -144,6 +144,7 @@ export function createMongoStores(client: MongoClient, db: Db, options: Partial<
   ] as const;
   return {
     ...storesOf(bundles),
+    transfer: transferOf(bundles),
     status: () => status(db),
     close: () => client.close(),
   };

@@ -5,7 +5,7 @@
  */
 import type { Stores, StoreStatus } from "../../core/stores.ts";
 import type { TopicReadCacheLimits } from "../../core/topics/topic-read-cache.ts";
-import { storesOf } from "../store-bundle.ts";
+import { storesOf, transferOf } from "../store-bundle.ts";
 import { sqlAccessBundle } from "./access/bundle.ts";
 import { sqlBillingBundle } from "./billing/bundle.ts";
 import { sqlCodeContextBundle } from "./code-context/bundle.ts";
@@ -63,8 +63,15 @@ export function createSqlStores(driver: SqlDriver, opts: SqlStoreOptions = {}): 
   ] as const;
   return {
     ...storesOf(bundles),
+    transfer: transferOf(bundles),
     status: () => status(driver),
     close: () => driver.close(),
+    snapshot: (fn) =>
+      driver.transaction(async (tx) => {
+        // The first statement of the transaction: every later read sees the database as of it.
+        await tx.query("set transaction isolation level repeatable read, read only");
+        return fn(createSqlStores(tx, { topicReadCache: false }));
+      }),
   };
 }
 

@@ -19,6 +19,7 @@ import { runTopicStoresContract } from "../topic-stores.contract.ts";
 import { runTopicImportStoreContract } from "../topic-import-store.contract.ts";
 import { runWebhookStoresContract } from "../webhook-stores.contract.ts";
 import { runWorkspaceStoresContract } from "../workspace-stores.contract.ts";
+import { runTransferStoresContract } from "../transfer-stores.contract.ts";
 import { SkipList, type Skips } from "./skips.ts";
 import type { TestApi } from "./test-api.ts";
 
@@ -47,6 +48,8 @@ export const storeSuites = {
   support: runSupportStoresContract,
   offers: runOfferStoresContract,
   webhooks: runWebhookStoresContract,
+  /** Calls `open` twice: a source and a fresh target. */
+  transfer: runTransferStoresContract,
 } as const;
 
 export type StoreSuite = keyof typeof storeSuites;
