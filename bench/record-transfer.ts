@@ -18,6 +18,7 @@ import { dealAt, STAGES } from "./datasets/deals.ts";
 import { seedOverHttp } from "./datasets/seed-http.ts";
 import { startPocketbase } from "./targets/pocketbase.ts";
 import { freshPostgres, positiveInt } from "./targets/topics.ts";
+import { SERVER_FLAGS } from "./targets/app.ts";
 
 /** A measurement that is one timed operation, not a load: run after the wrk scenarios, its own table printed. */
 export interface OneShot {
@@ -125,6 +126,7 @@ export const recordTransfer: OneShot = {
       const s = await startAppServer({
         name: "server (postgres, record transfer)",
         databaseUrl: url,
+        flags: SERVER_FLAGS,
         env: {
           LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
           SECRET_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex"),

@@ -19,7 +19,7 @@ export interface App {
 /** Server log level during the load: request logging would measure the logger. */
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
 /** Flags for the servers' bun, to profile them: `BENCH_SERVER_FLAGS="--cpu-prof-md --cpu-prof-dir=/tmp/prof"`. */
-const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? "").split(/\s+/).filter(Boolean);
+export const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? "").split(/\s+/).filter(Boolean);
 
 /** The real server on a fresh temporary DATA_DIR (embedded PGlite store). */
 export function embeddedApp(ctx: BenchContext): Promise<App> {

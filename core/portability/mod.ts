@@ -16,3 +16,5 @@ export { topicMarkdown } from "./topic-markdown.ts";
 export { type ArchiveContents, type ArchiveLineSources, type ArchiveWriteOptions, writeWorkspaceArchive } from "./archive-writer.ts";
 export { ARCHIVE_MAX_TAR_BYTES, type ArchiveReadOptions, type ArchiveVerification, verifyWorkspaceArchive } from "./archive-verify.ts";
 export { ArchiveChangedError, type ArchiveRecord, type ArchiveSource, readWorkspaceArchive } from "./archive-read.ts";
+export type { ArchiveDoc, ArchiveImportContext, ArchiveKindIo, ArchiveKindIoTable, ArchiveStores } from "./kind-io.ts";
+export { ARCHIVE_KIND_IO } from "./kinds/mod.ts";
