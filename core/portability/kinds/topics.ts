@@ -1,4 +1,3 @@
-import type { Stores } from "../../stores.ts";
 import type { TransferDoc } from "../../kernel/store-transfer.ts";
 import {
   type Proposal,
@@ -14,6 +13,9 @@ import type { ArchiveDoc, ArchiveKindIo, ArchiveKindIoTable } from "../kind-io.t
 import type { ArchiveLine } from "../lines.ts";
 import type { ArchiveKind } from "../model.ts";
 import { toArchiveLine } from "../to-line.ts";
+
+/** The stores a kind's lines are read from (kind-io.ts names them; no import of the root's types here). */
+type Stores = Parameters<ArchiveKindIo<"tags">["lines"]>[0];
 
 /** The workspace's documents of one transfer kind, in its key order. */
 async function* docsOf<T>(stores: Stores, kind: string, workspaceId: string): AsyncIterable<T> {
