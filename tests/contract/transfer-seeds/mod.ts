@@ -1,6 +1,11 @@
 import type { TransferSeeder } from "./seeder.ts";
+import { accessSeeder } from "./access.ts";
+import { workspacesSeeder } from "./workspaces.ts";
 
 export type { TransferSeeder } from "./seeder.ts";
 
 /** Every module's seeder, in the adapters' bundle order. A module adds its own here. */
-export const transferSeeders: readonly TransferSeeder[] = [];
+export const transferSeeders: readonly TransferSeeder[] = [
+  workspacesSeeder,
+  accessSeeder,
+];
