@@ -19,4 +19,3 @@ export const WORKSPACE_TRANSFER_KINDS = {
 export interface IdentityTransferDoc extends Identity {
   provider_event_at: string | null;
 }
-

@@ -1,7 +1,7 @@
 import type { ApiKeyRecord } from "../../../core/access/model.ts";
 import { ACCESS_TRANSFER_KINDS as K } from "../../../core/access/transfer.ts";
 import type { TransferDoc, TransferKind } from "../../../core/kernel/store-transfer.ts";
-import { memoryKind } from "../workspaces/transfer.ts";
+import { memoryKind } from "../workspaces/mod.ts";
 import type { AccessTables } from "./tables.ts";
 
 /** Access's kind over the memory tables: keys as stored, hash index kept (core/access/transfer.ts). */

@@ -22,7 +22,7 @@ export const workspacesSeeder: TransferSeeder = {
     await s.members.add(admin, newMember(wsId, "admin"));
     const changed = await s.identities.update(admin.id, { name: "Zoë 山田 \u{1F600}" }, { eventAt: "2026-03-04T05:06:07.089Z" });
     if (changed === null || typeof changed === "string") throw new Error(`seed: identity update ${changed}`);
-    for (const description of [null, "Ünïcode — \"quoted\"\n"]) {
+    for (const description of [null, 'Ünïcode — "quoted"\n']) {
       const at = stamp();
       await s.areas.insert({ id: uuidv7(), workspace_id: wsId, name: unique("area"), description, created_at: at, updated_at: at });
     }
@@ -54,7 +54,9 @@ export const workspacesSeeder: TransferSeeder = {
     expect(await target.areas.list(wsId, PAGE)).toEqual(await source.areas.list(wsId, PAGE));
     const repos = await source.repos.list(wsId, PAGE);
     expect(await target.repos.list(wsId, PAGE)).toEqual(repos);
-    for (const r of repos.items) expect(await target.repos.findByFullName(r.full_name, 5)).toEqual(await source.repos.findByFullName(r.full_name, 5));
+    for (const r of repos.items) {
+      expect(await target.repos.findByFullName(r.full_name, 5)).toEqual(await source.repos.findByFullName(r.full_name, 5));
+    }
     expect(await target.workspaces.counts(wsId)).toEqual(await source.workspaces.counts(wsId));
     // The provider event time moved with the person: an older event is stale on the copy too.
     const admin = members.items.find((m) => m.role === "admin")!;
@@ -64,7 +66,16 @@ export const workspacesSeeder: TransferSeeder = {
     expect(await target.members.setRole(wsId, owner.id, "member", stamp())).toBe("last_owner");
     // New rows still go in beside the copied ones.
     const at = stamp();
-    expect(await target.areas.insert({ id: uuidv7(), workspace_id: wsId, name: unique("new"), description: null, created_at: at, updated_at: at }))
+    expect(
+      await target.areas.insert({
+        id: uuidv7(),
+        workspace_id: wsId,
+        name: unique("new"),
+        description: null,
+        created_at: at,
+        updated_at: at,
+      }),
+    )
       .toBe("ok");
   },
 };
