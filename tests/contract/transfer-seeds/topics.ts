@@ -3,7 +3,6 @@ import type { Stores } from "../../../core/stores.ts";
 import type { Proposal, Relation, Topic } from "../../../core/topics/model.ts";
 import type { TopicWrite } from "../../../core/topics/ports.ts";
 import { changeTopic, topicEvent } from "../../../core/topics/topic-change.ts";
-import type { BootstrapBundle } from "../../../core/workspaces/mod.ts";
 import { stamp, topicFixture, unique } from "../fixtures.ts";
 import type { TransferSeeder } from "./seeder.ts";
 
