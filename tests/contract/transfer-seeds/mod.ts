@@ -1,6 +1,21 @@
 import type { TransferSeeder } from "./seeder.ts";
+import { webhookSeeder } from "./webhooks.ts";
+import { jobSeeder } from "./jobs.ts";
+import { identitySeeder } from "./identity.ts";
+import { mailSeeder } from "./mail.ts";
+import { billingSeeder } from "./billing.ts";
+import { offerSeeder } from "./offers.ts";
+import { supportSeeder } from "./support-desk.ts";
 
 export type { TransferSeeder } from "./seeder.ts";
 
 /** Every module's seeder, in the adapters' bundle order. A module adds its own here. */
-export const transferSeeders: readonly TransferSeeder[] = [];
+export const transferSeeders: readonly TransferSeeder[] = [
+  webhookSeeder,
+  jobSeeder,
+  identitySeeder,
+  mailSeeder,
+  billingSeeder,
+  offerSeeder,
+  supportSeeder,
+];
