@@ -125,17 +125,36 @@ export const identitySeeder: TransferSeeder = {
       { issuer: "https://accounts.example.com", subject: unique("sub-ü") },
       { issuer: "https://login.example.org", subject: unique("sub") },
     ];
-    if ((await s.identityLinks.insert({ ...links[0]!, identity_id: person, email: "pat@example.com", created_at: stamp(), deactivated_at: null })) !== "ok") {
+    if (
+      (await s.identityLinks.insert({
+        ...links[0]!,
+        identity_id: person,
+        email: "pat@example.com",
+        created_at: stamp(),
+        deactivated_at: null,
+      })) !== "ok"
+    ) {
       throw new Error("seed: link taken");
     }
-    await s.identityLinks.insert({ ...links[1]!, identity_id: person, email: "pat+ü@example.org", created_at: stamp(), deactivated_at: null });
+    await s.identityLinks.insert({
+      ...links[1]!,
+      identity_id: person,
+      email: "pat+ü@example.org",
+      created_at: stamp(),
+      deactivated_at: null,
+    });
     await s.identityLinks.deactivate(links[1]!.issuer, links[1]!.subject, stamp());
 
     seeded.set(wsId, {
       clients: [confidential.client_id, pub.client_id],
       grants: [live.id, revoked.id],
       codes: { spent: spent.code_hash, fresh: fresh.code_hash },
-      tokens: { access: access.token_hash, revoked: revokedAccess.token_hash, rotated: refresh.token_hash, successor: successor.token_hash },
+      tokens: {
+        access: access.token_hash,
+        revoked: revokedAccess.token_hash,
+        rotated: refresh.token_hash,
+        successor: successor.token_hash,
+      },
       session,
       links,
     });
@@ -164,10 +183,19 @@ export const identitySeeder: TransferSeeder = {
     // The session (its id is the hash of the cookie's token) still validates.
     expect(await target.sessions.get(x.session)).toEqual(await source.sessions.get(x.session));
     expect(await target.sessions.get(x.session)).not.toBeNull();
-    for (const l of x.links) expect(await target.identityLinks.get(l.issuer, l.subject)).toEqual(await source.identityLinks.get(l.issuer, l.subject));
+    for (const l of x.links) {
+      expect(await target.identityLinks.get(l.issuer, l.subject)).toEqual(await source.identityLinks.get(l.issuer, l.subject));
+    }
     expect((await target.identityLinks.get(x.links[1]!.issuer, x.links[1]!.subject))?.deactivated_at).not.toBeNull();
     // Still unique on the copy: the person's link at that issuer is taken.
-    const again = { ...x.links[0]!, subject: unique("sub"), identity_id: ws.owner.identity.id, email: "x@example.com", created_at: stamp(), deactivated_at: null };
+    const again = {
+      ...x.links[0]!,
+      subject: unique("sub"),
+      identity_id: ws.owner.identity.id,
+      email: "x@example.com",
+      created_at: stamp(),
+      deactivated_at: null,
+    };
     expect(await target.identityLinks.insert(again)).toBe("taken");
   },
 };

@@ -40,7 +40,13 @@ export const offerSeeder: TransferSeeder = {
         ...over,
       };
     };
-    const open = offer({ plan: "team", limits: null, radar_credits: null, note: null, price: { amount: 9900, currency: "eur", interval: "month" } });
+    const open = offer({
+      plan: "team",
+      limits: null,
+      radar_credits: null,
+      note: null,
+      price: { amount: 9900, currency: "eur", interval: "month" },
+    });
     const accepted = offer();
     const old = offer();
     for (const o of [open, accepted, old]) await s.offers.insert(o);
@@ -69,7 +75,9 @@ export const offerSeeder: TransferSeeder = {
     const x = seeded.get(wsId)!;
     const now = new Date().toISOString();
     const page = { offset: 0, limit: 50 };
-    expect(await target.offers.list({ workspace_id: wsId }, now, page)).toEqual(await source.offers.list({ workspace_id: wsId }, now, page));
+    expect(await target.offers.list({ workspace_id: wsId }, now, page)).toEqual(
+      await source.offers.list({ workspace_id: wsId }, now, page),
+    );
     for (const id of Object.values(x)) expect(await target.offers.get(id)).toEqual(await source.offers.get(id));
     expect((await target.offers.get(x.superseded))?.superseded_by).toBe(x.next);
     expect(await target.offers.hasPendingEffects(x.accepted)).toBe(true);

@@ -15,7 +15,13 @@ export const webhookSeeder: TransferSeeder = {
     const source = "stripe";
     const applied = unique("evt_ü"), unfinished = unique("evt");
     const at = stamp();
-    await s.webhookDeliveries.record({ source, delivery_id: applied, payload: '{"type":"invoice.paid","note":"Grüße ✓"}', at, lease_until: plus(at, 60_000) });
+    await s.webhookDeliveries.record({
+      source,
+      delivery_id: applied,
+      payload: '{"type":"invoice.paid","note":"Grüße ✓"}',
+      at,
+      lease_until: plus(at, 60_000),
+    });
     await s.webhookDeliveries.markApplied(source, applied, "processed", plus(at, 1_000));
     const at2 = stamp();
     await s.webhookDeliveries.record({ source, delivery_id: unfinished, payload: "{}", at: at2, lease_until: plus(at2, 1_000) });
@@ -30,8 +36,17 @@ export const webhookSeeder: TransferSeeder = {
       expect(await target.webhookDeliveries.get(x.source, id)).toEqual(await source.webhookDeliveries.get(x.source, id));
     }
     const now = new Date().toISOString();
-    const again = await target.webhookDeliveries.record({ source: x.source, delivery_id: x.applied, payload: "other", at: now, lease_until: now });
-    expect({ kind: again.kind, payload: again.delivery.payload }).toEqual({ kind: "applied", payload: '{"type":"invoice.paid","note":"Grüße ✓"}' });
+    const again = await target.webhookDeliveries.record({
+      source: x.source,
+      delivery_id: x.applied,
+      payload: "other",
+      at: now,
+      lease_until: now,
+    });
+    expect({ kind: again.kind, payload: again.delivery.payload }).toEqual({
+      kind: "applied",
+      payload: '{"type":"invoice.paid","note":"Grüße ✓"}',
+    });
     const due = (await target.webhookDeliveries.unfinished(now, 5, 1000)).find((d) => d.delivery_id === x.unfinished);
     expect(due?.attempts).toBe(2);
     expect(await target.webhookDeliveries.take(x.source, x.unfinished, now, plus(now, 60_000))).not.toBeNull();
