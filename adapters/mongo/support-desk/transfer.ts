@@ -53,12 +53,13 @@ async function writeNotifications(c: SupportCollections, docs: SupportNotificati
       ) => (a.received_at < b.received_at ? -1 : a.received_at > b.received_at ? 1 : a.notification_id < b.notification_id ? -1 : 1));
     if (fresh.length === 0) continue;
     const ids = [...new Set(fresh.map((d) => d.conversation_id))];
-    const top = new Map<string, number>(
-      (await c.supportEvents.aggregate<{ _id: string; seq: number }>([
-        { $match: { workspace_id: ws, conversation_id: { $in: ids } } },
-        { $group: { _id: "$conversation_id", seq: { $max: "$seq" } } },
-      ]).toArray()).map((g) => [g._id, g.seq]),
-    );
+    // The highest event each conversation holds already (served by `workspace_conversation_seq`).
+    const top = new Map<string, number>();
+    const seqs = await c.supportEvents.find({ workspace_id: ws, conversation_id: { $in: ids } }, {
+      projection: { conversation_id: 1, seq: 1 },
+    })
+      .toArray();
+    for (const e of seqs) top.set(e.conversation_id, Math.max(top.get(e.conversation_id) ?? 0, e.seq));
     const listed = new Map(
       (await c.supportConversations.find({ _id: { $in: ids.map((id) => `${ws}:${id}`) } }).toArray()).map((d) => [d.id, d]),
     );
