@@ -1,4 +1,6 @@
 import type { TransferSeeder } from "./seeder.ts";
+import { accessSeeder } from "./access.ts";
+import { workspacesSeeder } from "./workspaces.ts";
 import { webhookSeeder } from "./webhooks.ts";
 import { jobSeeder } from "./jobs.ts";
 import { identitySeeder } from "./identity.ts";
@@ -11,6 +13,8 @@ export type { TransferSeeder } from "./seeder.ts";
 
 /** Every module's seeder, in the adapters' bundle order. A module adds its own here. */
 export const transferSeeders: readonly TransferSeeder[] = [
+  workspacesSeeder,
+  accessSeeder,
   webhookSeeder,
   jobSeeder,
   identitySeeder,
