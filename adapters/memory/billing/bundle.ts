@@ -7,9 +7,11 @@ import type { BillingTables } from "./tables.ts";
 import type { CollectionTables } from "../collections/mod.ts";
 import type { TopicTables } from "../topics/mod.ts";
 import type { WorkspaceTables } from "../workspaces/mod.ts";
+import { memoryBillingTransfer } from "./transfer.ts";
 
 export function memoryBillingBundle(t: BillingTables & WorkspaceTables & TopicTables & CollectionTables): MemoryBundle<BillingStores> {
   return {
+    transfer: memoryBillingTransfer(t),
     stores: {
       planUsage: new MemoryPlanUsageStore(t),
       billingAccounts: new MemoryBillingAccountStore(t),

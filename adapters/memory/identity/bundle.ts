@@ -7,10 +7,12 @@ import { MemoryOAuthGrantStore } from "./oauth-grant-store.ts";
 import { MemoryOAuthTokenStore } from "./oauth-token-store.ts";
 import { MemorySessionStore } from "./session-store.ts";
 import type { IdentityTables } from "./tables.ts";
+import { memoryIdentityTransfer } from "./transfer.ts";
 
 /** Codes, grants and tokens are a workspace's; clients, sessions and links are global (a person's, or no one's). */
 export function memoryIdentityBundle(t: IdentityTables): MemoryBundle<IdentityStores> {
   return {
+    transfer: memoryIdentityTransfer(t),
     stores: {
       oauthClients: new MemoryOAuthClientStore(t),
       oauthCodes: new MemoryOAuthCodeStore(t),

@@ -1,5 +1,6 @@
 import type { JobStores, JournalEntry } from "../../../core/jobs/ports.ts";
 import type { MemoryBundle } from "../bundle.ts";
+import { memoryJobTransfer } from "./transfer.ts";
 
 /** The memory adapter's journal: kept as long as the process lives (no resumption across restarts). */
 export class JobTables {
@@ -8,6 +9,7 @@ export class JobTables {
 
 export function memoryJobBundle(t: JobTables): MemoryBundle<JobStores> {
   return {
+    transfer: memoryJobTransfer(t),
     stores: {
       jobJournal: {
         keep: async (e) => void t.jobJournal.set(e.id, structuredClone(e)),

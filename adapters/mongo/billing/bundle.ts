@@ -6,12 +6,14 @@ import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { BillingCollections } from "./collections.ts";
 import { MongoBillingAccountStore } from "./billing-account-store.ts";
 import { MongoPlanUsageStore } from "./plan-usage-store.ts";
+import { mongoBillingTransfer } from "./transfer.ts";
 
 export function mongoBillingBundle(
   c: BillingCollections & WorkspaceCollections & TopicCollections & CollectionCollections,
 ): MongoBundle<BillingStores> {
   const planUsage = new MongoPlanUsageStore(c);
   return {
+    transfer: mongoBillingTransfer(c),
     stores: {
       planUsage,
       billingAccounts: new MongoBillingAccountStore(c),

@@ -7,11 +7,13 @@ import { MongoOAuthCodeStore } from "./oauth-code-store.ts";
 import { MongoOAuthGrantStore } from "./oauth-grant-store.ts";
 import { MongoOAuthTokenStore } from "./oauth-token-store.ts";
 import { MongoSessionStore } from "./session-store.ts";
+import { mongoIdentityTransfer } from "./transfer.ts";
 
 /** Codes, claims, grants, their uses and tokens are a workspace's; clients, sessions and links are global. */
 export function mongoIdentityBundle(c: IdentityCollections): MongoBundle<IdentityStores> {
   const grants = new MongoOAuthGrantStore(c);
   return {
+    transfer: mongoIdentityTransfer(c),
     stores: {
       oauthClients: new MongoOAuthClientStore(c),
       oauthCodes: new MongoOAuthCodeStore(c),

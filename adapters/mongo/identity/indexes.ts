@@ -21,5 +21,9 @@ export const IDENTITY_INDEXES: Record<keyof typeof IDENTITY_COLLECTION_NAMES, In
   ],
   authSessions: [{ key: { identity_id: 1 }, name: "identity" }],
   // A person has one link per provider.
-  identityLinks: [{ key: { issuer: 1, identity_id: 1 }, name: "issuer_identity_unique", unique: true }],
+  // A person has one link per provider; the transfer reads links in (issuer, subject) order.
+  identityLinks: [
+    { key: { issuer: 1, identity_id: 1 }, name: "issuer_identity_unique", unique: true },
+    { key: { issuer: 1, subject: 1 }, name: "issuer_subject" },
+  ],
 };

@@ -2,6 +2,7 @@ import type { Collection, Db } from "mongodb";
 import type { Job } from "../../../core/jobs/kind.ts";
 import type { JobStores } from "../../../core/jobs/ports.ts";
 import type { MongoBundle } from "../bundle.ts";
+import { mongoJobTransfer } from "./transfer.ts";
 
 /** The in-process queue's journal on MongoDB (a deployment without Redis runs its jobs in-process). */
 export interface JournalDoc {
@@ -25,6 +26,7 @@ export function jobCollections(db: Db): JobCollections {
 
 export function mongoJobBundle(c: JobCollections): MongoBundle<JobStores> {
   return {
+    transfer: mongoJobTransfer(c),
     stores: {
       jobJournal: {
         keep: async (e) => {

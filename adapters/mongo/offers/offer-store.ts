@@ -16,7 +16,7 @@ function offerDoc(o: BillingOffer, pendingOf?: string): OfferDoc {
 }
 
 /** The offer as its closure (the compare-and-set's winner) says, whatever its document still says. */
-function withClosure(o: BillingOffer, c: OfferClosureDoc | undefined): BillingOffer {
+export function withClosure(o: BillingOffer, c: OfferClosureDoc | undefined): BillingOffer {
   if (!c) return o;
   const base = { ...o, status: c.status, updated_at: o.updated_at > c.at ? o.updated_at : c.at };
   if (c.status === "accepted") return { ...base, accepted_at: c.at };

@@ -8,6 +8,8 @@ export const WEBHOOK_INDEXES: Record<keyof typeof WEBHOOK_COLLECTION_NAMES, Inde
   webhookDeliveries: [
     { key: { state: 1, received_at: 1 }, name: "state_received_at" },
     { key: { received_at: 1 }, name: "received_at" },
+    // The transfer reads deliveries in (source, delivery_id) order, which `_id`'s order is not.
+    { key: { source: 1, delivery_id: 1 }, name: "source_delivery" },
   ],
   // `_id` is `<source>:<delivery_id>:<attempt>` (taking a lease is its insert); a delivery's latest attempt; pruning by age.
   webhookLeases: [

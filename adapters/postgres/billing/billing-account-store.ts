@@ -3,12 +3,12 @@ import type { BillingAccount, BillingAccountStore } from "../../../core/billing/
 import { FOREIGN_KEY_VIOLATION, type SqlDriver, sqlState } from "../driver.ts";
 import type { Row } from "../row-values.ts";
 
-const COLUMNS =
+export const COLUMNS =
   "workspace_id, customer_id, subscription_id, status, plan, current_period_start, current_period_end, last_event_created, updated_at, version";
 
 const iso = (v: unknown): string | null => (v === null || v === undefined ? null : new Date(v as string | Date).toISOString());
 
-function toAccount(r: Row): BillingAccount {
+export function toAccount(r: Row): BillingAccount {
   return {
     workspace_id: r.workspace_id as string,
     customer_id: (r.customer_id as string | null) ?? null,

@@ -7,9 +7,11 @@ import { PostgresOAuthCodeStore } from "./oauth-code-store.ts";
 import { PostgresOAuthGrantStore } from "./oauth-grant-store.ts";
 import { PostgresOAuthTokenStore } from "./oauth-token-store.ts";
 import { PostgresSessionStore } from "./session-store.ts";
+import { sqlIdentityTransfer } from "./transfer.ts";
 
 export function sqlIdentityBundle(driver: SqlDriver): SqlBundle<IdentityStores> {
   return {
+    transfer: sqlIdentityTransfer(driver),
     stores: {
       oauthClients: new PostgresOAuthClientStore(driver),
       oauthCodes: new PostgresOAuthCodeStore(driver),

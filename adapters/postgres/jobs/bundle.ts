@@ -3,10 +3,12 @@ import type { JobStores, JournalEntry } from "../../../core/jobs/ports.ts";
 import type { SqlBundle } from "../bundle.ts";
 import { iso, type SqlDriver } from "../driver.ts";
 import { json, type Row } from "../row-values.ts";
+import { sqlJobTransfer } from "./transfer.ts";
 
 /** The SQL journal of the in-process queue (migration 012). */
 export function sqlJobBundle(db: SqlDriver): SqlBundle<JobStores> {
   return {
+    transfer: sqlJobTransfer(db),
     stores: {
       jobJournal: {
         async keep(e: JournalEntry) {

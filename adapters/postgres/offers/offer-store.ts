@@ -6,12 +6,12 @@ import type { Listed } from "../../../core/workspaces/ports.ts";
 import { inTransaction, iso, isoOrNull, type SqlDriver } from "../driver.ts";
 import { json, type Row, str, strOrNull } from "../row-values.ts";
 
-const OFFER_COLUMNS = `workspace_id, id, plan, limits, price, term_months, radar_credits, expires_at, note, status, revision,
+export const OFFER_COLUMNS = `workspace_id, id, plan, limits, price, term_months, radar_credits, expires_at, note, status, revision,
   supersedes, superseded_by, created_at, updated_at, accepted_at, cancelled_at, superseded_at`;
 
 const jsonOf = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
 
-function toOffer(r: Row): BillingOffer {
+export function toOffer(r: Row): BillingOffer {
   return {
     id: str(r.id),
     workspace_id: str(r.workspace_id),
@@ -155,9 +155,10 @@ export class PostgresOfferStore implements OfferStore {
   }
 }
 
-const CONTRACT_COLUMNS = "workspace_id, plan, limits, price, term_months, note, started_at, term_ends_at, source, offer_id, updated_at";
+export const CONTRACT_COLUMNS =
+  "workspace_id, plan, limits, price, term_months, note, started_at, term_ends_at, source, offer_id, updated_at";
 
-function toContract(r: Row): Contract {
+export function toContract(r: Row): Contract {
   return {
     workspace_id: str(r.workspace_id),
     plan: r.plan as OfferPlan,

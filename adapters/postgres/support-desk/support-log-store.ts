@@ -7,7 +7,7 @@ import type { Row } from "../row-values.ts";
 
 const COLUMNS = "id, state, title, last_topic, events, updated_at";
 
-const conversation = (r: Row): SupportConversation => ({
+export const conversation = (r: Row): SupportConversation => ({
   id: String(r.id),
   state: r.state as SupportState,
   title: (r.title as string | null) ?? null,

@@ -4,7 +4,7 @@ import { type Row, str, strOrNull } from "../row-values.ts";
 
 const COLUMNS = "source, delivery_id, payload, state, received_at, lease_until, attempts, applied_at, outcome";
 
-const toDelivery = (r: Row): WebhookDelivery => ({
+export const toDelivery = (r: Row): WebhookDelivery => ({
   source: str(r.source),
   delivery_id: str(r.delivery_id),
   payload: str(r.payload),

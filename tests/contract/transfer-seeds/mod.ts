@@ -4,6 +4,13 @@ import { codeContextSeeder } from "./code-context.ts";
 import { sharingSeeder } from "./sharing.ts";
 import { topicsSeeder } from "./topics.ts";
 import { workspacesSeeder } from "./workspaces.ts";
+import { webhookSeeder } from "./webhooks.ts";
+import { jobSeeder } from "./jobs.ts";
+import { identitySeeder } from "./identity.ts";
+import { mailSeeder } from "./mail.ts";
+import { billingSeeder } from "./billing.ts";
+import { offerSeeder } from "./offers.ts";
+import { supportSeeder } from "./support-desk.ts";
 
 export type { TransferSeeder } from "./seeder.ts";
 
@@ -14,4 +21,11 @@ export const transferSeeders: readonly TransferSeeder[] = [
   topicsSeeder,
   codeContextSeeder,
   sharingSeeder,
+  webhookSeeder,
+  jobSeeder,
+  identitySeeder,
+  mailSeeder,
+  billingSeeder,
+  offerSeeder,
+  supportSeeder,
 ];
