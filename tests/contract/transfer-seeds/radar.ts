@@ -155,7 +155,7 @@ export const radarSeeder: TransferSeeder = {
       interval: "weekly",
       state: "paused",
       paused_reason: "insufficient_credits",
-      budget_credits: 0,
+      budget_credits: 1,
       spent_credits: 0,
       next_run_at: null,
       last_run_id: null,
