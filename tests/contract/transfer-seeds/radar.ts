@@ -129,6 +129,10 @@ export const radarSeeder: TransferSeeder = {
     await s.radarRuns.claimResult(resultOf(done, "sample:acme-😀", 1, { name: "Acme GmbH", tags: [], revenue: 12.5, score: null }));
     await s.radarRuns.claimResult(resultOf(done, "sample:Zeta", 2, { name: "Zeta", employees: 2147483647 }));
     await s.radarRuns.claimResult(resultOf(held, "sample:acme-😀", 1, { name: "Acme GmbH" }));
+    // More than a read's page (500), keys in mixed case: the keyset pages go on in code-unit order.
+    for (let i = 3; i <= 503; i++) {
+      await s.radarRuns.claimResult(resultOf(done, `sample:${i % 2 ? "Z" : "a"}${i}`, i, { n: i }));
+    }
 
     const monitor: RadarMonitor = {
       id: uuidv7(),
@@ -179,6 +183,7 @@ export const radarSeeder: TransferSeeder = {
       }
       expect(await target.radarRuns.results(ws, r.id, 0, 1)).toEqual(await source.radarRuns.results(ws, r.id, 0, 1));
       expect(await target.radarRuns.results(ws, r.id, 1, 10)).toEqual(await source.radarRuns.results(ws, r.id, 1, 10));
+      expect(await target.radarRuns.results(ws, r.id, 0, 1000)).toEqual(await source.radarRuns.results(ws, r.id, 0, 1000));
       expect(await target.radarRuns.countResults(ws, r.id)).toEqual(await source.radarRuns.countResults(ws, r.id));
       // Another workspace does not see it.
       expect(await target.radarRuns.getRun(uuidv7(), r.id)).toBeNull();
