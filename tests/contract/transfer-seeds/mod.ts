@@ -1,4 +1,6 @@
 import type { TransferSeeder } from "./seeder.ts";
+import { contactsSeeder } from "./contacts.ts";
+import { radarSeeder } from "./radar.ts";
 import { accessSeeder } from "./access.ts";
 import { codeContextSeeder } from "./code-context.ts";
 import { sharingSeeder } from "./sharing.ts";
@@ -22,6 +24,8 @@ export const transferSeeders: readonly TransferSeeder[] = [
   codeContextSeeder,
   sharingSeeder,
   webhookSeeder,
+  radarSeeder,
+  contactsSeeder,
   jobSeeder,
   identitySeeder,
   mailSeeder,
