@@ -23,3 +23,4 @@ export {
 } from "./unlock-holds.ts";
 export { unlockContextOfStores } from "./unlock-context.ts";
 export { contactRecordWrite, type ContactValues, recordWriteReady } from "./unlock-records.ts";
+export * from "./transfer.ts";

@@ -31,3 +31,4 @@ export { executeMonitor, getRunMonitor, pauseMonitor, radarSweep, resumeMonitor 
 export { followTrace, isTerminalStep } from "./trace.ts";
 export { agentChange } from "./record-change.ts";
 export { MONITOR_WEBHOOK_SOURCE, MonitorWebhookResult, receiveMonitorWebhook } from "./monitor-webhook.ts";
+export * from "./transfer.ts";

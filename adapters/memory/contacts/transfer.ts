@@ -2,7 +2,7 @@ import type { ContactUnlock } from "../../../core/contacts/model.ts";
 import type { UnlockLease } from "../../../core/contacts/ports.ts";
 import { CONTACT_TRANSFER_KINDS as K } from "../../../core/contacts/transfer.ts";
 import type { TransferKind } from "../../../core/kernel/store-transfer.ts";
-import { asDoc, memoryKind } from "../radar/memory-kind.ts";
+import { asDoc, memoryKind } from "../radar/mod.ts";
 import type { ContactTables } from "./tables.ts";
 
 /** Contacts' kinds on memory (ADR 067, 072): unlocks by their claim key, leases by their token. */

@@ -1,6 +1,6 @@
 import { CONTACT_TRANSFER_KINDS as K } from "../../../core/contacts/transfer.ts";
 import type { TransferKind } from "../../../core/kernel/store-transfer.ts";
-import { mongoKind } from "../radar/mongo-kind.ts";
+import { mongoKind } from "../radar/mod.ts";
 import type { ContactCollections } from "./collections.ts";
 import { tokenKey, unlockKey } from "./documents.ts";
 

@@ -1,7 +1,7 @@
 import { CONTACT_TRANSFER_KINDS as K } from "../../../core/contacts/transfer.ts";
 import type { TransferDoc, TransferKind } from "../../../core/kernel/store-transfer.ts";
 import { iso, type SqlDriver } from "../driver.ts";
-import { sqlKind } from "../radar/sql-kind.ts";
+import { sqlKind } from "../radar/mod.ts";
 import { toUnlock, UNLOCK_COLUMNS } from "./unlock-rows.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { ContactUnlock } from "../../contacts/mod.ts";
-import { CONTACT_TRANSFER_KINDS as C } from "../../contacts/transfer.ts";
+import { CONTACT_TRANSFER_KINDS as C } from "../../contacts/mod.ts";
 import type { TransferDoc } from "../../kernel/store-transfer.ts";
 import { type RadarMonitor, type RadarRun, type RadarSearch, type RunResult } from "../../radar/mod.ts";
-import { RADAR_TRANSFER_KINDS as R, type RunStepDoc } from "../../radar/transfer.ts";
+import { RADAR_TRANSFER_KINDS as R, type RunStepDoc } from "../../radar/mod.ts";
 import type { ArchiveStores } from "../kind-io.ts";
 import type { Topic } from "../../topics/mod.ts";
 import type { ArchiveDoc, ArchiveKindIoTable } from "../kind-io.ts";

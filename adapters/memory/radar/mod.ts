@@ -1,0 +1,2 @@
+/** What the radar folder lends its neighbours: the transfer kind helper contacts builds its kinds with (ADR 072). */
+export * from "./memory-kind.ts";
