@@ -145,5 +145,7 @@ export const collectionsSeeder: TransferSeeder = {
     expect(await target.records.update({ record: next, change: recordChangeFixture(next) })).toBe("ok");
     const fresh = recordFixture(c, { fields: { company: "Delta" } });
     expect(await target.records.insert({ record: fresh, change: recordChangeFixture(fresh) })).toBe("ok");
+    // …and leaves the copy as it was for the seeders verified after this one.
+    expect(await target.records.delete(wsId, c.id, fresh.id, 1)).toMatchObject({ record_id: fresh.id });
   },
 };
