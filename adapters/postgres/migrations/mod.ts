@@ -27,6 +27,7 @@ import m028 from "./028-record-numbers.ts";
 import m030 from "./030-topic-versions.ts";
 import m031 from "./031-unlock-leases.ts";
 import m032 from "./032-references-relation.ts";
+import m033 from "./033-imported-credit-entries.ts";
 import m035 from "./035-radar-keys-in-code-order.ts";
 import m039 from "./039-record-insert-checks.ts";
 
@@ -68,6 +69,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m030,
   m031,
   m032,
+  m033,
   m035,
   m039,
 ];

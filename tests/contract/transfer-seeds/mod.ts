@@ -1,4 +1,6 @@
 import type { TransferSeeder } from "./seeder.ts";
+import { collectionsSeeder } from "./collections.ts";
+import { creditsSeeder } from "./credits.ts";
 import { contactsSeeder } from "./contacts.ts";
 import { radarSeeder } from "./radar.ts";
 import { accessSeeder } from "./access.ts";
@@ -23,7 +25,9 @@ export const transferSeeders: readonly TransferSeeder[] = [
   topicsSeeder,
   codeContextSeeder,
   sharingSeeder,
+  collectionsSeeder,
   webhookSeeder,
+  creditsSeeder,
   radarSeeder,
   contactsSeeder,
   jobSeeder,
