@@ -23,3 +23,4 @@ export { ImportKindReport, LEDGER_IMPORT_NOTE, WorkspaceImportReport } from "./i
 export { importedId } from "./imported-id.ts";
 export { type ArchiveDoc, type ArchiveImportContext, type ArchiveKindIo, type ArchiveKindIoTable } from "./kind-io.ts";
 export { ARCHIVE_KIND_IO } from "./kinds/mod.ts";
+export { assertCanExportWorkspace, assertCanImportWorkspace } from "./policy.ts";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { exportWorkspace, importWorkspace, WorkspaceImportReport } from "../../../core/portability/mod.ts";
+import { assertCanImportWorkspace, exportWorkspace, importWorkspace, WorkspaceImportReport } from "../../../core/portability/mod.ts";
 import { SlugSchema } from "../../../core/workspaces/mod.ts";
 import type { ServerDeps } from "../../deps.ts";
 import { spoolBody } from "../../http/import-body.ts";
@@ -89,6 +89,8 @@ export function workspaceArchiveRoutes(deps: ServerDeps) {
     .post(
       "/import",
       async ({ principal, workspace, query, request, set }) => {
+        // Refused before a byte of the upload is stored.
+        assertCanImportWorkspace(principal);
         const body = await spoolBody(request, limitBytes);
         try {
           const report = await importWorkspace(core, principal, workspace, body, { dryRun: query.dry_run === true });
