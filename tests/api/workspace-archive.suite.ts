@@ -67,7 +67,7 @@ async function withFile(bytes: Uint8Array, file: string, text: string, lines?: n
   f.sha256 = await sha256(data);
   if (lines !== undefined) {
     f.lines = lines;
-    const kind = file.slice(5).split(".")[0];
+    const kind = file.slice(5).split(".")[0]!;
     manifest.kinds[kind].count = lines;
   }
   manifestEntry.data = new TextEncoder().encode(JSON.stringify(manifest));
