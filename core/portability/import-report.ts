@@ -49,7 +49,8 @@ export const WorkspaceImportReport = Type.Object({
     description: "E-mails of the archive's members who were not members here: invited (the member add, its mail), never given a key.",
   }),
   ledger: Type.Literal(LEDGER_IMPORT_NOTE, {
-    description: "The credit ledger is imported as history only: the target's balance is untouched; only the platform operator grants credits.",
+    description:
+      "The credit ledger is imported as history only: the target's balance is untouched; only the platform operator grants credits.",
   }),
 });
 export type WorkspaceImportReport = Static<typeof WorkspaceImportReport>;

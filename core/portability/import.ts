@@ -49,9 +49,7 @@ export async function importWorkspace(
   const manifest = verified.manifest;
   const run = { deps, principal: p, ws, io: opts.io ?? ARCHIVE_KIND_IO, now: deps.clock.now().toISOString() };
   const plan = await planImport(run, source, manifest);
-  const invited = opts.dryRun
-    ? [...(plan.create.get("members") ?? [])]
-    : await applyImport(run, source, manifest, plan);
+  const invited = opts.dryRun ? [...(plan.create.get("members") ?? [])] : await applyImport(run, source, manifest, plan);
   return {
     dry_run: opts.dryRun,
     archive: {

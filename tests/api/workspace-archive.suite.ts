@@ -50,7 +50,9 @@ async function entriesOf(bytes: Uint8Array): Promise<{ name: string; data: Uint8
 }
 
 async function repack(entries: { name: string; data: Uint8Array }[]): Promise<Bytes> {
-  return gzipSync(await packTar(entries.map((e) => ({ header: { name: e.name, size: e.data.length, type: "file" as const }, body: e.data }))));
+  return gzipSync(
+    await packTar(entries.map((e) => ({ header: { name: e.name, size: e.data.length, type: "file" as const }, body: e.data }))),
+  );
 }
 
 const sha256 = async (b: Uint8Array) =>
@@ -199,11 +201,14 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
         body: { title: "Deploy runbook", body: "# Deploy\n\nRun it.", tags: ["ops", "deploy"], area_id: area.id },
       }));
       const second = await ok(t.call("POST", `${base}/topics`, { key, body: { title: "On call", body: "Who wakes up.", tags: ["ops"] } }));
-      await ok(t.call("PATCH", `${base}/topics/${second.slug}`, {
-        key,
-        body: { body: "Who wakes up, and when." },
-        headers: { "if-match": `"${second.version}"` },
-      }), 200).catch(() => null);
+      await ok(
+        t.call("PATCH", `${base}/topics/${second.slug}`, {
+          key,
+          body: { body: "Who wakes up, and when." },
+          headers: { "if-match": `"${second.version}"` },
+        }),
+        200,
+      ).catch(() => null);
       const c = await ok(t.call("POST", `${base}/collections`, {
         key,
         body: {
@@ -276,7 +281,9 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
     });
 
     test("export: a reader that stops early ends the export; the store serves the next request", async () => {
-      const res = await t.app.handle(new Request(`http://localhost/api/v1/workspaces/${slug}/export`, { headers: { "x-api-key": p.owner } }));
+      const res = await t.app.handle(
+        new Request(`http://localhost/api/v1/workspaces/${slug}/export`, { headers: { "x-api-key": p.owner } }),
+      );
       const reader = res.body!.getReader();
       await reader.read();
       await reader.cancel();
@@ -373,10 +380,13 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
       expect(keys.api_keys ?? keys.keys ?? keys.items).toHaveLength(1);
 
       // Again: everything unchanged; a role that differs here is kept and said so.
-      await ok(t.call("PATCH", `/workspaces/${target.slug}/members/${(members as any).find((m: any) => m.email === "third@example.com").id}`, {
-        key: target.key,
-        body: { role: "admin" },
-      }), 200);
+      await ok(
+        t.call("PATCH", `/workspaces/${target.slug}/members/${(members as any).find((m: any) => m.email === "third@example.com").id}`, {
+          key: target.key,
+          body: { role: "admin" },
+        }),
+        200,
+      );
       const again = await importInto(target.key, target.slug, archive);
       expect(again.body.kinds.members).toMatchObject({ created: 0, unchanged: 2, skipped: 1 });
       expect(again.body.kinds.members.reasons[0]).toMatchObject({ outcome: "skipped", keys: ["third@example.com"] });
@@ -384,41 +394,45 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
       expect(await mailTo("third@example.com")).toHaveLength(1);
     });
 
-    test("round trip: export, import into a new workspace, export again: equal data, line for line; a second import changes nothing; the ledger leaves the balance", async () => {
-      const first = await archiveLines((await exportOf(p.owner)).bytes!);
-      const target = await t.bootstrap("archive-copy", `owner-${slug}@example.com`);
-      const targetId = target.body.workspace.id as string;
-      const balance = async () => (await ok(t.call("GET", `/workspaces/${target.slug}/radar/credits`, { key: target.key }), 200)).balance;
-      const before = await balance();
+    test(
+      "round trip: export, import into a new workspace, export again: equal data, line for line; a second import changes nothing; the ledger leaves the balance",
+      async () => {
+        const first = await archiveLines((await exportOf(p.owner)).bytes!);
+        const target = await t.bootstrap("archive-copy", `owner-${slug}@example.com`);
+        const targetId = target.body.workspace.id as string;
+        const balance = async () => (await ok(t.call("GET", `/workspaces/${target.slug}/radar/credits`, { key: target.key }), 200)).balance;
+        const before = await balance();
 
-      const report = (await importInto(target.key, target.slug, (await exportOf(p.owner)).bytes!)).body;
-      expect(report.ledger).toBe("history only: balance untouched");
-      for (const kind of ARCHIVE_KINDS) {
-        const n = first.kinds.get(kind)?.length ?? 0;
-        const r = report.kinds[kind];
-        expect(r.created + r.updated + r.unchanged + r.skipped).toBe(n);
-        if (ARCHIVE_KIND_IO[kind] && kind !== "members" && kind !== "workspace") expect(r).toMatchObject({ created: n, skipped: 0 });
-      }
-      expect(await balance()).toBe(before);
+        const report = (await importInto(target.key, target.slug, (await exportOf(p.owner)).bytes!)).body;
+        expect(report.ledger).toBe("history only: balance untouched");
+        for (const kind of ARCHIVE_KINDS) {
+          const n = first.kinds.get(kind)?.length ?? 0;
+          const r = report.kinds[kind];
+          expect(r.created + r.updated + r.unchanged + r.skipped).toBe(n);
+          if (ARCHIVE_KIND_IO[kind] && kind !== "members" && kind !== "workspace") expect(r).toMatchObject({ created: n, skipped: 0 });
+        }
+        expect(await balance()).toBe(before);
 
-      const second = await archiveLines((await exportOf(target.key, target.slug)).bytes!);
-      // The archive's workspace lives on this server: new objects got derived ids.
-      const map = (kind: ArchiveKind, id: string) => importedId(targetId, kind, id);
-      const expected = mapLines(first.kinds, map);
-      const actual = mapLines(second.kinds, (_k, id) => id);
-      for (const kind of ARCHIVE_KINDS) {
-        if (kind === "workspace" || kind === "members" || !ARCHIVE_KIND_IO[kind]) continue;
-        expect({ kind, lines: actual.get(kind) ?? [] }).toEqual({ kind, lines: expected.get(kind) ?? [] });
-      }
-      const people = (k: Map<ArchiveKind, any[]>) => (k.get("members") ?? []).map((m) => `${m.email} ${m.role} ${m.name}`).sort();
-      if (ARCHIVE_KIND_IO.members) expect(people(second.kinds)).toEqual(people(first.kinds));
+        const second = await archiveLines((await exportOf(target.key, target.slug)).bytes!);
+        // The archive's workspace lives on this server: new objects got derived ids.
+        const map = (kind: ArchiveKind, id: string) => importedId(targetId, kind, id);
+        const expected = mapLines(first.kinds, map);
+        const actual = mapLines(second.kinds, (_k, id) => id);
+        for (const kind of ARCHIVE_KINDS) {
+          if (kind === "workspace" || kind === "members" || !ARCHIVE_KIND_IO[kind]) continue;
+          expect({ kind, lines: actual.get(kind) ?? [] }).toEqual({ kind, lines: expected.get(kind) ?? [] });
+        }
+        const people = (k: Map<ArchiveKind, any[]>) => (k.get("members") ?? []).map((m) => `${m.email} ${m.role} ${m.name}`).sort();
+        if (ARCHIVE_KIND_IO.members) expect(people(second.kinds)).toEqual(people(first.kinds));
 
-      const again = (await importInto(target.key, target.slug, (await exportOf(p.owner)).bytes!)).body;
-      for (const kind of ARCHIVE_KINDS) {
-        if (!ARCHIVE_KIND_IO[kind] || kind === "workspace") continue;
-        expect({ kind, ...again.kinds[kind] }).toMatchObject({ kind, created: 0, updated: 0, skipped: 0 });
-      }
-      expect(await balance()).toBe(before);
-    }, 120_000);
+        const again = (await importInto(target.key, target.slug, (await exportOf(p.owner)).bytes!)).body;
+        for (const kind of ARCHIVE_KINDS) {
+          if (!ARCHIVE_KIND_IO[kind] || kind === "workspace") continue;
+          expect({ kind, ...again.kinds[kind] }).toMatchObject({ kind, created: 0, updated: 0, skipped: 0 });
+        }
+        expect(await balance()).toBe(before);
+      },
+      120_000,
+    );
   });
 }

@@ -72,7 +72,7 @@ export function workspaceArchiveRoutes(deps: ServerDeps) {
           description: EXPORT_DESCRIPTION,
           responses: {
             200: {
-              description: "The archive, streamed (`Content-Disposition: attachment; filename=\"<slug>-<UTC timestamp>.wks.tar.gz\"`).",
+              description: 'The archive, streamed (`Content-Disposition: attachment; filename="<slug>-<UTC timestamp>.wks.tar.gz"`).',
               headers: {
                 "x-archive-consistency": {
                   description: "`snapshot` or `per_kind`, as the manifest says.",
@@ -114,7 +114,9 @@ export function workspaceArchiveRoutes(deps: ServerDeps) {
           description: IMPORT_DESCRIPTION,
           requestBody: {
             required: true,
-            content: { "application/gzip": { schema: { type: "string", format: "binary", description: "A workspace archive (.wks.tar.gz)." } } },
+            content: {
+              "application/gzip": { schema: { type: "string", format: "binary", description: "A workspace archive (.wks.tar.gz)." } },
+            },
           },
         },
       },
