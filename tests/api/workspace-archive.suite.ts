@@ -115,7 +115,7 @@ const member = (n: number, email: string, role: "owner" | "admin" | "member" = "
  * A line's identity for comparing two exports: remappable ids of `from` through `map` (as the
  * import derives them), so the first export, mapped, equals the second line for line.
  */
-function mapLines(kinds: Map<ArchiveKind, any[]>, map: (kind: ArchiveKind, id: string) => string): Map<ArchiveKind, string[]> {
+export function mapLines(kinds: Map<ArchiveKind, any[]>, map: (kind: ArchiveKind, id: string) => string): Map<ArchiveKind, string[]> {
   const held = new Map<ArchiveKind, Set<string>>();
   for (const [kind, lines] of kinds) {
     if (ARCHIVE_KIND_RULES[kind].remappable) held.set(kind, new Set(lines.map((l) => l.id)));
