@@ -444,7 +444,7 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
       "round trip: export, import into a new workspace, export again: equal data, line for line; a second import changes nothing; the ledger leaves the balance",
       async () => {
         const first = await archiveLines((await exportOf(p.owner)).bytes!);
-        const target = await t.bootstrap("archive-copy", `owner-${slug}@example.com`);
+        const target = await t.bootstrap("archive-copy", `${slug}-owner@example.com`);
         const targetId = target.body.workspace.id as string;
         const balance = async () => (await ok(t.call("GET", `/workspaces/${target.slug}/radar/credits`, { key: target.key }), 200)).balance;
         const before = await balance();
