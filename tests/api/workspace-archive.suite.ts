@@ -444,7 +444,9 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
       "round trip: export, import into a new workspace, export again: equal data, line for line; a second import changes nothing; the ledger leaves the balance",
       async () => {
         const first = await archiveLines((await exportOf(p.owner)).bytes!);
-        const target = await t.bootstrap("archive-copy", `${slug}-owner@example.com`);
+        // A new workspace of the same owner (an existing person creates one with their key).
+        const created = await ok(t.call("POST", "/workspaces", { key: p.owner, body: { slug: "archive-copy" } }));
+        const target = { slug: "archive-copy", key: created.api_key.key as string, body: created };
         const targetId = target.body.workspace.id as string;
         const balance = async () => (await ok(t.call("GET", `/workspaces/${target.slug}/radar/credits`, { key: target.key }), 200)).balance;
         const before = await balance();
