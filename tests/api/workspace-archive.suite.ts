@@ -440,6 +440,36 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
       expect(await mailTo("third@example.com")).toHaveLength(1);
     });
 
+    test("natural keys: an area and a topic the target holds by name and slug are those objects, never overwritten", async () => {
+      const created = await ok(t.call("POST", "/workspaces", { key: p.owner, body: { slug: "archive-natural" } }));
+      const key = created.api_key.key as string;
+      const base = "/workspaces/archive-natural";
+      const area = await ok(t.call("POST", `${base}/areas`, { key, body: { name: "Platform", description: "ours" } }));
+      const topic = await ok(t.call("POST", `${base}/topics`, { key, body: { title: "Deploy runbook", body: "Our own text." } }));
+      expect(topic.slug).toBe("deploy-runbook");
+
+      const report = (await importInto(key, "archive-natural", (await exportOf(p.owner)).bytes!)).body;
+      if (ARCHIVE_KIND_IO.areas) {
+        expect(report.kinds.areas.skipped).toBe(1);
+        expect(report.kinds.areas.reasons[0]).toMatchObject({ outcome: "skipped", reason: expect.stringMatching(/another version/) });
+        const areas = (await ok(t.call("GET", `${base}/areas`, { key }), 200)).areas;
+        expect(areas.filter((a: { name: string }) => a.name === "Platform")).toEqual([
+          expect.objectContaining({ id: area.id, description: "ours" }),
+        ]);
+      }
+      if (ARCHIVE_KIND_IO.topics) {
+        expect(report.kinds.topics.skipped).toBe(1);
+        const kept = await ok(t.call("GET", `${base}/topics/deploy-runbook`, { key }), 200);
+        expect(kept).toMatchObject({ id: topic.id, body: "Our own text." });
+      }
+      const again = (await importInto(key, "archive-natural", (await exportOf(p.owner)).bytes!)).body;
+      for (const kind of ARCHIVE_KINDS) {
+        if (ARCHIVE_KIND_IO[kind] && kind !== "workspace") {
+          expect({ kind, created: again.kinds[kind].created }).toEqual({ kind, created: 0 });
+        }
+      }
+    }, 120_000);
+
     test(
       "round trip: export, import into a new workspace, export again: equal data, line for line; a second import changes nothing; the ledger leaves the balance",
       async () => {
