@@ -43,7 +43,14 @@ export const REASONS = {
   workspace: "the target workspace keeps its own slug, name, plan and settings",
   role: "the target keeps its member's role",
   noIo: "this server cannot import this kind yet",
+  history: "its object was skipped: its history here is the target's own",
 } as const;
+
+/** History kinds and the field naming their object: the changes of an object the import skipped are not its changes here. */
+const HISTORY_OF: Partial<Record<ArchiveKind, { field: string; of: ArchiveKind }>> = {
+  topic_history: { field: "topic_id", of: "topics" },
+  record_history: { field: "record_id", of: "records" },
+};
 
 /**
  * The plan: the archive's second reading (each part hashed again), kind by kind in replay order.
@@ -76,6 +83,8 @@ class Planner {
   private kind: ArchiveKind | null = null;
   private target: TargetIndex | null = null;
   private members: Map<string, MemberView> | null = null;
+  /** Target ids of topics and records the plan skipped (another version here). */
+  private readonly skipped = new Map<ArchiveKind, Set<string>>();
 
   constructor(private readonly run: ImportRun, private readonly plan: ImportPlan) {}
 
@@ -88,6 +97,10 @@ class Planner {
     const maps = this.plan.maps;
     const line = maps.rewrite(kind, raw);
     const rawKey = lineKey(kind, raw);
+    const history = HISTORY_OF[kind];
+    if (history && this.skipped.get(history.of)?.has(String(line[history.field]))) {
+      return tally.add("skipped", rawKey, REASONS.history);
+    }
     if (!ARCHIVE_KIND_RULES[kind].remappable) {
       const key = lineKey(kind, line);
       if (this.target.byKey.has(key)) return this.compare(kind, line, key, rawKey);
@@ -129,6 +142,11 @@ class Planner {
 
   private async compare(kind: ArchiveKind, line: Record<string, unknown>, key: string, rawKey: string): Promise<void> {
     const same = this.target!.byKey.get(key) === (await lineHash(kind, line));
+    if (!same && (kind === "topics" || kind === "records")) {
+      let set = this.skipped.get(kind);
+      if (!set) this.skipped.set(kind, set = new Set());
+      set.add(key);
+    }
     this.plan.tallies[kind].add(same ? "unchanged" : "skipped", rawKey, same ? undefined : REASONS.another);
   }
 

@@ -461,6 +461,10 @@ export function runWorkspaceArchiveSuite(name: string, open: () => Promise<Store
         expect(report.kinds.topics.skipped).toBe(1);
         const kept = await ok(t.call("GET", `${base}/topics/deploy-runbook`, { key }), 200);
         expect(kept).toMatchObject({ id: topic.id, body: "Our own text." });
+        // Its changes in the archive are another topic's: not added to this one's history.
+        expect(report.kinds.topic_history.reasons).toContainEqual(
+          expect.objectContaining({ outcome: "skipped", reason: expect.stringMatching(/its object was skipped/) }),
+        );
       }
       const again = (await importInto(key, "archive-natural", (await exportOf(p.owner)).bytes!)).body;
       for (const kind of ARCHIVE_KINDS) {
