@@ -1,9 +1,9 @@
 import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../kernel/deps.ts";
-import type { Stores } from "../stores.ts";
 import type { Workspace } from "../workspaces/mod.ts";
 import { type ArchiveLineSources, writeWorkspaceArchive } from "./archive-writer.ts";
 import type { ArchiveKindIoTable } from "./kind-io.ts";
+import type { PortabilityStores as Stores } from "./import-plan.ts";
 import { ARCHIVE_KIND_IO } from "./kinds/mod.ts";
 import type { ArchiveLine } from "./lines.ts";
 import { ARCHIVE_KINDS, type ArchiveConsistency } from "./model.ts";

@@ -1,19 +1,25 @@
 import type { Principal } from "../access/mod.ts";
 import type { CoreDeps } from "../kernel/deps.ts";
-import type { Stores } from "../stores.ts";
 import type { MemberView, Workspace, WorkspaceProviders } from "../workspaces/mod.ts";
 import { type ArchiveSource, readWorkspaceArchive } from "./archive-read.ts";
 import { importedId } from "./imported-id.ts";
 import { ImportMaps } from "./import-maps.ts";
 import { KindTally } from "./import-report.ts";
 import { indexTarget, lineHash, lineKey, naturalKey, type TargetIndex } from "./import-target.ts";
-import type { ArchiveKindIoTable } from "./kind-io.ts";
+import type { ArchiveKindIo, ArchiveKindIoTable } from "./kind-io.ts";
 import type { ArchiveManifest } from "./manifest.ts";
 import { ARCHIVE_KIND_RULES, ARCHIVE_KINDS, type ArchiveKind } from "./model.ts";
 import { toArchiveLine } from "./to-line.ts";
 
+/**
+ * The stores an export or import reads and writes: those `ArchiveKindIo` reads (kind-io.ts names
+ * them; a module of core does not import the root's `Stores`, ADR 066), workspaces' and the
+ * transfer kinds and snapshot among them.
+ */
+export type PortabilityStores = Parameters<ArchiveKindIo<"workspace">["lines"]>[0];
+
 /** What an import is given: every store (it writes through `Stores.transfer`) and the member add's providers. */
-export type ImportDeps = CoreDeps<Stores> & WorkspaceProviders;
+export type ImportDeps = CoreDeps<PortabilityStores> & WorkspaceProviders;
 
 export interface ImportRun {
   deps: ImportDeps;
@@ -21,7 +27,7 @@ export interface ImportRun {
   /** The target workspace. */
   ws: Workspace;
   io: ArchiveKindIoTable;
-  /** The import's time (ISO 8601 UTC). */
+  /** The time of the import (ISO 8601 UTC). */
   now: string;
 }
 
