@@ -72,8 +72,11 @@ test("kill -9 in the middle of an import, restart, send it again: complete, noth
   const first = await archiveLines(archive);
   expect(first.kinds.get("records")?.length).toBe(RECORDS);
 
-  const dst = await bootstrapWorkspace(server.origin, "resume-dst", "owner@resume-src.example.com");
-  const dstId = (dst.body.workspace as { id: string }).id;
+  // A new workspace of the same owner (an existing person creates one with their key).
+  const made = await call("POST", "/workspaces", src.apiKey, JSON.stringify({ slug: "resume-dst" }));
+  expect(made.status).toBe(201);
+  const dst = { slug: "resume-dst", apiKey: made.body.api_key.key as string };
+  const dstId = made.body.workspace.id as string;
   const count = async () => Number((await sql`select count(*)::int as n from collection_records where workspace_id = ${dstId}`)[0]!.n);
 
   // The import runs; SIGKILL once some records are written and not all.
