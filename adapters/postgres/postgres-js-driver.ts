@@ -13,7 +13,15 @@ export interface PostgresJsOptions {
   statementTimeoutMs?: number;
   /** How long opening a connection may take before the attempt fails; default 5 s. */
   connectTimeoutMs?: number;
+  /** `application_name` of its sessions; default `SERVICE_APPLICATION_NAME`. */
+  applicationName?: string;
 }
+
+/**
+ * The `application_name` of the service's sessions: `npm run store:copy` finds a server still
+ * using a database by it in `pg_stat_activity` (server/store-copy/liveness.ts).
+ */
+export const SERVICE_APPLICATION_NAME = "wks-service";
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -43,6 +51,7 @@ export function connectionOptions(opts: PostgresJsOptions = {}) {
     // Server-side bounds: a statement past its time is cancelled by the server, and a session
     // left idle inside a transaction (its client gone quiet) is ended, releasing its locks.
     connection: {
+      application_name: opts.applicationName ?? SERVICE_APPLICATION_NAME,
       statement_timeout: statementMs,
       idle_in_transaction_session_timeout: Math.max(statementMs, 10_000),
     },

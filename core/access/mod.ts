@@ -14,3 +14,4 @@ export * from "./authenticate.ts";
 export * from "./secret-box.ts";
 export * from "./rate-limit.ts";
 export * from "./authority.ts";
+export * from "./transfer.ts";

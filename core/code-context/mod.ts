@@ -22,3 +22,4 @@ export { markDrift, MAX_DRIFT_FILES } from "./mark-drift.ts";
 export { DELIVERY_WINDOW_MS, retrieve } from "./retrieve.ts";
 export * from "./audit.ts";
 export * from "./code-host-webhook.ts";
+export * from "./transfer.ts";

@@ -11,3 +11,4 @@ export * from "./mac.ts";
 export * from "./field-schemas.ts";
 export * from "./deps.ts";
 export * from "./store-lifecycle.ts";
+export * from "./store-transfer.ts";

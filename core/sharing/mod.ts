@@ -6,3 +6,4 @@ export * from "./policy.ts";
 export * from "./share-token.ts";
 export * from "./share-links.ts";
 export { type InboxQuery, listInbox, markAllSharesRead, markShareRead, shareNote } from "./note-shares.ts";
+export * from "./transfer.ts";

@@ -63,3 +63,4 @@ export {
   MAX_GRAPH_NODES,
   topicGraph,
 } from "./graph.ts";
+export * from "./transfer.ts";

@@ -12,3 +12,4 @@ export * from "./workspace.ts";
 export * from "./members.ts";
 export * from "./areas.ts";
 export * from "./repos.ts";
+export * from "./transfer.ts";

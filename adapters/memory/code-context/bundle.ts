@@ -7,6 +7,7 @@ import { MemoryRepoIndexStore } from "./repo-index-store.ts";
 import { MemoryRetrievalLedger } from "./retrieval-ledger.ts";
 import type { CodeContextTables } from "./tables.ts";
 import { MemoryTopicHeadStore } from "./topic-head-store.ts";
+import { memoryCodeContextTransfer } from "./transfer.ts";
 
 export function memoryCodeContextBundle(t: CodeContextTables & WorkspaceTables & TopicTables): MemoryBundle<CodeContextStores> {
   return {
@@ -16,6 +17,7 @@ export function memoryCodeContextBundle(t: CodeContextTables & WorkspaceTables &
       anchorIndex: new MemoryAnchorIndexStore(t),
       topicHeads: new MemoryTopicHeadStore(t),
     },
+    transfer: memoryCodeContextTransfer(t),
     purgeWorkspace: (id) => dropWorkspaceRows(id, t.repoIndexes, t.deliveries),
   };
 }

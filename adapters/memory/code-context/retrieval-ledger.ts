@@ -1,7 +1,9 @@
 import type { CodeContextTables } from "./tables.ts";
 import type { Delivery, RetrievalLedger } from "../../../core/code-context/ports.ts";
 
-const key = (ws: string, session: string, topic: string) => `${ws}\u0000${session}\u0000${topic}`;
+/** A delivery's key in `deliveries` (the transfer reads session and topic back from it). */
+export const deliveryKey = (ws: string, session: string, topic: string) => `${ws}\u0000${session}\u0000${topic}`;
+const key = deliveryKey;
 
 export class MemoryRetrievalLedger implements RetrievalLedger {
   constructor(private t: CodeContextTables) {}

@@ -6,10 +6,12 @@ import { dropWorkspaceShares } from "./cascades.ts";
 import { MemoryNoteShareStore } from "./note-share-store.ts";
 import { MemoryShareLinkStore } from "./share-link-store.ts";
 import type { SharingTables } from "./tables.ts";
+import { memorySharingTransfer } from "./transfer.ts";
 
 export function memorySharingBundle(t: SharingTables & TopicTables & WorkspaceTables): MemoryBundle<SharingStores> {
   return {
     stores: { shareLinks: new MemoryShareLinkStore(t), noteShares: new MemoryNoteShareStore(t) },
+    transfer: memorySharingTransfer(t),
     purgeWorkspace: (id) => dropWorkspaceShares(t, id),
   };
 }

@@ -7,6 +7,7 @@ import type { TopicTables } from "./tables.ts";
 import { MemoryTagStore } from "./tag-store.ts";
 import { MemoryTopicStore } from "./topic-store.ts";
 import { MemoryTopicImportStore } from "./import-store.ts";
+import { memoryTopicTransfer } from "./transfer.ts";
 
 export function memoryTopicBundle(t: TopicTables & SharingTables): MemoryBundle<TopicStores> {
   return {
@@ -17,6 +18,7 @@ export function memoryTopicBundle(t: TopicTables & SharingTables): MemoryBundle<
       relations: new MemoryRelationStore(t),
       topicImports: new MemoryTopicImportStore(t),
     },
+    transfer: memoryTopicTransfer(t),
     purgeWorkspace(id) {
       dropWorkspaceRows(id, t.proposals, t.relations, t.topicEvents, t.topics);
       dropWorkspaceKeys(id, t.topicRedirects, t.tags);

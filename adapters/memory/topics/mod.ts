@@ -3,3 +3,4 @@
  * mappers their stores read, nothing else. The stores themselves are composed in ../mod.ts.
  */
 export type { TopicTables } from "./tables.ts";
+export { asTransferDoc, memoryTenantKind } from "./transfer-kind.ts";

@@ -8,6 +8,7 @@ import { MemoryMemberStore } from "./member-store.ts";
 import { MemoryRepoStore } from "./repo-store.ts";
 import type { WorkspaceTables } from "./tables.ts";
 import { MemoryWorkspaceStore } from "./workspace-store.ts";
+import { memoryWorkspaceTransfer } from "./transfer.ts";
 import type { CodeContextTables } from "../code-context/mod.ts";
 
 /**
@@ -27,5 +28,6 @@ export function memoryWorkspaceBundle(
       repos: new MemoryRepoStore(t),
     },
     purgeWorkspace: (id) => dropWorkspaceRows(id, t.members, t.areas, t.repos),
+    transfer: memoryWorkspaceTransfer(t),
   };
 }

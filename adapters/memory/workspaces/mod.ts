@@ -3,3 +3,4 @@
  * mappers their stores read, nothing else. The stores themselves are composed in ../mod.ts.
  */
 export type { WorkspaceTables } from "./tables.ts";
+export { memoryKind } from "./transfer.ts";

@@ -3,6 +3,7 @@ import type { WorkspaceCollections } from "../workspaces/mod.ts";
 import type { AccessCollections } from "./collections.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import { MongoApiKeyStore } from "./api-key-store.ts";
+import { mongoAccessTransfer } from "./transfer.ts";
 
 export function mongoAccessBundle(c: WorkspaceCollections & AccessCollections): MongoBundle<AccessStores> {
   return {
@@ -10,5 +11,6 @@ export function mongoAccessBundle(c: WorkspaceCollections & AccessCollections): 
       apiKeys: new MongoApiKeyStore(c),
     },
     purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.apiKeys),
+    transfer: mongoAccessTransfer(c),
   };
 }

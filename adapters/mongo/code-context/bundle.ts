@@ -7,6 +7,7 @@ import { MongoAnchorIndexStore } from "./anchor-index-store.ts";
 import { MongoRepoIndexStore } from "./repo-index-store.ts";
 import { MongoRetrievalLedger } from "./retrieval-ledger.ts";
 import { MongoTopicHeadStore } from "./topic-head-store.ts";
+import { mongoCodeContextTransfer } from "./transfer.ts";
 
 export function mongoCodeContextBundle(
   c: WorkspaceCollections & CodeContextCollections & TopicCollections,
@@ -18,6 +19,7 @@ export function mongoCodeContextBundle(
       anchorIndex: new MongoAnchorIndexStore(c),
       topicHeads: new MongoTopicHeadStore(c),
     },
+    transfer: mongoCodeContextTransfer(c),
     purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.repoIndexes, c.retrievalDeliveries),
   };
 }

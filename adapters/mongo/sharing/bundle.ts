@@ -5,6 +5,7 @@ import type { SharingCollections } from "./collections.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import { MongoShareLinkStore } from "./share-link-store.ts";
 import { MongoNoteShareStore } from "./note-share-store.ts";
+import { mongoSharingTransfer } from "./transfer.ts";
 
 export function mongoSharingBundle(c: WorkspaceCollections & TopicCollections & SharingCollections): MongoBundle<SharingStores> {
   return {
@@ -12,6 +13,7 @@ export function mongoSharingBundle(c: WorkspaceCollections & TopicCollections & 
       shareLinks: new MongoShareLinkStore(c),
       noteShares: new MongoNoteShareStore(c),
     },
+    transfer: mongoSharingTransfer(c),
     purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.shareLinks, c.noteShares),
   };
 }

@@ -7,6 +7,7 @@ import { MongoTopicStore } from "./topic-store.ts";
 import { MongoTagStore } from "./tag-store.ts";
 import { MongoProposalStore } from "./proposal-store.ts";
 import { MongoRelationStore } from "./relation-store.ts";
+import { mongoTopicTransfer } from "./transfer.ts";
 
 export function mongoTopicBundle(c: TopicCollections & SharingCollections, o: MongoStoreOptions): MongoBundle<TopicStores> {
   const topics = new MongoTopicStore(c);
@@ -17,6 +18,7 @@ export function mongoTopicBundle(c: TopicCollections & SharingCollections, o: Mo
       proposals: new MongoProposalStore(c),
       relations: new MongoRelationStore(c),
     },
+    transfer: mongoTopicTransfer(c, topics),
     purgeWorkspace: (id) =>
       deleteWorkspaceDocs(
         id,

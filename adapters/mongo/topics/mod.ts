@@ -4,3 +4,4 @@
  */
 export type { TopicCollections } from "./collections.ts";
 export { TOPIC_FIELDS_ONLY, toTopic } from "./documents.ts";
+export { mongoTenantKind } from "./transfer-kind.ts";

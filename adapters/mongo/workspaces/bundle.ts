@@ -10,6 +10,7 @@ import { MongoIdentityStore } from "./identity-store.ts";
 import { MongoMemberStore } from "./member-store.ts";
 import { MongoAreaStore } from "./area-store.ts";
 import { MongoRepoStore } from "./repo-store.ts";
+import { mongoWorkspaceTransfer } from "./transfer.ts";
 
 /**
  * Workspaces' stores. `purgeTenant` runs every bundle's purge (mod.ts): deleting a workspace takes
@@ -30,5 +31,6 @@ export function mongoWorkspaceBundle(
       repos: new MongoRepoStore(c),
     },
     purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.members, c.areas, c.repos),
+    transfer: mongoWorkspaceTransfer(c, o),
   };
 }

@@ -6,6 +6,8 @@ export const WORKSPACE_INDEXES: Record<keyof typeof WORKSPACE_COLLECTION_NAMES, 
   workspaces: [{ key: { slug: 1 }, name: "slug_unique", unique: true }],
   identities: [{ key: { email: 1 }, name: "email_unique", unique: true }],
   members: [
+    // A workspace's objects in key order (transfer reads, the workspace export).
+    { key: { workspace_id: 1, _id: 1 }, name: "workspace_id_key" },
     { key: { workspace_id: 1, identity_id: 1 }, name: "workspace_identity_unique", unique: true },
     // Lists, oldest first; the workspace's members on deletion.
     { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
@@ -17,10 +19,14 @@ export const WORKSPACE_INDEXES: Record<keyof typeof WORKSPACE_COLLECTION_NAMES, 
     { key: { identity_id: 1, created_at: 1, _id: 1 }, name: "identity_created" },
   ],
   areas: [
+    // A workspace's objects in key order (transfer reads, the workspace export).
+    { key: { workspace_id: 1, _id: 1 }, name: "workspace_id_key" },
     { key: { workspace_id: 1, name: 1 }, name: "workspace_name_unique", unique: true },
     { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
   ],
   repos: [
+    // A workspace's objects in key order (transfer reads, the workspace export).
+    { key: { workspace_id: 1, _id: 1 }, name: "workspace_id_key" },
     { key: { workspace_id: 1, provider: 1, full_name: 1 }, name: "workspace_provider_full_name_unique", unique: true },
     { key: { workspace_id: 1, created_at: 1, _id: 1 }, name: "workspace_created" },
     // Exception to the tenancy rule: the code-host webhook names a repository (`acme/api`), not a

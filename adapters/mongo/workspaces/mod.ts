@@ -5,3 +5,4 @@
 export type { WorkspaceCollections } from "./collections.ts";
 export { toMember, toWorkspace } from "./documents.ts";
 export { isComplete, latestRoster } from "./roster.ts";
+export { mongoKind, type MongoKindSpec } from "./transfer.ts";

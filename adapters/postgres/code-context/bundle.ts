@@ -5,6 +5,7 @@ import { PostgresAnchorIndexStore } from "./anchor-index-store.ts";
 import { PostgresRepoIndexStore } from "./repo-index-store.ts";
 import { PostgresRetrievalLedger } from "./retrieval-ledger.ts";
 import { PostgresTopicHeadStore } from "./topic-head-store.ts";
+import { sqlCodeContextTransfer } from "./transfer.ts";
 
 export function sqlCodeContextBundle(driver: SqlDriver): SqlBundle<CodeContextStores> {
   return {
@@ -14,5 +15,6 @@ export function sqlCodeContextBundle(driver: SqlDriver): SqlBundle<CodeContextSt
       anchorIndex: new PostgresAnchorIndexStore(driver),
       topicHeads: new PostgresTopicHeadStore(driver),
     },
+    transfer: sqlCodeContextTransfer(driver),
   };
 }

@@ -6,10 +6,10 @@ import { type Row, strOrNull } from "../row-values.ts";
 import { toWorkspace, workspaceColumns } from "../workspaces/mod.ts";
 import { topicColumns, toTopic } from "../topics/mod.ts";
 
-const LINK_COLUMNS = ["id", "workspace_id", "topic_id", "token_hash", "created_by", "created_at"];
+export const LINK_COLUMNS = ["id", "workspace_id", "topic_id", "token_hash", "created_by", "created_at"];
 const linkColumns = (alias: string, prefix = "") => LINK_COLUMNS.map((c) => `${alias}.${c} as ${prefix}${c}`).join(", ");
 
-function toLink(r: Row, prefix = ""): ShareLink {
+export function toLink(r: Row, prefix = ""): ShareLink {
   return {
     id: r[`${prefix}id`] as string,
     workspace_id: r[`${prefix}workspace_id`] as string,

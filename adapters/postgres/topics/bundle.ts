@@ -8,6 +8,7 @@ import { PostgresTagStore } from "./tag-store.ts";
 import { PostgresProposalStore } from "./proposal-store.ts";
 import { PostgresRelationStore } from "./relation-store.ts";
 import { PostgresTopicImportStore } from "./import-store.ts";
+import { sqlTopicTransfer } from "./transfer.ts";
 
 export function sqlTopicBundle(driver: SqlDriver, cache: TopicReadCacheLimits | false = {}): SqlBundle<TopicStores> {
   const topics = new PostgresTopicStore(driver);
@@ -20,5 +21,6 @@ export function sqlTopicBundle(driver: SqlDriver, cache: TopicReadCacheLimits | 
       relations: new PostgresRelationStore(driver),
       topicImports: new PostgresTopicImportStore(driver),
     },
+    transfer: sqlTopicTransfer(driver),
   };
 }

@@ -4,3 +4,4 @@
  */
 export { topicColumns, toTopic } from "./topic-rows.ts";
 export { TOPIC_VERSION } from "./topic-versions.ts";
+export { RECORDS, sqlTenantKind, textArray } from "./transfer-kind.ts";

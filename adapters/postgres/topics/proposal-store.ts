@@ -13,10 +13,10 @@ import { type Row, strOrNull } from "../row-values.ts";
  * is one statement or one transaction; uniqueness is the database's (`on conflict do nothing`
  * waits for a concurrent insert of the same key, then skips).
  */
-const PROPOSAL_COLUMNS =
+export const PROPOSAL_COLUMNS =
   "workspace_id, id, topic_id, summary, patch, base_version, status, author_id, via, created_at, decided_at, decided_by, merged_version";
 
-function toProposal(r: Row): Proposal {
+export function toProposal(r: Row): Proposal {
   return {
     id: String(r.id),
     workspace_id: String(r.workspace_id),

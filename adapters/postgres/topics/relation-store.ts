@@ -5,10 +5,10 @@ import type { RelationStore } from "../../../core/topics/ports.ts";
 import { FOREIGN_KEY_VIOLATION, inTransaction, iso, isoOrNull, type SqlDriver, sqlState } from "../driver.ts";
 import { type Row, strOrNull } from "../row-values.ts";
 
-const RELATION_COLUMNS = "workspace_id, id, from_topic_id, to_topic_id, type, created_at, created_by";
+export const RELATION_COLUMNS = "workspace_id, id, from_topic_id, to_topic_id, type, created_at, created_by";
 const NODE_COLUMNS = "id, slug, title, status, approved_at, drifted";
 
-function toRelation(r: Row): Relation {
+export function toRelation(r: Row): Relation {
   return {
     id: String(r.id),
     workspace_id: String(r.workspace_id),

@@ -6,6 +6,7 @@ import { PostgresIdentityStore } from "./identity-store.ts";
 import { PostgresMemberStore } from "./member-store.ts";
 import { PostgresAreaStore } from "./area-store.ts";
 import { PostgresRepoStore } from "./repo-store.ts";
+import { sqlWorkspaceTransfer } from "./transfer.ts";
 
 export function sqlWorkspaceBundle(driver: SqlDriver): SqlBundle<WorkspaceStores> {
   return {
@@ -16,5 +17,6 @@ export function sqlWorkspaceBundle(driver: SqlDriver): SqlBundle<WorkspaceStores
       areas: new PostgresAreaStore(driver),
       repos: new PostgresRepoStore(driver),
     },
+    transfer: sqlWorkspaceTransfer(driver),
   };
 }

@@ -3,3 +3,4 @@
  * mappers their stores read, nothing else. The stores themselves are composed in ../mod.ts.
  */
 export { memberColumns, toMember, toWorkspace, workspaceColumns } from "./rows.ts";
+export { type SqlColumn, sqlKind, type SqlKindSpec } from "./transfer.ts";

@@ -1,6 +1,17 @@
 import type { TransferSeeder } from "./seeder.ts";
+import { accessSeeder } from "./access.ts";
+import { codeContextSeeder } from "./code-context.ts";
+import { sharingSeeder } from "./sharing.ts";
+import { topicsSeeder } from "./topics.ts";
+import { workspacesSeeder } from "./workspaces.ts";
 
 export type { TransferSeeder } from "./seeder.ts";
 
 /** Every module's seeder, in the adapters' bundle order. A module adds its own here. */
-export const transferSeeders: readonly TransferSeeder[] = [];
+export const transferSeeders: readonly TransferSeeder[] = [
+  workspacesSeeder,
+  accessSeeder,
+  topicsSeeder,
+  codeContextSeeder,
+  sharingSeeder,
+];
