@@ -35,3 +35,4 @@ export * from "./collection-criterion.ts";
 export * from "./doctor.ts";
 export * from "./record-import.ts";
 export * from "./record-export.ts";
+export * from "./transfer.ts";

@@ -5,6 +5,7 @@ export * from "./ports.ts";
 export * from "./policy.ts";
 export * from "./errors.ts";
 export * from "./ledger-rules.ts";
+export * from "./transfer.ts";
 export { accountOf, creditAccount, creditHistory, grantCredits, type GrantOptions, type LedgerQuery } from "./credits.ts";
 export {
   type Answer,

@@ -4,6 +4,8 @@ import type { IdempotencyRecord, LedgerEntry } from "../../../core/credits/model
 export class CreditTables {
   /** workspace id → its entries in `seq` order (entry n at index n − 1) */
   ledgers = new Map<string, LedgerEntry[]>();
+  /** workspace id → the ledger history its archive imports brought, in `seq` order: never counted (ADR 070) */
+  importedLedgers = new Map<string, LedgerEntry[]>();
   /** `${workspace_id}:${scope}:${key}` → the kept answer */
   idempotency = new Map<string, IdempotencyRecord & { workspace_id: string }>();
 }

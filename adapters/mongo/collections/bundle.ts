@@ -4,6 +4,7 @@ import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import { MongoCollectionStore } from "./collection-store.ts";
 import { MongoRecordStore } from "./record-store.ts";
 import { MongoEntityStore } from "./entity-store.ts";
+import { mongoCollectionTransfer } from "./transfer.ts";
 
 export function mongoCollectionBundle(c: CollectionCollections): MongoBundle<CollectionStores> {
   return {
@@ -12,6 +13,7 @@ export function mongoCollectionBundle(c: CollectionCollections): MongoBundle<Col
       records: new MongoRecordStore(c),
       entities: new MongoEntityStore(c),
     },
+    transfer: mongoCollectionTransfer(c),
     purgeWorkspace: (id) =>
       deleteWorkspaceDocs(
         id,

@@ -18,4 +18,9 @@ export const CREDIT_INDEXES: Record<keyof typeof CREDIT_COLLECTION_NAMES, IndexD
   ],
   // Lookups go by `_id`; this one serves the workspace's purge.
   idempotencyKeys: [{ key: { workspace_id: 1, expires_at: 1 }, name: "workspace_expires" }],
+  // Imported history (`_id` `<workspace_id>:<seq>` as the archive numbered it): read in seq order; ids unique.
+  importedCreditEntries: [
+    { key: { workspace_id: 1, seq: 1 }, name: "workspace_seq_unique", unique: true },
+    { key: { workspace_id: 1, id: 1 }, name: "workspace_id_unique", unique: true },
+  ],
 };

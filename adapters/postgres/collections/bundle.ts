@@ -4,6 +4,7 @@ import type { SqlDriver } from "../driver.ts";
 import { PostgresCollectionStore } from "./collection-store.ts";
 import { PostgresRecordStore } from "./record-store.ts";
 import { PostgresEntityStore } from "./entity-store.ts";
+import { sqlCollectionTransfer } from "./transfer.ts";
 
 export function sqlCollectionBundle(driver: SqlDriver): SqlBundle<CollectionStores> {
   return {
@@ -12,5 +13,6 @@ export function sqlCollectionBundle(driver: SqlDriver): SqlBundle<CollectionStor
       records: new PostgresRecordStore(driver),
       entities: new PostgresEntityStore(driver),
     },
+    transfer: sqlCollectionTransfer(driver),
   };
 }

@@ -38,7 +38,7 @@ function recordValues(c: CollectionRecord): unknown[] {
   ];
 }
 
-function toChange(r: Row): RecordChange {
+export function toChange(r: Row): RecordChange {
   return {
     id: str(r.id),
     workspace_id: str(r.workspace_id),

@@ -27,6 +27,7 @@ import m028 from "./028-record-numbers.ts";
 import m030 from "./030-topic-versions.ts";
 import m031 from "./031-unlock-leases.ts";
 import m032 from "./032-references-relation.ts";
+import m033 from "./033-imported-credit-entries.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -66,4 +67,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m030,
   m031,
   m032,
+  m033,
 ];

@@ -1,9 +1,11 @@
-import type { TransferSeeder } from "./seeder.ts";
 import { accessSeeder } from "./access.ts";
 import { codeContextSeeder } from "./code-context.ts";
+import { collectionsSeeder } from "./collections.ts";
+import { creditsSeeder } from "./credits.ts";
 import { sharingSeeder } from "./sharing.ts";
 import { topicsSeeder } from "./topics.ts";
 import { workspacesSeeder } from "./workspaces.ts";
+import type { TransferSeeder } from "./seeder.ts";
 
 export type { TransferSeeder } from "./seeder.ts";
 
@@ -14,4 +16,6 @@ export const transferSeeders: readonly TransferSeeder[] = [
   topicsSeeder,
   codeContextSeeder,
   sharingSeeder,
+  collectionsSeeder,
+  creditsSeeder,
 ];
