@@ -3,6 +3,7 @@ import type { ContactStores } from "../../../core/contacts/ports.ts";
 import { deleteWorkspaceDocs, type MongoBundle } from "../bundle.ts";
 import type { ContactCollections } from "./collections.ts";
 import { MongoContactUnlockStore } from "./contact-unlock-store.ts";
+import { mongoContactTransfer } from "./transfer.ts";
 import type { MongoCreditLedgerStore } from "../credits/mod.ts";
 
 /**
@@ -16,6 +17,7 @@ export function mongoContactBundle(
 ): MongoBundle<ContactStores> {
   return {
     stores: { contactUnlocks: new MongoContactUnlockStore(c, ledger, collections) },
+    transfer: mongoContactTransfer(c),
     purgeWorkspace: (id) => deleteWorkspaceDocs(id, c.radarUnlocks, c.radarUnlockLeases, c.radarUnlockEnds),
   };
 }

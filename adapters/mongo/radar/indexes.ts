@@ -22,5 +22,7 @@ export const RADAR_INDEXES: Record<keyof typeof RADAR_COLLECTION_NAMES, IndexDes
   radarResults: [
     { key: { workspace_id: 1, run_id: 1, position: 1 }, name: "workspace_run_position" },
     { key: { workspace_id: 1, run_id: 1, outcome: 1 }, name: "workspace_run_outcome" },
+    // The results in their key's order, as a store copy or export reads them (ADR 072).
+    { key: { workspace_id: 1, run_id: 1, provider_id: 1 }, name: "workspace_run_provider" },
   ],
 };

@@ -28,6 +28,7 @@ import m030 from "./030-topic-versions.ts";
 import m031 from "./031-unlock-leases.ts";
 import m032 from "./032-references-relation.ts";
 import m033 from "./033-imported-credit-entries.ts";
+import m035 from "./035-radar-keys-in-code-order.ts";
 
 export interface Migration {
   /** Applied in ascending order; never renumber or edit one that has shipped: add the next. */
@@ -68,4 +69,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m031,
   m032,
   m033,
+  m035,
 ];

@@ -1,7 +1,9 @@
 import { accessSeeder } from "./access.ts";
 import { codeContextSeeder } from "./code-context.ts";
 import { collectionsSeeder } from "./collections.ts";
+import { contactsSeeder } from "./contacts.ts";
 import { creditsSeeder } from "./credits.ts";
+import { radarSeeder } from "./radar.ts";
 import { sharingSeeder } from "./sharing.ts";
 import { topicsSeeder } from "./topics.ts";
 import { workspacesSeeder } from "./workspaces.ts";
@@ -18,4 +20,6 @@ export const transferSeeders: readonly TransferSeeder[] = [
   sharingSeeder,
   collectionsSeeder,
   creditsSeeder,
+  radarSeeder,
+  contactsSeeder,
 ];
