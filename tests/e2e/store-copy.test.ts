@@ -136,12 +136,23 @@ describe("store:copy round trip embedded → PostgreSQL → MongoDB → embedded
     expect(run.err).toContain("is open (pglite/postmaster.pid): stop the server first");
   });
 
-  test("three copies each verify every kind, and a second copy into a filled target is refused (exit 4)", async () => {
+  test("three copies each verify every kind (a live PostgreSQL source only in a snapshot), and a second copy into a filled target is refused (exit 4)", async () => {
     await server.stop();
     secret = readFileSync(join(first, "secret.key"), "utf8").trim();
     const env = { SECRET_KEY: secret };
     copies.push(await storeCopy(["--from", `file:${first}`, "--to", pgUrl], env));
-    copies.push(await storeCopy(["--from", pgUrl, "--to", mongoUrl], env));
+    // A server on the PostgreSQL copy: reading it live is refused, unless in one snapshot.
+    const live = await startAppServer({ name: "on-postgres", databaseUrl: pgUrl, env });
+    try {
+      const refused = await storeCopy(["--from", pgUrl, "--to", mongoUrl], env);
+      expect(refused.code).toBe(3);
+      expect(refused.err).toContain("A server is using the source");
+      expect(refused.err).toContain("pass --snapshot");
+      copies.push(await storeCopy(["--from", pgUrl, "--to", mongoUrl, "--snapshot"], env));
+      expect(copies[1]!.err).toContain("read in one REPEATABLE READ snapshot (--snapshot)");
+    } finally {
+      await live.stop();
+    }
     // Without SECRET_KEY: the embedded target gets the source's secret in its own secret.key.
     copies.push(await storeCopy(["--from", mongoUrl, "--to", `file:${last}`, "--source-stopped"], env));
     for (const run of copies) {
