@@ -7,6 +7,7 @@ import { radarRunRoutes } from "./routes/radar/runs.ts";
 import { entityRoutes } from "./routes/collections/entities.ts";
 import { recordRoutes } from "./routes/collections/records.ts";
 import { recordTransferRoutes } from "./routes/collections/transfer.ts";
+import { workspaceArchiveRoutes } from "./routes/portability/archive.ts";
 import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import "./http/string-formats.ts";
@@ -159,6 +160,7 @@ export function buildApp(deps: ServerDeps) {
   api.use(platformBillingRoutes(deps));
   api.use(billingOfferRoutes(deps));
   api.use(recordTransferRoutes(deps));
+  api.use(workspaceArchiveRoutes(deps));
 
   const root = new Elysia({ normalize: false });
   root.use(securityHeaders(deps.rateLimits.trustProxy));

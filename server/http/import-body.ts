@@ -19,6 +19,8 @@ export interface SpooledBody {
   /** SHA-256 of the body, hex. */
   sha256: string;
   rows(format: ImportFormat): ImportSource;
+  /** The body's bytes again, from the start (a workspace archive's `ArchiveSource`). */
+  open(): ReadableStream<Uint8Array>;
   dispose(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function spoolBody(request: Request, limitBytes: number): Promise<S
     bytes,
     sha256: hash.digest("hex"),
     rows: (format) => ({ rows: () => (format === "csv" ? csvRows(path) : ndjsonRows(path)) }),
+    open: () => Bun.file(path).stream(),
     dispose,
   };
 }

@@ -77,6 +77,8 @@ export const ROUTE_AUTHORITIES: Readonly<Record<string, Authority>> = {
   "POST /api/v1/workspaces/{slug}/members": "owner_admin",
   "PATCH /api/v1/workspaces/{slug}/members/{memberId}": "owner_admin",
   "DELETE /api/v1/workspaces/{slug}/members/{memberId}": "owner_admin",
+  "GET /api/v1/workspaces/{slug}/export": "owner_admin_read",
+  "POST /api/v1/workspaces/{slug}/import": "owner",
   "GET /api/v1/workspaces/{slug}/areas": "member_read",
   "POST /api/v1/workspaces/{slug}/areas": "owner_admin",
   "PATCH /api/v1/workspaces/{slug}/areas/{id}": "owner_admin",

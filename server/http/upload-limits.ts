@@ -9,6 +9,7 @@ import type { ServerConfig } from "../deps.ts";
 const STREAMED_UPLOADS: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: "POST", path: /^\/api\/v1\/workspaces\/[^/]+\/(?:topics|watchers)\/import$/ },
   { method: "POST", path: /^\/api\/v1\/workspaces\/[^/]+\/collections\/[^/]+\/records\/import$/ },
+  { method: "POST", path: /^\/api\/v1\/workspaces\/[^/]+\/import$/ },
 ];
 
 /** IMPORT_LIMIT_BYTES' default: 1 GiB. */

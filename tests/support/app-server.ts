@@ -21,6 +21,8 @@ export interface AppServerOptions {
   name?: string;
   /** Use this PostgreSQL server instead of the embedded store. */
   databaseUrl?: string;
+  /** The embedded store's DATA_DIR: kept on stop (the store copy reads it); default a temporary one, removed on stop. */
+  dataDir?: string;
   /** Extra environment for the server (LOG_LEVEL, SECRET_KEY, ...). */
   env?: Record<string, string | undefined>;
   /** Echo the server's output to ours. */
@@ -54,7 +56,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   }
   const name = options.name ?? "server";
   const port = freePort();
-  const dataDir = options.databaseUrl ? null : await mkdtemp(join(tmpdir(), "wks-data-"));
+  const dataDir = options.databaseUrl ? null : options.dataDir ?? await mkdtemp(join(tmpdir(), "wks-data-"));
   // `undefined` removes the variable: an inherited DATABASE_URL or MONGO_URL must not
   // redirect an embedded-store server to some other database.
   const env: Record<string, string | undefined> = {
@@ -75,7 +77,7 @@ export async function startAppServer(options: AppServerOptions = {}): Promise<Ap
   let stopping: Promise<void> | null = null;
   const cleanup = () => (stopping ??= (async () => {
     await child.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (dataDir && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
     running.delete(server);
   })());
   const server: AppServer = { origin, child, dataDir, stop: cleanup };

@@ -351,6 +351,12 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   // ---- topics ----
   [`POST ${topicBase}`]: { body: (f) => ({ title: f.unique("Topic") }) },
   [`POST ${topicBase}/import`]: { query: () => "?dry_run=true", raw: () => ({ type: "application/zip", text: EMPTY_ZIP }) },
+  // Not an archive: the import's own 400 IMPORT_INVALID, answered once the caller passed (ADR 068).
+  "POST /api/v1/workspaces/{slug}/import": {
+    query: () => "?dry_run=true",
+    raw: () => ({ type: "application/gzip", text: "x" }),
+    ownAnswers: [400],
+  },
   [`GET ${topicBase}/search`]: { query: () => "?q=body" },
   [`GET ${topicBase}/graph`]: { query: (f) => `?center=${f.shared.topic}` },
   [`PATCH ${topicBase}/{topic}`]: { body: () => ({ body: "Edited body" }) },

@@ -11,6 +11,8 @@ import { EXIT, Refusal } from "../../server/store-copy/exit-codes.ts";
 import { type CopyEnv, runStoreCopy } from "../../server/store-copy/run.ts";
 import { resolveCopySecrets } from "../../server/store-copy/secrets.ts";
 import { createProgress } from "../../server/store-copy/progress.ts";
+import { checkSource, checkTargetUnused } from "../../server/store-copy/liveness.ts";
+import { mkdirSync } from "node:fs";
 import { bundle } from "../contract/fixtures.ts";
 
 const SECRET = "s".repeat(40);
@@ -125,7 +127,7 @@ describe("store:copy run", () => {
     expect((await target.apiKeys.findByHash(hashRawKey(raw)))?.key.key_hash).toBe(hashRawKey(raw));
   });
 
-  test("refuses a target that is not empty (exit 4), and resumes into it with --resume, adding nothing twice", async () => {
+  test("refuses a target that is not empty (exit 4), and resumes into it with --resume, the kinds already there checked, not copied", async () => {
     const { stores: source } = await seeded(SECRET);
     const target = createMemoryStores();
     expect(await runStoreCopy(ARGS, env(source, target))).toBe(EXIT.ok);
@@ -183,5 +185,65 @@ describe("store:copy run", () => {
     expect(await runStoreCopy(ARGS, e)).toBe(EXIT.ok);
     expect(readFileSync(path, "utf8")).toBe(`${SECRET}\n`);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe("store:copy liveness", () => {
+  const args = (from: StoreLocation, over: Partial<CopyArgs> = {}): CopyArgs => ({
+    from,
+    to: { kind: "file", dataDir: "unused" },
+    resume: false,
+    snapshot: false,
+    sourceStopped: false,
+    ...over,
+  });
+
+  test("a MongoDB source needs --source-stopped (nothing tells whether a server uses it)", async () => {
+    const mongo: StoreLocation = { kind: "mongo", url: "mongodb://127.0.0.1:1/x" };
+    await expect(checkSource(args(mongo))).rejects.toMatchObject({
+      code: EXIT.sourceLive,
+      message: expect.stringContaining("--source-stopped"),
+    });
+    expect(await checkSource(args(mongo, { sourceStopped: true }))).toBe("stopped, as --source-stopped says");
+  });
+
+  test("an embedded store open in a process (PGlite's lock) is refused; the lock of a copy that died is not", async () => {
+    const dir = tempDir();
+    const from: StoreLocation = { kind: "file", dataDir: dir };
+    expect(await checkSource(args(from))).toBe("embedded store not in use");
+    mkdirSync(join(dir, "pglite"), { recursive: true });
+    writeFileSync(join(dir, "pglite", "postmaster.pid"), "-42\n");
+    await expect(checkSource(args(from))).rejects.toMatchObject({ code: EXIT.sourceLive });
+    await expect(checkTargetUnused(from)).rejects.toMatchObject({ code: EXIT.targetNotEmpty });
+    expect(await checkSource(args(from, { sourceStopped: true }))).toBe("embedded store not in use");
+    // This command's own mark, of a process that is gone (a SIGKILL): the lock is its leftover.
+    writeFileSync(join(dir, "store-copy.pid"), "2147483646\n");
+    expect(await checkSource(args(from))).toBe("embedded store not in use");
+    await checkTargetUnused(from);
+    // Of a process that runs (this one): in use.
+    writeFileSync(join(dir, "store-copy.pid"), `${process.pid}\n`);
+    await expect(checkSource(args(from))).rejects.toMatchObject({ code: EXIT.sourceLive });
+  });
+});
+
+describe("store:copy progress", () => {
+  test("a terminal gets a bar redrawn in place, a pipe plain lines", () => {
+    const tty: string[] = [];
+    const bar = createProgress({ write: (s: string) => tty.push(s), isTTY: true });
+    bar.start("topics.topics", 1000);
+    bar.finish("topics.topics", 1000, 990);
+    expect(tty[0]).toMatch(/^\rtopics\.topics\s+\[-{30}\] 0\/1000/);
+    expect(tty[1]).toMatch(/^\rtopics\.topics\s+\[#{30}\] 1000\/1000\x1b\[K 1000 read, 990 added\n$/);
+    const pipe: string[] = [];
+    const lines = createProgress({ write: (s: string) => pipe.push(s), isTTY: false });
+    lines.start("topics.topics", 20_000);
+    lines.advance("topics.topics", 500);
+    lines.advance("topics.topics", 10_000);
+    lines.finish("topics.topics", 20_000, 20_000);
+    expect(pipe).toEqual([
+      "copying topics.topics: 20000 documents\n",
+      "  topics.topics: 10000/20000\n",
+      "copied topics.topics: 20000 read, 20000 added\n",
+    ]);
   });
 });

@@ -34,24 +34,27 @@ export function sqlKind(db: SqlDriver, spec: SqlKindSpec): TransferKind {
     if (scope?.workspaceId !== undefined && !spec.tenant) return;
     let after: Row | null = null;
     for (;;) {
+      // One statement per shape (first page or after a key), so each plan uses the primary key.
+      const head = `select ${cols} from ${spec.table}`;
       let rows: Row[];
       if (spec.tenant && scope?.workspaceId !== undefined) {
-        rows = await db.query<Row>(
-          `select ${cols} from ${spec.table} where workspace_id = $1::uuid and ($2::uuid is null or id > $2::uuid) order by id limit ${PAGE}`,
-          [scope.workspaceId, after?.id ?? null],
-        );
+        rows = after === null
+          ? await db.query<Row>(`${head} where workspace_id = $1::uuid order by id limit ${PAGE}`, [scope.workspaceId])
+          : await db.query<Row>(`${head} where workspace_id = $1::uuid and id > $2::uuid order by id limit ${PAGE}`, [
+            scope.workspaceId,
+            after.id,
+          ]);
       } else if (spec.tenant) {
         rows = after === null
-          ? await db.query<Row>(`select ${cols} from ${spec.table} order by workspace_id, id limit ${PAGE}`)
-          : await db.query<Row>(
-            `select ${cols} from ${spec.table} where (workspace_id, id) > ($1::uuid, $2::uuid) order by workspace_id, id limit ${PAGE}`,
-            [after.workspace_id, after.id],
-          );
+          ? await db.query<Row>(`${head} order by workspace_id, id limit ${PAGE}`)
+          : await db.query<Row>(`${head} where (workspace_id, id) > ($1::uuid, $2::uuid) order by workspace_id, id limit ${PAGE}`, [
+            after.workspace_id,
+            after.id,
+          ]);
       } else {
-        rows = await db.query<Row>(
-          `select ${cols} from ${spec.table} where $1::uuid is null or id > $1::uuid order by id limit ${PAGE}`,
-          [after?.id ?? null],
-        );
+        rows = after === null
+          ? await db.query<Row>(`${head} order by id limit ${PAGE}`)
+          : await db.query<Row>(`${head} where id > $1::uuid order by id limit ${PAGE}`, [after.id]);
       }
       for (const r of rows) yield spec.toDoc(r);
       if (rows.length < PAGE) return;
