@@ -54,10 +54,10 @@ export interface StoreTransfers {
   /** Every bundle's kinds, in write order (core/kernel/store-transfer.ts). */
   readonly transfer: StoreTransfer;
   /**
-   * Runs `fn` over stores that all read one moment of the database (PostgreSQL and PGlite:
-   * one `REPEATABLE READ READ ONLY` transaction), for as long as `fn` runs; writes through them
-   * fail. Absent where the backend has none (MongoDB here, ADR 005): reads are then each as of
-   * their own moment.
+   * Runs `fn` over stores that all read one moment of the database (PostgreSQL: one
+   * `REPEATABLE READ READ ONLY` transaction), for as long as `fn` runs; writes through them
+   * fail. Absent where the backend has none (MongoDB here, ADR 005; PGlite, whose one
+   * connection it would hold): reads are then each as of their own moment.
    */
   snapshot?<T>(fn: (stores: Stores) => Promise<T>): Promise<T>;
 }

@@ -66,12 +66,18 @@ export function createSqlStores(driver: SqlDriver, opts: SqlStoreOptions = {}): 
     transfer: transferOf(bundles),
     status: () => status(driver),
     close: () => driver.close(),
-    snapshot: (fn) =>
-      driver.transaction(async (tx) => {
-        // The first statement of the transaction: every later read sees the database as of it.
-        await tx.query("set transaction isolation level repeatable read, read only");
-        return fn(createSqlStores(tx, { topicReadCache: false }));
-      }),
+    // PostgreSQL only: PGlite has one connection, which a snapshot would hold for as long as its
+    // reader (a workspace export's download) takes, and every other request would wait for it.
+    ...(driver.kind === "postgres"
+      ? {
+        snapshot: <T>(fn: (stores: Stores) => Promise<T>) =>
+          driver.transaction(async (tx) => {
+            // The first statement of the transaction: every later read sees the database as of it.
+            await tx.query("set transaction isolation level repeatable read, read only");
+            return fn(createSqlStores(tx, { topicReadCache: false }));
+          }),
+      }
+      : {}),
   };
 }
 
