@@ -233,7 +233,8 @@ describe("store:copy progress", () => {
     bar.start("topics.topics", 1000);
     bar.finish("topics.topics", 1000, 990);
     expect(tty[0]).toMatch(/^\rtopics\.topics\s+\[-{30}\] 0\/1000/);
-    expect(tty[1]).toMatch(/^\rtopics\.topics\s+\[#{30}\] 1000\/1000\x1b\[K 1000 read, 990 added\n$/);
+    // ESC [ K (erase to the end of the line) shown as <EL>: a pattern may not hold control characters.
+    expect(tty[1]!.replaceAll("\u001b[K", "<EL>")).toMatch(/^\rtopics\.topics\s+\[#{30}\] 1000\/1000<EL> 1000 read, 990 added\n$/);
     const pipe: string[] = [];
     const lines = createProgress({ write: (s: string) => pipe.push(s), isTTY: false });
     lines.start("topics.topics", 20_000);
