@@ -3,7 +3,7 @@ import type { WebhookDelivery } from "../../../core/webhooks/ports.ts";
 import { WEBHOOK_KINDS } from "../../../core/webhooks/transfer.ts";
 import { insertMissing, mongoKind } from "../transfer-kind.ts";
 import type { WebhookCollections } from "./collections.ts";
-import type { WebhookLeaseDoc } from "./webhook-delivery-store.ts";
+import { toDelivery, type WebhookLeaseDoc } from "./webhook-delivery-store.ts";
 
 /**
  * Webhooks' kinds over the inbox: a delivery document with its latest lease (`lease_until`,
@@ -21,21 +21,7 @@ export function mongoWebhookTransfer(c: WebhookCollections): TransferKind[] {
         for (const l of await c.webhookLeases.find({ delivery: { $in: page.map((d) => d._id) } }).toArray()) {
           if ((latest.get(l.delivery)?.n ?? 0) < l.n) latest.set(l.delivery, l);
         }
-        // As the store reads them: documents from before the inbox have no state (applied) and no lease.
-        return page.map((d): WebhookDelivery => {
-          const lease = latest.get(d._id);
-          return {
-            source: d.source,
-            delivery_id: d.delivery_id,
-            payload: d.payload ?? "",
-            state: d.state ?? "applied",
-            received_at: d.received_at,
-            lease_until: lease?.lease_until ?? d.received_at,
-            attempts: Math.max(1, lease?.n ?? 1),
-            applied_at: d.applied_at ?? (d.state === undefined ? d.received_at : null),
-            outcome: d.outcome ?? null,
-          };
-        });
+        return page.map((d) => toDelivery(d, latest.get(d._id)));
       },
       write: async (docs: WebhookDelivery[]) => {
         const key = (d: WebhookDelivery) => `${d.source}:${d.delivery_id}`;

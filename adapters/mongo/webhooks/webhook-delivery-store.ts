@@ -30,6 +30,21 @@ export interface WebhookLeaseDoc {
 const keyOf = (source: string, deliveryId: string) => `${source}:${deliveryId}`;
 const lapsed = (lease: WebhookLeaseDoc | undefined, now: string) => !lease || Date.parse(lease.lease_until) <= Date.parse(now);
 
+/** A delivery as the store reads it, with its latest lease: documents from before the inbox have no state (applied) and no lease. */
+export function toDelivery(d: WebhookDeliveryDoc, lease: WebhookLeaseDoc | undefined): WebhookDelivery {
+  return {
+    source: d.source,
+    delivery_id: d.delivery_id,
+    payload: d.payload ?? "",
+    state: d.state ?? "applied",
+    received_at: d.received_at,
+    lease_until: lease?.lease_until ?? d.received_at,
+    attempts: Math.max(1, lease?.n ?? 1),
+    applied_at: d.applied_at ?? (d.state === undefined ? d.received_at : null),
+    outcome: d.outcome ?? null,
+  };
+}
+
 /**
  * ADR 005 (FerretDB: no transactions, no atomic conditional update): every contended step is an
  * insert under a unique key. Recording is the delivery's insert; a lease is the insert of attempt
@@ -39,20 +54,6 @@ const lapsed = (lease: WebhookLeaseDoc | undefined, now: string) => !lease || Da
  */
 export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   constructor(private readonly c: WebhookCollections) {}
-
-  private toDelivery(d: WebhookDeliveryDoc, lease: WebhookLeaseDoc | undefined): WebhookDelivery {
-    return {
-      source: d.source,
-      delivery_id: d.delivery_id,
-      payload: d.payload ?? "",
-      state: d.state ?? "applied",
-      received_at: d.received_at,
-      lease_until: lease?.lease_until ?? d.received_at,
-      attempts: Math.max(1, lease?.n ?? 1),
-      applied_at: d.applied_at ?? (d.state === undefined ? d.received_at : null),
-      outcome: d.outcome ?? null,
-    };
-  }
 
   private async latestLease(key: string): Promise<WebhookLeaseDoc | undefined> {
     return (await this.c.webhookLeases.find({ delivery: key }).sort({ n: -1 }).limit(1).toArray())[0];
@@ -76,7 +77,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     const latest = await this.latestLease(doc._id);
     if (!lapsed(latest, now)) return null;
     const lease = await this.insertLease(doc, (latest?.n ?? 0) + 1, leaseUntil);
-    return lease ? this.toDelivery(doc, lease) : null;
+    return lease ? toDelivery(doc, lease) : null;
   }
 
   async record(d: NewWebhookDelivery): Promise<RecordedDelivery> {
@@ -94,18 +95,18 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
       await this.c.webhookDeliveries.insertOne(doc);
       // Attempt 1. A crash before it leaves the delivery without a lease, which reads as lapsed.
       const lease = await this.insertLease(doc, 1, d.lease_until);
-      if (lease) return { kind: "new", delivery: this.toDelivery(doc, lease) };
+      if (lease) return { kind: "new", delivery: toDelivery(doc, lease) };
       // A concurrent redelivery saw no lease yet and took attempt 1 itself.
-      return { kind: "busy", delivery: this.toDelivery(doc, await this.latestLease(doc._id)) };
+      return { kind: "busy", delivery: toDelivery(doc, await this.latestLease(doc._id)) };
     } catch (e) {
       if (!isDuplicateKey(e)) throw e;
     }
     const known = await this.c.webhookDeliveries.findOne({ _id: doc._id });
-    if (!known) return { kind: "applied", delivery: { ...this.toDelivery(doc, undefined), state: "applied" } };
-    if ((known.state ?? "applied") === "applied") return { kind: "applied", delivery: this.toDelivery(known, undefined) };
+    if (!known) return { kind: "applied", delivery: { ...toDelivery(doc, undefined), state: "applied" } };
+    if ((known.state ?? "applied") === "applied") return { kind: "applied", delivery: toDelivery(known, undefined) };
     const taken = await this.takeDoc(known, d.at, d.lease_until);
     if (taken) return { kind: "taken", delivery: taken };
-    return { kind: "busy", delivery: this.toDelivery(known, await this.latestLease(known._id)) };
+    return { kind: "busy", delivery: toDelivery(known, await this.latestLease(known._id)) };
   }
 
   async take(source: string, deliveryId: string, now: string, leaseUntil: string): Promise<WebhookDelivery | null> {
@@ -128,7 +129,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
   async get(source: string, deliveryId: string): Promise<WebhookDelivery | null> {
     const key = keyOf(source, deliveryId);
     const known = await this.c.webhookDeliveries.findOne({ _id: key });
-    return known ? this.toDelivery(known, await this.latestLease(key)) : null;
+    return known ? toDelivery(known, await this.latestLease(key)) : null;
   }
 
   async unfinished(now: string, maxAttempts: number, limit: number): Promise<WebhookDelivery[]> {
@@ -143,7 +144,7 @@ export class MongoWebhookDeliveryStore implements WebhookDeliveryStore {
     const latest = new Map<string, WebhookLeaseDoc>();
     for (const l of leases) if ((latest.get(l.delivery)?.n ?? 0) < l.n) latest.set(l.delivery, l);
     return docs
-      .map((d) => this.toDelivery(d, latest.get(d._id)))
+      .map((d) => toDelivery(d, latest.get(d._id)))
       .filter((d) => Date.parse(d.lease_until) <= Date.parse(now) && d.attempts < maxAttempts)
       .sort((a, b) => Date.parse(a.lease_until) - Date.parse(b.lease_until))
       .slice(0, n);
